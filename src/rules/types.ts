@@ -1,0 +1,121 @@
+/**
+ * The compiled, immutable form of `rules.json`. Parsing and validation happen
+ * once (`compileRules`); the request hot path only walks these structures.
+ */
+import type { AlgorithmName, LimitSpec } from "../algorithms/types.ts";
+
+/** Units allowed in `rate_limit.unit`, as in Envoy plus week/month/year. */
+export type Unit = "second" | "minute" | "hour" | "day" | "week" | "month" | "year";
+
+/** One validation problem, with the JSON path of the offending value. */
+export interface RuleError {
+  /** JSONPath-style location, e.g. `$[0].descriptors[2].rate_limit.unit`. */
+  readonly path: string;
+  /** What is wrong, in one sentence. */
+  readonly message: string;
+}
+
+/** A compiled rate limit (one element of `rate_limit` / `rate_limits`). */
+export interface CompiledLimit extends LimitSpec {
+  /** Stable identity of this limit's configuration; counter state is keyed by it. */
+  readonly id: string;
+  /** Policy name for headers and metrics: the rule's `name`, or a derived one. */
+  readonly name: string;
+  /** Whether `name` was given explicitly (only explicit names take part in `replaces`). */
+  readonly named: boolean;
+  /** Names of limits this one replaces (Envoy `replaces`). */
+  readonly replaces: readonly string[];
+  readonly unit: Unit;
+  readonly unitMultiplier: number;
+  readonly requestsPerUnit: number;
+  readonly algorithm: AlgorithmName;
+  /** Edge pre-counting (SPEC section 6), if enabled on this limit. */
+  readonly precount?: { readonly syncMs: number };
+}
+
+/** A node of the descriptor tree. */
+export interface CompiledNode {
+  readonly key: string;
+  /** The exact or wildcard value, or undefined for a key-only node. */
+  readonly value?: string;
+  /** Limits applying at this node; empty with `unlimited` false means "whitelist". */
+  readonly limits: readonly CompiledLimit[];
+  readonly unlimited: boolean;
+  readonly shadowMode: boolean;
+  readonly detailedMetric: boolean;
+  /** Child level (nested `descriptors`). */
+  readonly children: DescriptorLevel;
+}
+
+/** One level of the tree, indexed for O(1) exact lookups. */
+export interface DescriptorLevel {
+  /** Exact `key` + `value` nodes, keyed by `key + "\u0000" + value`. */
+  readonly exact: ReadonlyMap<string, CompiledNode>;
+  /** Wildcard-valued nodes per key, in file order, with their matchers. */
+  readonly wildcards: ReadonlyMap<string, readonly { readonly matches: (value: string) => boolean; readonly node: CompiledNode }[]>;
+  /** Key-only nodes, keyed by `key`. */
+  readonly keyOnly: ReadonlyMap<string, CompiledNode>;
+}
+
+/** Where a route entry takes its value from. */
+export type EntrySource =
+  | { readonly kind: "value"; readonly value: string }
+  | { readonly kind: "header"; readonly name: string }
+  | { readonly kind: "query"; readonly name: string }
+  | { readonly kind: "cookie"; readonly name: string }
+  | { readonly kind: "remote_address" | "path" | "method" | "host" };
+
+/** One entry of a route descriptor: the descriptor key and its value source. */
+export interface RouteEntry {
+  readonly key: string;
+  readonly source: EntrySource;
+}
+
+/** A compiled route: a matcher plus the descriptors it produces. */
+export interface CompiledRoute {
+  readonly methods?: ReadonlySet<string>;
+  /** Path matcher (exact or `*` glob). */
+  readonly path?: (path: string) => boolean;
+  /** Host matcher (exact or `*` glob, case-insensitive). */
+  readonly host?: (host: string) => boolean;
+  readonly descriptors: readonly (readonly RouteEntry[])[];
+}
+
+export type Placement = "sharded" | "per_key";
+
+/** One compiled domain document. */
+export interface CompiledDomain {
+  readonly domain: string;
+  readonly placement: Placement;
+  /** Shard count for `sharded` placement. */
+  readonly shards: number;
+  readonly root: DescriptorLevel;
+  readonly routes: readonly CompiledRoute[];
+}
+
+/** A whole compiled rules file. */
+export interface CompiledRules {
+  /** Domains by name, in file order. */
+  readonly domains: ReadonlyMap<string, CompiledDomain>;
+}
+
+/** One descriptor entry as a request presents it. */
+export interface DescriptorEntry {
+  readonly key: string;
+  readonly value: string;
+}
+
+/** The outcome of looking a request descriptor up in a domain's tree. */
+export interface DescriptorMatch {
+  /** The node that matched (at the same depth as the descriptor). */
+  readonly node: CompiledNode;
+  /** Limits to enforce (empty: whitelisted or unlimited). */
+  readonly limits: readonly CompiledLimit[];
+  readonly unlimited: boolean;
+  readonly shadowMode: boolean;
+}
+
+/** Result of `compileRules`: either the compiled tree or every error found. */
+export type CompileResult =
+  | { readonly ok: true; readonly rules: CompiledRules; readonly summary: string }
+  | { readonly ok: false; readonly errors: readonly RuleError[] };
