@@ -2,15 +2,18 @@ import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
 // Every test runs inside workerd with the real bindings from wrangler.toml:
-// real Durable Objects, real SQLite storage, real fetch.
+// real Durable Objects, real SQLite storage, real fetch. The global setup
+// starts a real origin server on 127.0.0.1 for the forwarding tests.
 export default defineConfig({
   plugins: [
-    cloudflareTest({
+    cloudflareTest(({ inject }) => ({
       wrangler: { configPath: "./wrangler.toml" },
-    }),
+      miniflare: { bindings: { TEST_ORIGIN_URL: inject<string>("originUrl") } },
+    })),
   ],
   test: {
     include: ["test/**/*.test.ts"],
+    globalSetup: ["test/support/global-setup.mjs"],
     testTimeout: 30_000,
   },
 });

@@ -1,4 +1,146 @@
+/**
+ * CounterObject: the Durable Object that owns a set of counters. It runs one
+ * event at a time, so each decision reads and writes its counters without
+ * locks and without races; it answers from memory and writes through to
+ * SQLite for windows of a minute or longer.
+ */
 import { DurableObject } from "cloudflare:workers";
+import { getAlgorithm } from "../algorithms/index.ts";
+import type { Decision } from "../algorithms/types.ts";
+import { CounterStore, DURABLE_WINDOW_MS } from "./counter-store.ts";
+import type { CounterCall, CounterVerdict, LimitCall } from "./protocol.ts";
+
+/** How often idle counters are swept from memory and storage while any exist. */
+export const SWEEP_INTERVAL_MS = 10_000;
+
+interface Entry {
+  state: unknown;
+  idleAt: number;
+}
+
+// Separates counter key from limit id in storage ids; counter keys are JSON
+// text, in which a raw U+0001 cannot occur, so the split is unambiguous.
+const SEP = "\u0001";
+
+/**
+ * Owns counters; placement (`src/durable/placement.ts`) decides which keys it holds.
+ *
+ * @example
+ * const stub = env.COUNTERS.getByName("api/shard/3");
+ * const [verdict] = await stub.decide([{ key, limits, cost: 1 }]);
+ */
 export class CounterObject extends DurableObject {
-  ping(): string { return "pong"; }
+  private readonly store: CounterStore;
+  /** counter key -> limit id -> state. */
+  private readonly counters = new Map<string, Map<string, Entry>>();
+  private sweepScheduled = false;
+
+  constructor(ctx: DurableObjectState, env: unknown) {
+    super(ctx, env as never);
+    this.store = new CounterStore(ctx.storage.sql);
+    const now = Date.now();
+    for (const stored of this.store.loadActive(now)) {
+      const at = stored.id.indexOf(SEP);
+      this.entriesOf(stored.id.slice(0, at)).set(stored.id.slice(at + 1), { state: stored.state, idleAt: stored.idleAt });
+    }
+    if (this.counters.size > 0) this.scheduleSweep(now);
+  }
+
+  /**
+   * Decide a batch of calls in order, exactly as if each came alone. Within a
+   * call all windows are decided together: if any rejects, none consumes.
+   *
+   * @example
+   * await stub.decide([{ key, limits: [perSecond, perDay], cost: 1 }]);
+   */
+  decide(calls: readonly CounterCall[]): CounterVerdict[] {
+    const now = Date.now();
+    const verdicts = calls.map((call) => this.decideOne(call, now));
+    this.scheduleSweep(now);
+    return verdicts;
+  }
+
+  /**
+   * Read a counter without consuming from it.
+   *
+   * @example
+   * const verdict = await stub.peek({ key, limits, cost: 0 });
+   */
+  peek(call: CounterCall): CounterVerdict {
+    return this.decideOne({ ...call, cost: 0 }, Date.now());
+  }
+
+  /**
+   * Forget every window of a counter key, in memory and in storage.
+   *
+   * @example
+   * await stub.reset(key);
+   */
+  reset(key: string): void {
+    this.counters.delete(key);
+    this.store.deletePrefix(key + SEP);
+  }
+
+  /**
+   * Sizes for tests and metrics: counters in memory and rows in storage.
+   *
+   * @example
+   * const { memory, stored } = await stub.stats();
+   */
+  stats(): { memory: number; stored: number } {
+    let memory = 0;
+    for (const windows of this.counters.values()) memory += windows.size;
+    return { memory, stored: this.store.count() };
+  }
+
+  /** Sweeps idle counters so memory and storage stay bounded by active keys. */
+  override async alarm(): Promise<void> {
+    this.sweepScheduled = false;
+    const now = Date.now();
+    for (const [key, windows] of this.counters) {
+      for (const [id, entry] of windows) if (entry.idleAt <= now) windows.delete(id);
+      if (windows.size === 0) this.counters.delete(key);
+    }
+    this.store.deleteIdle(now);
+    this.scheduleSweep(now);
+  }
+
+  private decideOne(call: CounterCall, now: number): CounterVerdict {
+    const windows = this.counters.get(call.key);
+    const steps = call.limits.map((limit) => getAlgorithm(limit.algorithm).decide(windows?.get(limit.id)?.state, limit, now, call.cost));
+    const allowed = steps.every((step) => step.decision.allowed);
+    if (!allowed) {
+      // Nothing was consumed, so report the windows that would have allowed
+      // as they really stand, not as if the hit had been taken.
+      const decisions = steps.map((step, i) => (step.decision.allowed ? this.peekDecision(call.limits[i], windows, now) : step.decision));
+      return { allowed, decisions };
+    }
+    if (call.cost > 0) {
+      const target = windows ?? this.entriesOf(call.key);
+      steps.forEach((step, i) => this.commit(call.key, target, call.limits[i], step.state));
+    }
+    return { allowed, decisions: steps.map((step) => step.decision) };
+  }
+
+  private peekDecision(limit: LimitCall, windows: Map<string, Entry> | undefined, now: number): Decision {
+    return getAlgorithm(limit.algorithm).decide(windows?.get(limit.id)?.state, limit, now, 0).decision;
+  }
+
+  private commit(key: string, windows: Map<string, Entry>, limit: LimitCall, state: unknown): void {
+    const idleAt = getAlgorithm(limit.algorithm).idleAt(state, limit);
+    windows.set(limit.id, { state, idleAt });
+    if (limit.windowMs >= DURABLE_WINDOW_MS) this.store.save(key + SEP + limit.id, state, idleAt);
+  }
+
+  private entriesOf(key: string): Map<string, Entry> {
+    let windows = this.counters.get(key);
+    if (!windows) this.counters.set(key, (windows = new Map()));
+    return windows;
+  }
+
+  private scheduleSweep(now: number): void {
+    if (this.sweepScheduled || this.counters.size === 0) return;
+    this.sweepScheduled = true;
+    void this.ctx.storage.setAlarm(now + SWEEP_INTERVAL_MS);
+  }
 }

@@ -31,7 +31,14 @@ export interface CompiledLimit extends LimitSpec {
   readonly algorithm: AlgorithmName;
   /** Edge pre-counting (SPEC section 6), if enabled on this limit. */
   readonly precount?: { readonly syncMs: number };
+  /** What happens to a request over this limit (SPEC section 9); the compiler always sets it, absent means `reject`. */
+  readonly onLimit?: OnLimitAction;
+  /** With `onLimit: "delay"`: the longest wait for a slot before answering 429. */
+  readonly maxDelayMs?: number;
 }
+
+/** `on_limit` of a rate limit (SPEC section 9). */
+export type OnLimitAction = "reject" | "delay" | "queue";
 
 /** A node of the descriptor tree. */
 export interface CompiledNode {
@@ -41,6 +48,11 @@ export interface CompiledNode {
   /** Limits applying at this node; empty with `unlimited` false means "whitelist". */
   readonly limits: readonly CompiledLimit[];
   readonly unlimited: boolean;
+  /**
+   * Names an `unlimited` rate limit at this node replaces (Envoy counts those
+   * too); limited nodes carry `replaces` on each CompiledLimit instead.
+   */
+  readonly unlimitedReplaces?: readonly string[];
   readonly shadowMode: boolean;
   readonly detailedMetric: boolean;
   /** Child level (nested `descriptors`). */

@@ -1,0 +1,53 @@
+#!/usr/bin/env node
+// `npm test`: type-check, run the workerd test suite (vitest + the Workers
+// plugin) and the Node CLI tests, then print one closing line
+// `Tests: N passed, M failed`. Exits non-zero if anything failed.
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+
+process.env.WRANGLER_SEND_METRICS = "false";
+const bin = (name) => join("node_modules", ".bin", name);
+const run = (cmd, args) => spawnSync(cmd, args, { stdio: ["ignore", "inherit", "inherit"], env: process.env });
+
+let passed = 0;
+let failed = 0;
+
+console.log(`> tsc --noEmit (node ${process.version})`);
+const tsc = run(bin("tsc"), ["--noEmit", "-p", "."]);
+if (tsc.status === 0) passed += 1;
+else failed += 1;
+console.log(tsc.status === 0 ? "type-check: ok" : "type-check: FAILED");
+
+const report = ".test-results.json";
+rmSync(report, { force: true });
+const extra = process.argv.slice(2);
+console.log("> vitest run (inside workerd)");
+run(bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...extra]);
+if (existsSync(report)) {
+  const json = JSON.parse(readFileSync(report, "utf8"));
+  passed += json.numPassedTests;
+  failed += json.numFailedTests;
+  // A file that fails to load has no tests to count; count it as a failure.
+  for (const file of json.testResults) if (file.status === "failed" && file.assertionResults.length === 0) failed += 1;
+} else {
+  console.error("vitest wrote no report: counting the suite as failed");
+  failed += 1;
+}
+
+const cliTests = "test/cli";
+if (extra.length === 0 && existsSync(cliTests)) {
+  console.log("> node --test test/cli (command-line tools)");
+  const files = readdirSync(cliTests).filter((f) => f.endsWith(".test.mjs")).map((f) => join(cliTests, f));
+  const node = spawnSync(process.execPath, ["--test", "--test-reporter=tap", ...files], { encoding: "utf8", env: process.env });
+  process.stdout.write(node.stdout);
+  process.stderr.write(node.stderr);
+  const count = (label) => Number(new RegExp(`^# ${label} (\\d+)$`, "m").exec(node.stdout)?.[1] ?? 0);
+  const cliPassed = count("pass");
+  const cliFailed = count("fail");
+  passed += cliPassed;
+  failed += cliFailed + (node.status !== 0 && cliFailed === 0 ? 1 : 0);
+}
+
+console.log(`Tests: ${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);

@@ -1,0 +1,73 @@
+/**
+ * Where an allowed request goes: the origin at ORIGIN_URL (streamed both
+ * ways), or, with no origin configured, a JSON echo so `npm run dev` works
+ * with nothing behind it.
+ */
+import type { RateLimitResult } from "../limiter/types.ts";
+
+// RFC 9110 section 7.6.1: connection-specific fields are not forwarded.
+const HOP_BY_HOP = ["connection", "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding"];
+
+/**
+ * The upstream URL: always ORIGIN_URL's scheme, host and port, with the
+ * request's path (after any ORIGIN_URL path prefix) and query. The request's
+ * own Host or a `//host/...` path can never pick another host.
+ *
+ * @example
+ * upstreamUrl(new URL("https://api.example.com/v1"), new URL("http://gw/users?id=1")).href;
+ * // "https://api.example.com/v1/users?id=1"
+ */
+export function upstreamUrl(origin: URL, incoming: URL): URL {
+  const target = new URL(origin.href);
+  const prefix = target.pathname.replace(/\/+$/, "");
+  target.pathname = prefix + incoming.pathname;
+  target.search = incoming.search;
+  return target;
+}
+
+/**
+ * Forward the request to the origin, body streamed, redirects passed back to
+ * the client rather than followed.
+ *
+ * @example
+ * const response = await forwardToOrigin(request, new URL(env.ORIGIN_URL));
+ */
+export async function forwardToOrigin(request: Request, origin: URL): Promise<Response> {
+  const headers = new Headers(request.headers);
+  const named = (headers.get("connection") ?? "").split(",").map((h) => h.trim().toLowerCase()).filter(Boolean);
+  for (const name of [...HOP_BY_HOP, ...named, "host"]) headers.delete(name);
+  const hasBody = request.method !== "GET" && request.method !== "HEAD";
+  return fetch(upstreamUrl(origin, new URL(request.url)), {
+    method: request.method,
+    headers,
+    body: hasBody ? request.body : undefined,
+    redirect: "manual",
+  });
+}
+
+/**
+ * The built-in origin: a 200 JSON echo of the request and the decision.
+ *
+ * @example
+ * const response = echo(request, result); // {"echo":{"method":"GET",...},"rate_limit":{...}}
+ */
+export function echo(request: Request, result: RateLimitResult): Response {
+  const url = new URL(request.url);
+  const body = {
+    echo: {
+      method: request.method,
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      headers: Object.fromEntries(request.headers),
+    },
+    rate_limit: {
+      allowed: result.allowed,
+      reason: result.reason,
+      policy: result.policy?.name ?? null,
+      limit: result.limit,
+      remaining: result.remaining,
+      reset_after_ms: result.resetAfterMs,
+    },
+  };
+  return Response.json(body, { headers: { "cache-control": "no-store" } });
+}

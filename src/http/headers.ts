@@ -1,0 +1,66 @@
+/**
+ * The one place a RateLimitResult becomes HTTP headers (SPEC section 4).
+ */
+import type { RateLimitResult } from "../limiter/types.ts";
+
+/** Whole seconds, rounded up so a client never retries too early. */
+function seconds(ms: number): number {
+  return Math.max(0, Math.ceil(ms / 1000));
+}
+
+/** An RFC 8941 sf-string. */
+function sfString(text: string): string {
+  return `"${text.replace(/[\\"]/g, (c) => "\\" + c).replace(/[^\x20-\x7e]/g, "?")}"`;
+}
+
+/**
+ * Seconds a rejected client must wait: exact retry-after rounded up, or,
+ * when the request can never fit (limit 0, cost above capacity), the
+ * policy's window, so clients back off instead of spinning.
+ *
+ * @example
+ * retryAfterSeconds(result); // 17
+ */
+export function retryAfterSeconds(result: RateLimitResult): number {
+  if (Number.isFinite(result.retryAfterMs)) return Math.max(1, seconds(result.retryAfterMs));
+  return Math.max(1, seconds(result.policy?.windowMs ?? 1000));
+}
+
+/**
+ * Headers describing the most restrictive policy; none when no limit applied.
+ * A rejected request also gets `Retry-After` and `X-RateLimit-Retry-After`.
+ *
+ * @example
+ * for (const [name, value] of rateLimitHeaders(result)) response.headers.set(name, value);
+ */
+export function rateLimitHeaders(result: RateLimitResult): [string, string][] {
+  const policy = result.policy;
+  if (!policy) return [];
+  const retry = result.allowed ? 0 : retryAfterSeconds(result);
+  const reset = Math.max(seconds(result.resetAfterMs), retry);
+  const name = sfString(policy.name);
+  const headers: [string, string][] = [
+    ["X-RateLimit-Limit", String(result.limit)],
+    ["X-RateLimit-Remaining", String(result.remaining)],
+    ["X-RateLimit-Reset", String(reset)],
+    ["RateLimit-Policy", `${name};q=${result.limit};w=${seconds(policy.windowMs)}`],
+    ["RateLimit", `${name};r=${result.remaining};t=${reset}`],
+  ];
+  if (!result.allowed) headers.push(["Retry-After", String(retry)], ["X-RateLimit-Retry-After", String(retry)]);
+  return headers;
+}
+
+/**
+ * Copy of `response` with the rate-limit headers added (origin responses
+ * have immutable headers; the body is passed through, not buffered).
+ *
+ * @example
+ * return withRateLimitHeaders(await fetch(upstream), result);
+ */
+export function withRateLimitHeaders(response: Response, result: RateLimitResult): Response {
+  const headers = rateLimitHeaders(result);
+  if (headers.length === 0) return response;
+  const copy = new Response(response.body, response);
+  for (const [name, value] of headers) copy.headers.set(name, value);
+  return copy;
+}

@@ -1,0 +1,60 @@
+/**
+ * `rateLimit(options)`: the Hono middleware that puts floodgate in front of
+ * the handlers after it.
+ */
+import type { MiddlewareHandler } from "hono";
+import { settingsOf, type Env } from "../env.ts";
+import { CounterUnavailableError, decide } from "../limiter/decide.ts";
+import type { RateLimitResult } from "../limiter/types.ts";
+import { requestDescriptors } from "../mapping/descriptors.ts";
+import { InvalidClientIpError } from "../mapping/client-ip.ts";
+import type { CompiledRules } from "../rules/types.ts";
+import { withRateLimitHeaders } from "./headers.ts";
+import { problem, tooManyRequests } from "./problem.ts";
+
+/** Hono context variables the middleware sets. */
+export interface RateLimitVariables {
+  rateLimit: RateLimitResult;
+}
+
+export interface RateLimitOptions {
+  /** Compiled rules; a function is called per request so rules can be swapped atomically. */
+  readonly rules: CompiledRules | (() => CompiledRules);
+}
+
+/** Header marking responses whose limits were not checked (FAILURE_MODE=open). */
+export const DECISION_HEADER = "X-RateLimit-Decision";
+
+/**
+ * Build the middleware. Over the limit: 429 problem+json with Retry-After;
+ * otherwise the next handler runs and its response gets the rate-limit headers.
+ *
+ * @example
+ * const app = new Hono<{ Bindings: Env; Variables: RateLimitVariables }>();
+ * app.use("*", rateLimit({ rules: compiled }));
+ * app.all("*", (c) => c.text("hello"));
+ */
+export function rateLimit(options: RateLimitOptions): MiddlewareHandler<{ Bindings: Env; Variables: RateLimitVariables }> {
+  const rulesOf = typeof options.rules === "function" ? options.rules : () => options.rules as CompiledRules;
+  return async function rateLimitMiddleware(c, next) {
+    const settings = settingsOf(c.env);
+    let result: RateLimitResult;
+    try {
+      const descriptors = requestDescriptors(rulesOf(), c.req.raw);
+      result = await decide(c.env, descriptors, { timeoutMs: settings.decisionTimeoutMs });
+    } catch (error) {
+      if (error instanceof InvalidClientIpError) return problem(400, "Bad Request", error.message);
+      if (!(error instanceof CounterUnavailableError)) throw error;
+      console.error(JSON.stringify({ event: "ratelimit.counter_unavailable", failure_mode: settings.failureMode, path: new URL(c.req.url).pathname, error: error.message }));
+      if (settings.failureMode === "closed") {
+        return problem(503, "Service Unavailable", "The rate limiter could not reach its counters; try again shortly.", { retry_after: 1 }, { "Retry-After": "1", [DECISION_HEADER]: "failure-closed" });
+      }
+      result = { allowed: true, reason: "failure_open", limit: 0, remaining: 0, resetAfterMs: 0, retryAfterMs: 0, policies: [] };
+    }
+    if (!result.allowed) return tooManyRequests(result);
+    c.set("rateLimit", result);
+    await next();
+    c.res = withRateLimitHeaders(c.res, result);
+    if (result.reason === "failure_open") c.res.headers.set(DECISION_HEADER, "failure-open");
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * Maps an HTTP request to rate-limit descriptors with the compiled `routes`
+ * of each domain (SPEC section 3): the first matching route of a domain
+ * wins, and a descriptor with an entry that has no value is skipped.
+ */
+import type { DomainDescriptors } from "../limiter/decide.ts";
+import { matchRoute } from "../rules/index.ts";
+import type { CompiledRules, DescriptorEntry, EntrySource } from "../rules/types.ts";
+import { clientAddress } from "./client-ip.ts";
+
+/** The request facts entry sources read; the client IP is resolved lazily. */
+interface RequestFacts {
+  readonly request: Request;
+  readonly url: URL;
+  clientIp?: string;
+  cookies?: Map<string, string>;
+}
+
+/**
+ * Descriptors for every domain that has a route matching the request.
+ *
+ * @example
+ * const perDomain = requestDescriptors(rules, new Request("http://x/login", { method: "POST" }));
+ * // [{ domain, descriptors: [[{ key: "path", value: "/login" }, { key: "remote_address", value: "unknown" }]] }]
+ */
+export function requestDescriptors(rules: CompiledRules, request: Request): DomainDescriptors[] {
+  const facts: RequestFacts = { request, url: new URL(request.url) };
+  const out: DomainDescriptors[] = [];
+  for (const domain of rules.domains.values()) {
+    const route = matchRoute(domain.routes, { method: request.method, path: facts.url.pathname, host: facts.url.hostname });
+    if (!route) continue;
+    const descriptors: DescriptorEntry[][] = [];
+    for (const spec of route.descriptors) {
+      const entries: DescriptorEntry[] = [];
+      for (const entry of spec) {
+        const value = sourceValue(entry.source, facts);
+        if (value === undefined) break;
+        entries.push({ key: entry.key, value });
+      }
+      if (entries.length === spec.length) descriptors.push(entries);
+    }
+    if (descriptors.length > 0) out.push({ domain, descriptors });
+  }
+  return out;
+}
+
+function sourceValue(source: EntrySource, facts: RequestFacts): string | undefined {
+  switch (source.kind) {
+    case "value":
+      return source.value;
+    case "header":
+      return facts.request.headers.get(source.name) ?? undefined;
+    case "query":
+      return facts.url.searchParams.get(source.name) ?? undefined;
+    case "cookie":
+      return (facts.cookies ??= parseCookies(facts.request.headers.get("cookie"))).get(source.name);
+    case "remote_address":
+      return (facts.clientIp ??= clientAddress(facts.request.headers));
+    case "path":
+      return facts.url.pathname;
+    case "method":
+      return facts.request.method.toUpperCase();
+    case "host":
+      return facts.url.hostname.toLowerCase();
+  }
+}
+
+/**
+ * Parse a Cookie header into name → value (first occurrence wins, as browsers send the most specific first).
+ *
+ * @example
+ * parseCookies("a=1; session=xyz").get("session"); // "xyz"
+ */
+export function parseCookies(header: string | null): Map<string, string> {
+  const cookies = new Map<string, string>();
+  if (!header) return cookies;
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq < 0) continue;
+    const name = part.slice(0, eq).trim();
+    if (name && !cookies.has(name)) cookies.set(name, part.slice(eq + 1).trim());
+  }
+  return cookies;
+}

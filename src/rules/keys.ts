@@ -1,0 +1,81 @@
+/**
+ * The vocabulary of `rules.json`: every key, enum value and bound the
+ * validator enforces. `rules.schema.json` and the tests are checked against
+ * these lists, so the validator, the schema and the docs cannot drift apart.
+ */
+import type { AlgorithmName } from "../algorithms/types.ts";
+import type { Placement, Unit } from "./types.ts";
+
+/** Allowed keys per object kind, in the order the docs present them. */
+export const RULE_KEYS = {
+  document: ["$schema", "domain", "descriptors", "routes", "placement", "shards"],
+  descriptor: ["key", "value", "rate_limit", "rate_limits", "descriptors", "shadow_mode", "detailed_metric"],
+  rateLimit: [
+    "name", "replaces", "unit", "requests_per_unit", "unlimited", "unit_multiplier",
+    "algorithm", "burst", "precount", "on_limit", "max_delay_ms",
+  ],
+  replaces: ["name"],
+  precount: ["sync_ms"],
+  route: ["match", "descriptors"],
+  match: ["methods", "path", "host"],
+  routeEntry: ["key", "value", "header", "query", "cookie"],
+} as const satisfies Record<string, readonly string[]>;
+
+/** The object kinds of `RULE_KEYS`. */
+export type RuleObjectKind = keyof typeof RULE_KEYS;
+
+/**
+ * Keys Envoy's rate limit service knows but floodgate does not implement.
+ * Accepting them silently would change what a migrated config means, so they
+ * get a dedicated error instead of a "did you mean".
+ */
+export const ENVOY_ONLY_KEYS: readonly string[] = ["quota_mode", "value_to_metric", "share_threshold", "metadata"];
+
+/** Window length of one unit, in milliseconds (month = 30 days, year = 365 days). */
+export const UNIT_MS: Readonly<Record<Unit, number>> = {
+  second: 1_000,
+  minute: 60_000,
+  hour: 3_600_000,
+  day: 86_400_000,
+  week: 604_800_000,
+  month: 2_592_000_000,
+  year: 31_536_000_000,
+};
+
+export const UNITS = Object.keys(UNIT_MS) as readonly Unit[];
+
+export const ALGORITHMS: readonly AlgorithmName[] = [
+  "token_bucket", "leaky_bucket", "fixed_window", "sliding_window_log", "sliding_window_counter", "gcra",
+];
+
+/** Algorithms with a capacity separate from the per-window rate. */
+export const BURST_ALGORITHMS: readonly AlgorithmName[] = ["token_bucket", "leaky_bucket", "gcra"];
+
+export const DEFAULT_ALGORITHM: AlgorithmName = "sliding_window_counter";
+
+export const PLACEMENTS: readonly Placement[] = ["sharded", "per_key"];
+
+export const ON_LIMIT_ACTIONS = ["reject", "delay", "queue"] as const;
+
+/** The `on_limit` actions this version implements; the others are reported as not available yet. */
+export const AVAILABLE_ON_LIMIT_ACTIONS = ["reject"] as const;
+
+/** Route entry keys that take their value from the request without a source. */
+export const BUILTIN_KEYS = ["remote_address", "path", "method", "host"] as const;
+
+/** Route entry value sources; an entry names exactly one (or is a built-in key). */
+export const VALUE_SOURCES = ["value", "header", "query", "cookie"] as const;
+
+/** Numeric bounds shared by the validator and the schema. */
+export const BOUNDS = {
+  /** Envoy's `requests_per_unit` is a uint32. */
+  maxCount: 4_294_967_295,
+  defaultShards: 64,
+  maxShards: 1024,
+  /** Largest delay a timer can express (setTimeout's signed 32-bit limit). */
+  maxMs: 2_147_483_647,
+  /** Nesting of `descriptors`; deeper trees are almost certainly a generated mistake. */
+  maxDepth: 32,
+  /** Cap on reported errors so a pathological file cannot produce a huge report. */
+  maxErrors: 1000,
+} as const;

@@ -1,0 +1,78 @@
+// The rules:check CLI, run as users run it. Plain Node (node:test), since the
+// CLI reads files and cannot run inside workerd:
+//   ./node_modules/.bin/node --test test/cli/
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+
+const repo = fileURLToPath(new URL("../..", import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), "rules-check-"));
+
+function check(args, entry = "src/rules/cli.ts") {
+  const run = spawnSync(process.execPath, ["--disable-warning=ExperimentalWarning", entry, ...args], { cwd: repo, encoding: "utf8" });
+  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+function file(name, content) {
+  const path = join(dir, name);
+  writeFileSync(path, typeof content === "string" ? content : JSON.stringify(content, null, 2));
+  return path;
+}
+
+test("the default rules.json is valid: exit 0 and a one-line summary", () => {
+  const { code, stdout, stderr } = check([]);
+  assert.equal(code, 0, stderr);
+  assert.match(stdout, /^rules\.json: 1 domain, \d+ descriptors, \d+ limits, \d+ routes\n$/);
+  assert.equal(stderr, "");
+});
+
+test("a valid file given as argument", () => {
+  const path = file("ok.json", [{ domain: "a" }, { domain: "b", descriptors: [{ key: "k", rate_limit: { unit: "second", requests_per_unit: 1 } }] }]);
+  const { code, stdout } = check([path]);
+  assert.equal(code, 0);
+  assert.equal(stdout, `${path}: 2 domains, 1 descriptor, 1 limit, 0 routes\n`);
+});
+
+test("an invalid file: exit 1, every error with its path on stderr, then a count", () => {
+  const path = file("bad.json", { domain: "", descriptors: [{ key: "k", rate_limt: {} }, { key: "k", rate_limit: { unit: "eon", requests_per_unit: 1 } }] });
+  const { code, stdout, stderr } = check([path]);
+  assert.equal(code, 1);
+  assert.equal(stdout, "");
+  assert.equal(stderr, [
+    "$.domain: must be a non-empty string",
+    '$.descriptors[0].rate_limt: unknown key "rate_limt" (did you mean "rate_limit"?)',
+    '$.descriptors[1]: duplicate descriptor: key "k" without a value is already defined at $.descriptors[0]',
+    '$.descriptors[1].rate_limit.unit: unknown unit "eon" (expected one of: second, minute, hour, day, week, month, year)',
+    `${path}: 4 errors, rules rejected`,
+    "",
+  ].join("\n"));
+});
+
+test("a missing file: exit 1 with a clear message", () => {
+  const path = join(dir, "nope.json");
+  const { code, stderr } = check([path]);
+  assert.equal(code, 1);
+  assert.equal(stderr, `${path}: cannot read rules file (no such file)\n`);
+});
+
+test("a directory: exit 1", () => {
+  const { code, stderr } = check([dir]);
+  assert.equal(code, 1);
+  assert.equal(stderr, `${dir}: cannot read rules file (it is a directory)\n`);
+});
+
+test("bad JSON: exit 1 with line and column", () => {
+  const path = file("syntax.json", '{\n  "domain": "api",\n  "descriptors": [ { "key": "a", } ]\n}\n');
+  const { code, stderr } = check([path]);
+  assert.equal(code, 1);
+  assert.equal(stderr, `${path}:3:34: invalid JSON: trailing comma before '}'\n`);
+});
+
+test("usage: --help exits 0, two files exit 2", () => {
+  assert.equal(check(["--help"]).code, 0);
+  assert.equal(check(["a.json", "b.json"]).code, 2);
+});

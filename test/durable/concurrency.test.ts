@@ -1,0 +1,27 @@
+import { describe, expect, it } from "vitest";
+import { gateway } from "../support/app.ts";
+
+const ALGORITHMS = ["token_bucket", "leaky_bucket", "fixed_window", "sliding_window_log", "sliding_window_counter", "gcra"] as const;
+
+describe("concurrency: one key, many simultaneous requests", () => {
+  for (const algorithm of ALGORITHMS) {
+    it(`${algorithm}: 500 simultaneous requests with limit 100 allow exactly 100`, async () => {
+      // A year-long window: nothing refills or rolls over during the test.
+      const call = gateway({
+        domain: `conc-${algorithm}`,
+        descriptors: [{ key: "api_key", rate_limit: { unit: "year", requests_per_unit: 100, algorithm } }],
+        routes: [{ match: { path: "/*" }, descriptors: [[{ key: "api_key", header: "x-api-key" }]] }],
+      });
+      const responses = await Promise.all(
+        Array.from({ length: 500 }, () => call("/hot", { headers: { "x-api-key": "one-hot-key" } })),
+      );
+      const statuses = responses.map((r) => r.status);
+      expect(statuses.filter((s) => s === 200)).toHaveLength(100);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(400);
+      const remaining = responses.filter((r) => r.status === 200).map((r) => Number(r.headers.get("X-RateLimit-Remaining")));
+      // Each allowed request saw a distinct remaining count: no two were decided on the same state.
+      expect(new Set(remaining).size).toBe(100);
+      expect(Math.min(...remaining)).toBe(0);
+    });
+  }
+});

@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import rules from "../../rules.json";
+import { applyReplaces, compileRules, matchDescriptor, matchRoute } from "../../src/rules/index.ts";
+import type { CompiledDomain, DescriptorEntry, RouteEntry } from "../../src/rules/types.ts";
+
+const result = compileRules(rules);
+const domain = (result.ok ? result.rules.domains.get("api") : undefined) as CompiledDomain;
+
+/** What the gateway would derive for a request: route → descriptors → limits, after replaces. */
+function policies(method: string, path: string, facts: { ip: string; apiKey?: string }): string[][] {
+  const route = matchRoute(domain.routes, { method, path, host: "127.0.0.1" });
+  if (!route) return [];
+  const value = (e: RouteEntry): string | undefined => {
+    const s = e.source;
+    if (s.kind === "value") return s.value;
+    if (s.kind === "remote_address") return facts.ip;
+    if (s.kind === "path") return path;
+    if (s.kind === "header" && s.name === "x-api-key") return facts.apiKey;
+    return undefined;
+  };
+  const descriptors = route.descriptors
+    .map((d) => d.map((e) => ({ key: e.key, value: value(e) })))
+    .filter((d): d is DescriptorEntry[] => d.every((e) => e.value !== undefined));
+  return applyReplaces(descriptors.map((d) => matchDescriptor(domain, d))).map((limits) =>
+    limits.map((l) => `${l.name} ${l.limit}/${l.windowMs}ms`));
+}
+
+describe("the default rules.json", () => {
+  it("compiles", () => {
+    expect(result.ok ? result.summary : result.errors).toBe("rules.json: 1 domain, 9 descriptors, 8 limits, 3 routes");
+  });
+
+  it("points editors at the schema", () => {
+    expect(rules.$schema).toBe("./rules.schema.json");
+  });
+
+  it("limits GET / per IP to a demo-friendly 10 per minute, on top of 60 per minute", () => {
+    expect(policies("GET", "/", { ip: "192.0.2.1" })).toEqual([["demo 10/60000ms"], ["per-ip 60/60000ms"]]);
+  });
+
+  it("limits every other path per IP", () => {
+    expect(policies("GET", "/anything", { ip: "192.0.2.1" })).toEqual([["per-ip 60/60000ms"]]);
+  });
+
+  it("blocks the listed address outright", () => {
+    expect(policies("GET", "/x", { ip: "203.0.113.7" })).toEqual([["remote_address=203.0.113.7:0/1s 0/1000ms"]]);
+  });
+
+  it("guards POST /login with a token bucket and a daily cap", () => {
+    expect(policies("POST", "/login", { ip: "192.0.2.1" })).toEqual([["login-burst 1/1000ms", "login-daily 100/86400000ms"]]);
+    const [burst] = matchDescriptor(domain, [{ key: "path", value: "/login" }, { key: "remote_address", value: "x" }])!.limits;
+    expect(burst).toMatchObject({ algorithm: "token_bucket", burst: 5 });
+  });
+
+  it("limits API keys, and partner keys replace the per-IP limit", () => {
+    expect(policies("GET", "/v1", { ip: "192.0.2.1", apiKey: "k1" })).toEqual([["per-ip 60/60000ms"], ["per-key 1000/60000ms"]]);
+    expect(policies("GET", "/v1", { ip: "192.0.2.1", apiKey: "partner-acme" })).toEqual([[], ["partner 10000/300000ms"]]);
+  });
+
+  it("runs the trial limit in shadow mode", () => {
+    expect(matchDescriptor(domain, [{ key: "api_key", value: "trial-1" }])?.shadowMode).toBe(true);
+  });
+});

@@ -1,0 +1,41 @@
+/**
+ * Test helpers: build the real gateway app over test rules and call it with
+ * the real bindings (Durable Objects, storage, fetch) of the test runtime.
+ */
+import { env } from "cloudflare:workers";
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { createApp } from "../../src/http/app.ts";
+import type { Env } from "../../src/env.ts";
+import { compileRules } from "../../src/rules/index.ts";
+import type { CompiledRules } from "../../src/rules/types.ts";
+
+export const testEnv = env as unknown as Env & { TEST_ORIGIN_URL: string };
+
+/** Compile rules or fail the test with every error. */
+export function compiled(rules: unknown): CompiledRules {
+  const result = compileRules(rules);
+  if (!result.ok) throw new Error(result.errors.map((e) => `${e.path}: ${e.message}`).join("\n"));
+  return result.rules;
+}
+
+/** A gateway over `rules`; `call` sends one request through it. */
+export function gateway(rules: unknown, vars: Partial<Env> = {}) {
+  const rulesCompiled = compiled(rules);
+  const app = createApp(() => rulesCompiled);
+  const callEnv = { ...testEnv, ...vars };
+  return async function call(path: string, init: RequestInit & { ip?: string | null } = {}): Promise<Response> {
+    const headers = new Headers(init.headers);
+    if (init.ip !== null && !headers.has("cf-connecting-ip")) headers.set("cf-connecting-ip", init.ip ?? "192.0.2.1");
+    const ctx = createExecutionContext();
+    const response = await app.fetch(new Request(`http://gateway.test${path}`, { ...init, headers }), callEnv, ctx);
+    await waitOnExecutionContext(ctx);
+    return response;
+  };
+}
+
+/** A fresh address per call, so tests never share counters. */
+let next = 1;
+export function uniqueIp(): string {
+  next += 1;
+  return `198.51.${(next >> 8) & 255}.${next & 255}`;
+}
