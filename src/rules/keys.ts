@@ -70,6 +70,8 @@ export const VALUE_SOURCES = ["value", "header", "query", "cookie"] as const;
 export const BOUNDS = {
   /** Envoy's `requests_per_unit` is a uint32. */
   maxCount: 4_294_967_295,
+  /** Largest `requests_per_unit` for sliding_window_log, whose state holds an entry per request. */
+  maxLogLimit: 10_000,
   defaultShards: 64,
   maxShards: 1024,
   /** Largest delay a timer can express (setTimeout's signed 32-bit limit). */

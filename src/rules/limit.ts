@@ -81,6 +81,11 @@ function readCounting(
     return undefined;
   }
   const burst = hasBurst ? (givenBurst ?? requestsPerUnit) : requestsPerUnit;
+  if (algorithm === "sliding_window_log" && requestsPerUnit > BOUNDS.maxLogLimit) {
+    // The log keeps an entry per allowed request; past this it outgrows a storage row and the hot path.
+    d.add(keyPath(path, "requests_per_unit"), `sliding_window_log keeps one entry per request, so requests_per_unit must be at most ${BOUNDS.maxLogLimit} (got ${requestsPerUnit}); use sliding_window_counter for larger limits`);
+    return undefined;
+  }
   if (!exactArithmeticOk({ limit: requestsPerUnit, windowMs, burst }, algorithm)) {
     d.add(keyPath(path, Object.hasOwn(obj, "burst") ? "burst" : "requests_per_unit"), inexactMessage(algorithm));
     return undefined;

@@ -64,7 +64,7 @@ describe("rules.schema.json agrees with the validator", () => {
     expect(INVALID.filter((f) => !f.schema).map((f) => f.name)).toEqual([
       "duplicate key/value", "duplicate key only", "duplicate wildcard", "duplicate nested",
       "replaces itself", "replaces nothing",
-      "count too large for exact arithmetic", "burst too large for exact arithmetic", "window too long",
+      "sliding log limit too large", "count too large for exact arithmetic", "burst too large for exact arithmetic", "window too long",
       "identical limits in rate_limits", "nesting too deep", "duplicate domain",
     ]);
     for (const fixture of INVALID.filter((f) => !f.schema)) expect(validates(schema, fixture.input), fixture.name).toBe(true);
