@@ -12,8 +12,15 @@ import { clientAddress } from "./client-ip.ts";
 interface RequestFacts {
   readonly request: Request;
   readonly url: URL;
+  readonly trustedProxyHops: number;
   clientIp?: string;
   cookies?: Map<string, string>;
+}
+
+/** How to read the request; see `clientAddress` for the proxy setting. */
+export interface MappingOptions {
+  /** `TRUSTED_PROXY_HOPS`: proxies of yours in front of Cloudflare (default 0: only CF-Connecting-IP). */
+  readonly trustedProxyHops?: number;
 }
 
 /**
@@ -23,8 +30,8 @@ interface RequestFacts {
  * const perDomain = requestDescriptors(rules, new Request("http://x/login", { method: "POST" }));
  * // [{ domain, descriptors: [[{ key: "path", value: "/login" }, { key: "remote_address", value: "unknown" }]] }]
  */
-export function requestDescriptors(rules: CompiledRules, request: Request): DomainDescriptors[] {
-  const facts: RequestFacts = { request, url: new URL(request.url) };
+export function requestDescriptors(rules: CompiledRules, request: Request, options: MappingOptions = {}): DomainDescriptors[] {
+  const facts: RequestFacts = { request, url: new URL(request.url), trustedProxyHops: options.trustedProxyHops ?? 0 };
   const out: DomainDescriptors[] = [];
   for (const domain of rules.domains.values()) {
     const route = matchRoute(domain.routes, { method: request.method, path: facts.url.pathname, host: facts.url.hostname });
@@ -55,7 +62,7 @@ function sourceValue(source: EntrySource, facts: RequestFacts): string | undefin
     case "cookie":
       return (facts.cookies ??= parseCookies(facts.request.headers.get("cookie"))).get(source.name);
     case "remote_address":
-      return (facts.clientIp ??= clientAddress(facts.request.headers));
+      return (facts.clientIp ??= clientAddress(facts.request.headers, facts.trustedProxyHops));
     case "path":
       return facts.url.pathname;
     case "method":
