@@ -55,7 +55,7 @@ export class CounterObject extends DurableObject {
    */
   decide(calls: readonly CounterCall[]): CounterVerdict[] {
     const now = Date.now();
-    const verdicts = calls.map((call) => this.decideOne(call, now));
+    const verdicts = calls.map((call) => (call.partial ? this.absorb(call, now) : this.decideOne(call, now)));
     this.scheduleSweep(now);
     return verdicts;
   }
@@ -103,6 +103,14 @@ export class CounterObject extends DurableObject {
     }
     this.store.deleteIdle(now);
     this.scheduleSweep(now);
+  }
+
+  /** Take a pre-counted batch of hits one at a time while they fit; report the state after. */
+  private absorb(call: CounterCall, now: number): CounterVerdict {
+    const one = { ...call, cost: 1, partial: false };
+    let accepted = 0;
+    while (accepted < call.cost && this.decideOne(one, now).allowed) accepted += 1;
+    return { ...this.decideOne({ ...call, cost: 0, partial: false }, now), accepted };
   }
 
   private decideOne(call: CounterCall, now: number): CounterVerdict {

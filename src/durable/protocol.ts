@@ -21,6 +21,12 @@ export interface CounterCall {
   readonly limits: readonly LimitCall[];
   /** Hits to add; 0 reads the counter without consuming. */
   readonly cost: number;
+  /**
+   * Edge pre-counting flush: the hits were already allowed at the edge, so
+   * take them one by one while they fit instead of all-or-nothing, and report
+   * how many fitted in `accepted` (the rest is the edge's overshoot).
+   */
+  readonly partial?: boolean;
 }
 
 /** The object's answer to one CounterCall. */
@@ -29,4 +35,6 @@ export interface CounterVerdict {
   readonly allowed: boolean;
   /** One decision per `limits` entry, same order. */
   readonly decisions: readonly Decision[];
+  /** For `partial` calls: how many of the hits fitted. */
+  readonly accepted?: number;
 }

@@ -1,0 +1,82 @@
+import { describe, expect, it } from "vitest";
+import type { CounterCall, CounterVerdict } from "../../src/durable/protocol.ts";
+import { Coalescer } from "../../src/edge/coalescer.ts";
+
+const call = (key: string): CounterCall => ({ key, cost: 1, limits: [] });
+const verdictFor = (c: CounterCall): CounterVerdict => ({ allowed: true, decisions: [{ allowed: true, limit: 1, remaining: Number(c.key), resetAfterMs: 0, retryAfterMs: 0 }] });
+
+/** A transport whose RPCs complete only when the test says so. */
+function manualTransport() {
+  const batches: { name: string; calls: readonly CounterCall[]; finish: (error?: Error) => void }[] = [];
+  const send = (name: string, calls: readonly CounterCall[]) =>
+    new Promise<CounterVerdict[]>((resolve, reject) => {
+      batches.push({ name, calls, finish: (error) => (error ? reject(error) : resolve(calls.map(verdictFor))) });
+    });
+  return { batches, send };
+}
+
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+describe("request coalescing", () => {
+  it("sends the first call at once and batches the calls that arrive while it is in flight", async () => {
+    const t = manualTransport();
+    const coalescer = new Coalescer(t.send);
+    const results = [1, 2, 3, 4, 5].map((n) => coalescer.submit("obj", [call(String(n))]));
+    await tick();
+    expect(t.batches.map((b) => b.calls.length)).toEqual([1]);
+    t.batches[0].finish();
+    await tick();
+    expect(t.batches.map((b) => b.calls.map((c) => c.key))).toEqual([["1"], ["2", "3", "4", "5"]]);
+    t.batches[1].finish();
+    const verdicts = await Promise.all(results);
+    expect(verdicts.map((v) => v[0].decisions[0].remaining)).toEqual([1, 2, 3, 4, 5]);
+    expect(coalescer.rpcs).toBe(2);
+  });
+
+  it("keeps objects apart and hands each caller its own slice of a batch", async () => {
+    const t = manualTransport();
+    const coalescer = new Coalescer(t.send);
+    const a = coalescer.submit("a", [call("1")]);
+    const b = coalescer.submit("b", [call("2")]);
+    const a2 = coalescer.submit("a", [call("3"), call("4")]);
+    const a3 = coalescer.submit("a", [call("5")]);
+    await tick();
+    t.batches.forEach((batch) => batch.finish());
+    await tick();
+    t.batches.forEach((batch) => batch.finish());
+    expect((await a2).map((v) => v.decisions[0].remaining)).toEqual([3, 4]);
+    expect((await a3).map((v) => v.decisions[0].remaining)).toEqual([5]);
+    expect((await a)[0].decisions[0].remaining).toBe(1);
+    expect((await b)[0].decisions[0].remaining).toBe(2);
+  });
+
+  it("fails every caller of a failed batch, and the next batch still goes out", async () => {
+    const t = manualTransport();
+    const coalescer = new Coalescer(t.send);
+    const first = coalescer.submit("obj", [call("1")]);
+    const second = coalescer.submit("obj", [call("2")]);
+    const third = coalescer.submit("obj", [call("3")]);
+    await tick();
+    t.batches[0].finish();
+    await tick();
+    t.batches[1].finish(new Error("boom"));
+    await first;
+    await expect(second).rejects.toThrow("boom");
+    await expect(third).rejects.toThrow("boom");
+    const fourth = coalescer.submit("obj", [call("4")]);
+    await tick();
+    t.batches[2].finish();
+    expect((await fourth)[0].decisions[0].remaining).toBe(4);
+  });
+
+  it("does not let an RPC that never returns stall the next batches beyond maxWaitMs", async () => {
+    const t = manualTransport();
+    const coalescer = new Coalescer(t.send, 20);
+    void coalescer.submit("obj", [call("1")]);
+    const next = coalescer.submit("obj", [call("2")]);
+    await new Promise((r) => setTimeout(r, 40));
+    expect(t.batches).toHaveLength(2);
+    t.batches[1].finish();
+    expect((await next)[0].decisions[0].remaining).toBe(2);
+  });
+});
