@@ -8,7 +8,9 @@ export default defineConfig({
   plugins: [
     cloudflareTest(({ inject }) => ({
       wrangler: { configPath: "./wrangler.toml" },
-      miniflare: { bindings: { TEST_ORIGIN_URL: inject<string>("originUrl") } },
+      // METRICS_FLUSH_MS=0: metric counts are sent within each request's waitUntil,
+      // so tests see them without waiting out the production flush interval.
+      miniflare: { bindings: { TEST_ORIGIN_URL: inject<string>("originUrl"), METRICS_FLUSH_MS: "0" } },
     })),
   ],
   test: {

@@ -4,13 +4,21 @@
  * into typed settings with the defaults of SPEC section 2.
  */
 import type { CounterObject } from "./durable/counter-object.ts";
+import type { MetricsObject } from "./durable/metrics-object.ts";
+import type { RulesObject } from "./durable/rules-object.ts";
 
 export interface Env {
   COUNTERS: DurableObjectNamespace<CounterObject>;
+  /** Rules stored by `PUT /__ratelimit/rules` (one object per deployment). */
+  RULES: DurableObjectNamespace<RulesObject>;
+  /** Metric counts aggregated across isolates. */
+  METRICS: DurableObjectNamespace<MetricsObject>;
   ORIGIN_URL?: string;
   ADMIN_TOKEN?: string;
   FAILURE_MODE?: string;
   DECISION_TIMEOUT_MS?: string;
+  SHADOW_MODE?: string;
+  METRICS_FLUSH_MS?: string;
 }
 
 /** Typed, defaulted view of the environment. */
@@ -19,6 +27,10 @@ export interface Settings {
   readonly adminToken?: string;
   readonly failureMode: "open" | "closed";
   readonly decisionTimeoutMs: number;
+  /** Global shadow mode (Envoy's SHADOW_MODE): every limit is counted, none blocks. */
+  readonly shadowMode: boolean;
+  /** Least time between two sends of an isolate's metric counts. */
+  readonly metricsFlushMs: number;
 }
 
 /** Raised when a `[vars]` value cannot be understood; the worker answers 500-free with a 503. */
@@ -52,7 +64,17 @@ export function readSettings(env: Env): Settings {
     }
   }
   const adminToken = env.ADMIN_TOKEN && env.ADMIN_TOKEN !== "" ? env.ADMIN_TOKEN : undefined;
-  return { originUrl, adminToken, failureMode, decisionTimeoutMs };
+  const shadowText = (env.SHADOW_MODE ?? "false").trim().toLowerCase();
+  if (shadowText !== "true" && shadowText !== "false" && shadowText !== "") {
+    throw new ConfigError(`SHADOW_MODE must be "true" or "false", got ${JSON.stringify(env.SHADOW_MODE)}`);
+  }
+  const flushText = (env.METRICS_FLUSH_MS ?? "5000").trim();
+  const metricsFlushMs = Number(flushText);
+  if (flushText === "" || !Number.isInteger(metricsFlushMs) || metricsFlushMs < 0 || metricsFlushMs > 25_000) {
+    // waitUntil work must finish within 30 s of the response, so a longer wait would lose counts.
+    throw new ConfigError(`METRICS_FLUSH_MS must be a whole number of milliseconds from 0 to 25000, got ${JSON.stringify(env.METRICS_FLUSH_MS)}`);
+  }
+  return { originUrl, adminToken, failureMode, decisionTimeoutMs, shadowMode: shadowText === "true", metricsFlushMs };
 }
 
 // Settings parse once per env object, not once per request.

@@ -1,11 +1,38 @@
 /**
- * floodgate's Worker entry: the gateway app over the bundled rules, and the
- * Durable Object class that owns the counters.
+ * floodgate's Worker entry: the gateway app over the live rules (bundled
+ * `rules.json` until rules are uploaded), the Durable Object classes, and
+ * FloodgateRpc, the service-binding entrypoint for other Workers.
  */
+import { WorkerEntrypoint } from "cloudflare:workers";
+import rulesJson from "../rules.json";
+import type { Env } from "./env.ts";
+import type { EnvoyResponse } from "./envoy/response.ts";
 import { createApp } from "./http/app.ts";
+import { LiveRules } from "./live-rules/live-rules.ts";
 import { bundledRules } from "./rules/bundled.ts";
+import { callShouldRateLimit } from "./rpc/should-rate-limit.ts";
 
 export { CounterObject } from "./durable/counter-object.ts";
+export { MetricsObject } from "./durable/metrics-object.ts";
+export { RulesObject } from "./durable/rules-object.ts";
 export { rateLimit } from "./http/middleware.ts";
 
-export default createApp(bundledRules);
+// One per isolate, shared by HTTP and RPC, so both decide with the same rules.
+const live = new LiveRules(bundledRules, { bundledJson: rulesJson });
+
+export default createApp(live);
+
+/**
+ * Envoy's ShouldRateLimit over a service binding: the same request and
+ * response objects as `POST /__ratelimit/json`, without HTTP or a token.
+ *
+ * @example
+ * // in the calling Worker, with [[services]] binding = "FLOODGATE", entrypoint = "FloodgateRpc":
+ * const answer = await env.FLOODGATE.shouldRateLimit({ domain: "api", descriptors: [{ entries: [{ key: "user", value: id }] }] });
+ * if (answer.overallCode === "OVER_LIMIT") return new Response("slow down", { status: 429 });
+ */
+export class FloodgateRpc extends WorkerEntrypoint<Env> {
+  async shouldRateLimit(request: unknown): Promise<EnvoyResponse> {
+    return callShouldRateLimit(this.env, live, request, (work) => this.ctx.waitUntil(work));
+  }
+}

@@ -1,27 +1,37 @@
 /**
- * The gateway as a Hono app: health check, rate limiting, then the origin
- * (or the built-in echo). Nothing under /__ratelimit/ is ever forwarded.
+ * The gateway as a Hono app: health check, the bearer-protected decision and
+ * admin API, rate limiting, then the origin (or the built-in echo). Nothing
+ * under /__ratelimit/ is ever forwarded.
  */
 import { Hono } from "hono";
+import { adminRoutes } from "../admin/routes.ts";
 import { ConfigError, settingsOf, type Env } from "../env.ts";
+import { LiveRules, type LiveRulesOptions } from "../live-rules/live-rules.ts";
 import type { CompiledRules } from "../rules/types.ts";
+import { deferOf } from "./defer.ts";
 import { echo, forwardToOrigin } from "./forward.ts";
 import { rateLimit, type RateLimitVariables } from "./middleware.ts";
 import { problem } from "./problem.ts";
 
 /**
- * Build the gateway app for a source of compiled rules.
+ * Build the gateway app. `rules` is the live rules source (uploads via
+ * `PUT /__ratelimit/rules` apply on every isolate), or a function returning
+ * the rules to use until something is uploaded.
  *
  * @example
- * export default createApp(bundledRules);
+ * export default createApp(new LiveRules(bundledRules, { bundledJson: rulesJson }));
  */
-export function createApp(rules: () => CompiledRules): Hono<{ Bindings: Env; Variables: RateLimitVariables }> {
+export function createApp(
+  rules: LiveRules | (() => CompiledRules), options: LiveRulesOptions = {},
+): Hono<{ Bindings: Env; Variables: RateLimitVariables }> {
+  const live = rules instanceof LiveRules ? rules : new LiveRules(rules, options);
   const app = new Hono<{ Bindings: Env; Variables: RateLimitVariables }>();
 
   app.get("/__ratelimit/healthcheck", (c) => c.text("OK"));
-  app.all("/__ratelimit/*", () => problem(404, "Not Found", "No such floodgate endpoint (admin endpoints need ADMIN_TOKEN to be configured)."));
+  app.route("/__ratelimit", adminRoutes(live));
+  app.all("/__ratelimit/*", () => problem(404, "Not Found", "No such floodgate endpoint."));
 
-  app.use("*", rateLimit({ rules }));
+  app.use("*", rateLimit({ rules: (c) => live.current(c.env, settingsOf(c.env).decisionTimeoutMs, deferOf(c)) }));
   app.all("*", async (c) => {
     const origin = settingsOf(c.env).originUrl;
     if (!origin) return echo(c.req.raw, c.get("rateLimit"));

@@ -2,13 +2,15 @@
  * `rateLimit(options)`: the Hono middleware that puts floodgate in front of
  * the handlers after it.
  */
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { settingsOf, type Env } from "../env.ts";
 import { CounterUnavailableError, decide } from "../limiter/decide.ts";
 import type { RateLimitResult } from "../limiter/types.ts";
 import { requestDescriptors } from "../mapping/descriptors.ts";
 import { InvalidClientIpError } from "../mapping/client-ip.ts";
+import { recordFailureMode, recordGlobalShadow, recordOutcomes, scheduleFlush } from "../metrics/recorder.ts";
 import type { CompiledRules } from "../rules/types.ts";
+import { deferOf } from "./defer.ts";
 import { withRateLimitHeaders } from "./headers.ts";
 import { problem, tooManyRequests } from "./problem.ts";
 
@@ -18,8 +20,12 @@ export interface RateLimitVariables {
 }
 
 export interface RateLimitOptions {
-  /** Compiled rules; a function is called per request so rules can be swapped atomically. */
-  readonly rules: CompiledRules | (() => CompiledRules);
+  /**
+   * Compiled rules; a function is called per request (with the request's
+   * context) so rules can be swapped atomically, and may return a promise
+   * when it has to fetch them.
+   */
+  readonly rules: CompiledRules | ((c: Context<{ Bindings: Env; Variables: RateLimitVariables }>) => CompiledRules | Promise<CompiledRules>);
 }
 
 /** Header marking responses whose limits were not checked (FAILURE_MODE=open). */
@@ -40,16 +46,25 @@ export function rateLimit(options: RateLimitOptions): MiddlewareHandler<{ Bindin
     const settings = settingsOf(c.env);
     let result: RateLimitResult;
     try {
-      const descriptors = requestDescriptors(rulesOf(), c.req.raw);
-      result = await decide(c.env, descriptors, { timeoutMs: settings.decisionTimeoutMs });
+      const pending = rulesOf(c);
+      const rules = pending instanceof Promise ? await pending : pending;
+      const descriptors = requestDescriptors(rules, c.req.raw);
+      result = await decide(c.env, descriptors, { timeoutMs: settings.decisionTimeoutMs, shadowAll: settings.shadowMode });
     } catch (error) {
       if (error instanceof InvalidClientIpError) return problem(400, "Bad Request", error.message);
       if (!(error instanceof CounterUnavailableError)) throw error;
       console.error(JSON.stringify({ event: "ratelimit.counter_unavailable", failure_mode: settings.failureMode, path: new URL(c.req.url).pathname, error: error.message }));
+      recordFailureMode(settings.failureMode);
+      scheduleFlush(c.env, settings.metricsFlushMs, deferOf(c));
       if (settings.failureMode === "closed") {
         return problem(503, "Service Unavailable", "The rate limiter could not reach its counters; try again shortly.", { retry_after: 1 }, { "Retry-After": "1", [DECISION_HEADER]: "failure-closed" });
       }
       result = { allowed: true, reason: "failure_open", limit: 0, remaining: 0, resetAfterMs: 0, retryAfterMs: 0, policies: [] };
+    }
+    if (result.descriptors !== undefined) {
+      recordOutcomes(result.descriptors);
+      if (result.reason === "shadow") recordGlobalShadow();
+      scheduleFlush(c.env, settings.metricsFlushMs, deferOf(c));
     }
     if (!result.allowed) return tooManyRequests(result);
     c.set("rateLimit", result);

@@ -9,12 +9,20 @@ import type { Env } from "../env.ts";
 import { applyReplaces, matchDescriptor } from "../rules/index.ts";
 import type { CompiledDomain, CompiledLimit, DescriptorEntry, DescriptorMatch } from "../rules/types.ts";
 import { summarize } from "./summarize.ts";
-import type { PolicyOutcome, RateLimitResult } from "./types.ts";
+import type { DescriptorOutcome, PolicyOutcome, RateLimitResult } from "./types.ts";
 
 /** Descriptors of one request for one domain. */
 export interface DomainDescriptors {
   readonly domain: CompiledDomain;
   readonly descriptors: readonly (readonly DescriptorEntry[])[];
+  /**
+   * Hits per descriptor (Envoy's per-descriptor `hits_addend`), parallel to
+   * `descriptors`; an absent entry takes `DecideOptions.cost`. A parallel
+   * array keeps the HTTP path, which never sets it, allocation-free.
+   */
+  readonly costs?: readonly (number | undefined)[];
+  /** Matches decided by the caller instead of the tree (Envoy's per-descriptor `limit` override). */
+  readonly overrides?: readonly (DescriptorMatch | undefined)[];
 }
 
 /** Options for one decision. */
@@ -23,6 +31,8 @@ export interface DecideOptions {
   readonly cost?: number;
   /** Milliseconds to wait for counters before `onTimeout` decides. */
   readonly timeoutMs: number;
+  /** SHADOW_MODE: count everything, block nothing. */
+  readonly shadowAll?: boolean;
 }
 
 /** Thrown when a counter object fails or does not answer in time. */
@@ -30,10 +40,8 @@ export class CounterUnavailableError extends Error {}
 
 interface Pending {
   readonly call: CounterCall;
-  readonly domain: string;
-  readonly descriptor: readonly DescriptorEntry[];
+  readonly outcome: number;
   readonly limits: readonly CompiledLimit[];
-  readonly shadow: boolean;
 }
 
 /**
@@ -46,52 +54,74 @@ interface Pending {
  * result.allowed; // false once the IP is over its limit
  */
 export async function decide(env: Env, requests: readonly DomainDescriptors[], options: DecideOptions): Promise<RateLimitResult> {
-  const cost = options.cost ?? 1;
+  const outcomes = await decideEach(env, requests, options);
+  const policies: PolicyOutcome[] = [];
+  for (const outcome of outcomes) for (const policy of outcome.policies) policies.push(policy);
+  const result = summarize(policies, options.shadowAll);
+  return outcomes.length === 0 ? result : { ...result, descriptors: outcomes };
+}
+
+/**
+ * Decide every descriptor and report each one on its own, in request order
+ * (domain by domain): what it matched, and each enforced limit's decision.
+ * The Envoy API answers one status per descriptor from this.
+ *
+ * @example
+ * const [outcome] = await decideEach(env, [{ domain, descriptors: [[{ key: "k", value: "v" }]], costs: [0] }], { timeoutMs: 1000 });
+ * outcome.policies[0]?.decision.remaining; // read without consuming
+ */
+export async function decideEach(env: Env, requests: readonly DomainDescriptors[], options: DecideOptions): Promise<DescriptorOutcome[]> {
+  const defaultCost = options.cost ?? 1;
+  const outcomes: { domain: string; descriptor: readonly DescriptorEntry[]; cost: number; match?: DescriptorMatch; policies: PolicyOutcome[] }[] = [];
   const byObject = new Map<string, Pending[]>();
-  for (const { domain, descriptors } of requests) {
+  for (const { domain, descriptors, costs, overrides } of requests) {
+    const matches = descriptors.map((descriptor, i) => overrides?.[i] ?? matchDescriptor(domain, descriptor));
     // Unlimited matches stay in: their `replaces` still drop other limits.
-    const matched: { descriptor: readonly DescriptorEntry[]; match: DescriptorMatch }[] = [];
-    for (const descriptor of descriptors) {
-      const match = matchDescriptor(domain, descriptor);
-      if (match) matched.push({ descriptor, match });
-    }
-    const kept = applyReplaces(matched.map((m) => m.match));
-    matched.forEach(({ descriptor, match }, i) => {
+    const kept = applyReplaces(matches);
+    descriptors.forEach((descriptor, i) => {
+      const cost = costs?.[i] ?? defaultCost;
+      const index = outcomes.push({ domain: domain.domain, descriptor, cost, match: matches[i], policies: [] }) - 1;
       const limits = kept[i];
       if (limits.length === 0) return;
       const key = counterKey(domain.domain, descriptor);
       const call: CounterCall = { key, limits: limits.map(toLimitCall), cost };
       const name = objectName(domain.domain, domain.placement, domain.shards, key);
       const list = byObject.get(name) ?? [];
-      list.push({ call, domain: domain.domain, descriptor, limits, shadow: match.shadowMode });
+      list.push({ call, outcome: index, limits });
       byObject.set(name, list);
     });
   }
-  if (byObject.size === 0) return summarize([]);
+  if (byObject.size === 0) return outcomes;
   const answers = await withTimeout(
     Promise.all([...byObject].map(([name, pending]) => env.COUNTERS.getByName(name).decide(pending.map((p) => p.call)))),
     options.timeoutMs,
   );
-  const outcomes: PolicyOutcome[] = [];
   [...byObject.values()].forEach((pending, i) => {
-    pending.forEach((p, j) => outcomes.push(...toOutcomes(p, answers[i][j] as CounterVerdict)));
+    pending.forEach((p, j) => {
+      const outcome = outcomes[p.outcome];
+      const verdict = answers[i][j] as CounterVerdict;
+      p.limits.forEach((limit, k) => outcome.policies.push({
+        domain: outcome.domain,
+        descriptor: outcome.descriptor,
+        name: limit.name,
+        windowMs: limit.windowMs,
+        shadow: outcome.match?.shadowMode ?? false,
+        decision: verdict.decisions[k],
+        rule: limit,
+      }));
+    });
   });
-  return summarize(outcomes);
+  return outcomes;
 }
 
-function toLimitCall(limit: CompiledLimit): LimitCall {
+/**
+ * A compiled limit as the counter objects take it (plain data for RPC).
+ *
+ * @example
+ * env.COUNTERS.getByName(name).peek({ key, limits: limits.map(toLimitCall), cost: 0 });
+ */
+export function toLimitCall(limit: CompiledLimit): LimitCall {
   return { id: limit.id, algorithm: limit.algorithm, limit: limit.limit, windowMs: limit.windowMs, burst: limit.burst };
-}
-
-function toOutcomes(pending: Pending, verdict: CounterVerdict): PolicyOutcome[] {
-  return pending.limits.map((limit, i) => ({
-    domain: pending.domain,
-    descriptor: pending.descriptor,
-    name: limit.name,
-    windowMs: limit.windowMs,
-    shadow: pending.shadow,
-    decision: verdict.decisions[i],
-  }));
 }
 
 async function withTimeout<T>(work: Promise<T>, timeoutMs: number): Promise<T> {

@@ -16,14 +16,17 @@ type Wildcard = { readonly matches: (value: string) => boolean; readonly node: C
 export const EMPTY_LEVEL: DescriptorLevel = Object.freeze({ exact: new Map(), wildcards: new Map(), keyOnly: new Map() });
 
 /**
- * Read one `descriptors` array at `path` (`depth` 1 is the domain's top level).
+ * Read one `descriptors` array at `path` (`depth` 1 is the domain's top level;
+ * `parentStat` is the parent node's Envoy stat key, "" at the top).
  * Invalid nodes are left out of the result; their errors are recorded.
  *
  * @example
  * const root = readLevel(ctx, [{ key: "remote_address", rate_limit: { unit: "second", requests_per_unit: 5 } }], "$.descriptors", "", 1);
  * root.keyOnly.get("remote_address")?.limits[0].limit; // 5
  */
-export function readLevel(ctx: DomainContext, value: unknown, path: string, parentLabel: string, depth: number): DescriptorLevel {
+export function readLevel(
+  ctx: DomainContext, value: unknown, path: string, parentLabel: string, depth: number, parentStat = "",
+): DescriptorLevel {
   const list = asArray(ctx.d, value, path);
   if (list === undefined || list.length === 0) return EMPTY_LEVEL;
   const exact = new Map<string, CompiledNode>();
@@ -43,7 +46,7 @@ export function readLevel(ctx: DomainContext, value: unknown, path: string, pare
     return false;
   };
   list.forEach((item, i) => {
-    const node = readNode(ctx, item, indexPath(path, i), parentLabel, depth, claim);
+    const node = readNode(ctx, item, indexPath(path, i), { label: parentLabel, stat: parentStat }, depth, claim);
     if (node === undefined) return;
     if (node.value === undefined) {
       keyOnly.set(node.key, node);
@@ -59,7 +62,7 @@ export function readLevel(ctx: DomainContext, value: unknown, path: string, pare
 }
 
 function readNode(
-  ctx: DomainContext, item: unknown, path: string, parentLabel: string, depth: number,
+  ctx: DomainContext, item: unknown, path: string, parent: { label: string; stat: string }, depth: number,
   claim: (key: string, value: string | undefined, at: string) => boolean,
 ): CompiledNode | undefined {
   const { d } = ctx;
@@ -75,7 +78,10 @@ function readNode(
   const value = readString(d, obj, "value", path, 'must be a non-empty string (omit "value" to match any value)');
   const valueOk = value !== undefined || !Object.hasOwn(obj, "value");
   const unique = key !== undefined && valueOk && claim(key, value, path);
-  const label = descriptorLabel(parentLabel, key ?? "?", value);
+  const label = descriptorLabel(parent.label, key ?? "?", value);
+  // Envoy's stat path: `key` or `key_value` per level, dot-joined.
+  const ownStat = value === undefined ? key ?? "?" : `${key ?? "?"}_${value}`;
+  const statKey = parent.stat === "" ? ownStat : `${parent.stat}.${ownStat}`;
 
   const { limits, unlimited, unlimitedReplaces } = readLimits(ctx, obj, path, label);
   const shadowMode = readBool(d, obj, "shadow_mode", path) ?? false;
@@ -85,7 +91,7 @@ function readNode(
     if (depth >= BOUNDS.maxDepth) {
       d.add(keyPath(path, "descriptors"), `descriptors may be nested at most ${BOUNDS.maxDepth} levels deep`);
     } else {
-      children = readLevel(ctx, obj.descriptors, keyPath(path, "descriptors"), label, depth + 1);
+      children = readLevel(ctx, obj.descriptors, keyPath(path, "descriptors"), label, depth + 1, statKey);
     }
   }
   ctx.counts.descriptors += 1;
@@ -98,6 +104,7 @@ function readNode(
     ...(unlimitedReplaces !== undefined ? { unlimitedReplaces } : {}),
     shadowMode,
     detailedMetric,
+    statKey,
     children,
   });
 }

@@ -55,6 +55,12 @@ export interface CompiledNode {
   readonly unlimitedReplaces?: readonly string[];
   readonly shadowMode: boolean;
   readonly detailedMetric: boolean;
+  /**
+   * Envoy's stat key of this node below the domain: `key` or `key_value` per
+   * level, joined with `.` (e.g. `message_type_marketing.to_number`); the
+   * metrics endpoint labels series with it.
+   */
+  readonly statKey: string;
   /** Child level (nested `descriptors`). */
   readonly children: DescriptorLevel;
 }

@@ -6,6 +6,7 @@ import { env } from "cloudflare:workers";
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { createApp } from "../../src/http/app.ts";
 import type { Env } from "../../src/env.ts";
+import type { LiveRulesOptions } from "../../src/live-rules/live-rules.ts";
 import { compileRules } from "../../src/rules/index.ts";
 import type { CompiledRules } from "../../src/rules/types.ts";
 
@@ -18,10 +19,13 @@ export function compiled(rules: unknown): CompiledRules {
   return result.rules;
 }
 
-/** A gateway over `rules`; `call` sends one request through it. */
-export function gateway(rules: unknown, vars: Partial<Env> = {}) {
+/**
+ * A gateway over `rules` (the rules in force until some are uploaded to the
+ * RulesObject `options.objectName`); `call` sends one request through it.
+ */
+export function gateway(rules: unknown, vars: Partial<Env> = {}, options: LiveRulesOptions = {}) {
   const rulesCompiled = compiled(rules);
-  const app = createApp(() => rulesCompiled);
+  const app = createApp(() => rulesCompiled, { bundledJson: rules, ...options });
   const callEnv = { ...testEnv, ...vars };
   return async function call(path: string, init: RequestInit & { ip?: string | null } = {}): Promise<Response> {
     const headers = new Headers(init.headers);

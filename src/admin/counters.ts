@@ -1,0 +1,65 @@
+/**
+ * `GET /__ratelimit/counters` reads a counter without consuming from it;
+ * `DELETE` resets it. The limits come from the rules in force through the
+ * same lookup a decision uses, and the owning object answers.
+ */
+import type { Context } from "hono";
+import { settingsOf, type Env } from "../env.ts";
+import { counterKey, objectName } from "../durable/placement.ts";
+import type { CounterVerdict } from "../durable/protocol.ts";
+import { deferOf } from "../http/defer.ts";
+import { problem } from "../http/problem.ts";
+import { toLimitCall } from "../limiter/decide.ts";
+import type { LiveRules } from "../live-rules/live-rules.ts";
+import { matchDescriptor } from "../rules/index.ts";
+import type { CompiledLimit, DescriptorEntry } from "../rules/types.ts";
+import { parseCounterQuery } from "./descriptor-param.ts";
+
+/**
+ * Read (`reset` false) or reset and then read (`reset` true) one counter.
+ *
+ * @example
+ * admin.get("/counters", (c) => counters(c, live, false));
+ */
+export async function counters(c: Context<{ Bindings: Env }>, live: LiveRules, reset: boolean): Promise<Response> {
+  const query = parseCounterQuery(new URL(c.req.url).search);
+  if (!query.ok) return problem(400, "Bad Request", query.message);
+  const pending = live.current(c.env, settingsOf(c.env).decisionTimeoutMs, deferOf(c));
+  const rules = pending instanceof Promise ? await pending : pending;
+  const domain = rules.domains.get(query.domain);
+  if (domain === undefined) return problem(404, "Not Found", `No domain "${query.domain}" in the rules in force.`);
+  const match = matchDescriptor(domain, query.entries);
+  if (match === undefined || match.limits.length === 0) {
+    const why = match === undefined ? "matches no rule" : match.unlimited ? "is unlimited" : "has no limit (whitelisted)";
+    return problem(404, "Not Found", `The descriptor ${label(query.entries)} ${why} in domain "${query.domain}".`);
+  }
+  const key = counterKey(domain.domain, query.entries);
+  const stub = c.env.COUNTERS.getByName(objectName(domain.domain, domain.placement, domain.shards, key));
+  if (reset) await stub.reset(key);
+  const verdict = await stub.peek({ key, limits: match.limits.map(toLimitCall), cost: 0 });
+  return Response.json({
+    domain: domain.domain,
+    descriptor: query.entries,
+    ...(reset ? { reset: true } : {}),
+    limits: match.limits.map((limit, i) => describe(limit, verdict, i)),
+  });
+}
+
+function describe(limit: CompiledLimit, verdict: CounterVerdict, i: number) {
+  const d = verdict.decisions[i];
+  return {
+    name: limit.name,
+    algorithm: limit.algorithm,
+    unit: limit.unit,
+    unit_multiplier: limit.unitMultiplier,
+    requests_per_unit: limit.requestsPerUnit,
+    window_seconds: limit.windowMs / 1000,
+    remaining: d.remaining,
+    reset_after_ms: d.resetAfterMs,
+    reset_after_seconds: Math.ceil(d.resetAfterMs / 1000),
+  };
+}
+
+function label(entries: readonly DescriptorEntry[]): string {
+  return entries.map((e) => `${e.key}=${e.value}`).join(",");
+}

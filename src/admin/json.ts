@@ -1,0 +1,53 @@
+/**
+ * `POST /__ratelimit/json`: Envoy's `/json` endpoint. 200 with the response
+ * when OK, 429 when OVER_LIMIT, 400 for a malformed body (as Envoy), with a
+ * problem+json naming what is wrong; 413 past MAX_JSON_BODY_BYTES.
+ */
+import type { Context } from "hono";
+import type { Env } from "../env.ts";
+import { shouldRateLimit } from "../envoy/service.ts";
+import { BodyTooLargeError, readBodyText } from "../http/body.ts";
+import { deferOf } from "../http/defer.ts";
+import { DECISION_HEADER } from "../http/middleware.ts";
+import { problem } from "../http/problem.ts";
+import type { LiveRules } from "../live-rules/live-rules.ts";
+import { parseRulesText } from "../rules/index.ts";
+import { settingsOf } from "../env.ts";
+
+/** Largest decision request body accepted. */
+export const MAX_JSON_BODY_BYTES = 1024 * 1024;
+
+/**
+ * Handle one decision request.
+ *
+ * @example
+ * admin.post("/json", (c) => handleJson(c, live));
+ */
+export async function handleJson(c: Context<{ Bindings: Env }>, live: LiveRules): Promise<Response> {
+  let text: string;
+  try {
+    text = await readBodyText(c.req.raw, MAX_JSON_BODY_BYTES);
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) return problem(413, "Payload Too Large", `${error.message}; send fewer descriptors per request.`);
+    throw error;
+  }
+  const parsed = parseRulesText(text);
+  if (!parsed.ok) {
+    return problem(400, "Bad Request", `The body is not JSON (line ${parsed.line}, column ${parsed.column}: ${parsed.reason}).`);
+  }
+  const defer = deferOf(c);
+  const pending = live.current(c.env, settingsOf(c.env).decisionTimeoutMs, defer);
+  const rules = pending instanceof Promise ? await pending : pending;
+  const answer = await shouldRateLimit(c.env, rules, parsed.value, defer);
+  switch (answer.kind) {
+    case "invalid":
+      return problem(400, "Bad Request", `${answer.path}: ${answer.message}`, { path: answer.path });
+    case "unavailable":
+      return problem(503, "Service Unavailable", answer.message, { retry_after: 1 }, { "Retry-After": "1", [DECISION_HEADER]: "failure-closed" });
+    case "response": {
+      const status = answer.response.overallCode === "OVER_LIMIT" ? 429 : 200;
+      const headers: Record<string, string> = answer.failureOpen ? { [DECISION_HEADER]: "failure-open" } : {};
+      return Response.json(answer.response, { status, headers });
+    }
+  }
+}

@@ -1,0 +1,22 @@
+/**
+ * `GET /__ratelimit/metrics`: every isolate's counts, summed in the
+ * MetricsObject, as Prometheus text. This isolate's own pending counts are
+ * sent first; other isolates' are at most METRICS_FLUSH_MS (plus one RPC) old.
+ */
+import type { Context } from "hono";
+import type { Env } from "../env.ts";
+import { flushNow, METRICS_OBJECT } from "../metrics/recorder.ts";
+import { PROMETHEUS_CONTENT_TYPE, renderPrometheus } from "../metrics/prometheus.ts";
+import type { Sample } from "../metrics/samples.ts";
+
+/**
+ * Answer a scrape.
+ *
+ * @example
+ * admin.get("/metrics", getMetrics);
+ */
+export async function getMetrics(c: Context<{ Bindings: Env }>): Promise<Response> {
+  await flushNow(c.env);
+  const samples = (await c.env.METRICS.getByName(METRICS_OBJECT).read()) as Sample[];
+  return new Response(renderPrometheus(samples), { headers: { "content-type": PROMETHEUS_CONTENT_TYPE, "cache-control": "no-store" } });
+}

@@ -1,0 +1,76 @@
+/**
+ * `GET/PUT/DELETE /__ratelimit/rules`: read the rules in force, upload new
+ * ones (validated by the same compiler as `rules:check`; invalid rules
+ * change nothing), or go back to the bundled `rules.json`.
+ */
+import type { Context } from "hono";
+import { settingsOf, type Env } from "../env.ts";
+import { BodyTooLargeError, readBodyText } from "../http/body.ts";
+import { deferOf } from "../http/defer.ts";
+import { problem } from "../http/problem.ts";
+import type { LiveRules } from "../live-rules/live-rules.ts";
+import { recordConfigLoad, scheduleFlush } from "../metrics/recorder.ts";
+import { compileRulesText } from "../rules/index.ts";
+
+/** Largest rules upload accepted (stored in chunks; a 10,000-descriptor file is about 1 MB). */
+export const MAX_RULES_BODY_BYTES = 16 * 1024 * 1024;
+
+type C = Context<{ Bindings: Env }>;
+
+/**
+ * The rules in force: `{ version, source, updated_at, rules }`.
+ *
+ * @example
+ * admin.get("/rules", (c) => getRules(c, live));
+ */
+export async function getRules(c: C, live: LiveRules): Promise<Response> {
+  const state = await live.fresh(c.env, settingsOf(c.env).decisionTimeoutMs, deferOf(c));
+  let rules: unknown = live.bundledJson ?? null;
+  if (state.source === "stored") {
+    const record = await c.env.RULES.getByName(live.objectName).since(-1);
+    rules = record?.text !== undefined ? JSON.parse(record.text.replace(/^\uFEFF/, "")) : null;
+  }
+  return Response.json({ version: state.version, source: state.source, updated_at: state.updatedAt ?? null, rules });
+}
+
+/**
+ * Validate and store an upload; 400 with every `{ path, message }` when invalid.
+ *
+ * @example
+ * admin.put("/rules", (c) => putRules(c, live));
+ */
+export async function putRules(c: C, live: LiveRules): Promise<Response> {
+  let text: string;
+  try {
+    text = await readBodyText(c.req.raw, MAX_RULES_BODY_BYTES);
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) return problem(413, "Payload Too Large", `${error.message}.`);
+    throw error;
+  }
+  const compiled = compileRulesText(text, { source: "rules" });
+  // Validated here for the errors and the local apply; the object validates again before it stores.
+  const stored = compiled.ok ? await c.env.RULES.getByName(live.objectName).put(text) : compiled;
+  recordConfigLoad(stored.ok);
+  scheduleFlush(c.env, settingsOf(c.env).metricsFlushMs, deferOf(c));
+  if (!compiled.ok || !stored.ok) {
+    const errors = stored.ok ? [] : stored.errors;
+    const n = errors.length;
+    return problem(400, "Bad Request", `The rules were rejected (${n} error${n === 1 ? "" : "s"}); the rules in force are unchanged.`, { errors });
+  }
+  const { version, summary } = stored;
+  live.accept({ rules: compiled.rules, version, source: "stored", updatedAt: new Date().toISOString() });
+  return Response.json({ version, source: "stored", summary });
+}
+
+/**
+ * Go back to the bundled rules (a new version).
+ *
+ * @example
+ * admin.delete("/rules", (c) => deleteRules(c, live));
+ */
+export async function deleteRules(c: C, live: LiveRules): Promise<Response> {
+  const version = await c.env.RULES.getByName(live.objectName).revert();
+  const state = live.bundledState(version, new Date().toISOString());
+  live.accept(state);
+  return Response.json({ version, source: "bundled" });
+}

@@ -1,0 +1,67 @@
+/**
+ * MetricsObject: the sum of every isolate's metric counts, in SQLite so the
+ * counters survive eviction and redeploys (Prometheus counters should only
+ * go down when they really reset).
+ */
+import { DurableObject } from "cloudflare:workers";
+import { OVERFLOW, type Sample, sampleId } from "../metrics/samples.ts";
+
+/** Most series kept; further new series fold into their `_overflow` series. */
+export const MAX_SERIES = 10_000;
+
+/**
+ * Adds batches of samples and reads them all back.
+ *
+ * @example
+ * await env.METRICS.getByName("global").add([{ name: "x", labels: [], value: 1 }]);
+ * const samples = await env.METRICS.getByName("global").read();
+ */
+export class MetricsObject extends DurableObject {
+  private readonly sql: SqlStorage;
+
+  constructor(ctx: DurableObjectState, env: unknown) {
+    super(ctx, env as never);
+    this.sql = ctx.storage.sql;
+    this.sql.exec("CREATE TABLE IF NOT EXISTS samples (id TEXT PRIMARY KEY, name TEXT NOT NULL, labels TEXT NOT NULL, value REAL NOT NULL)");
+  }
+
+  /**
+   * Add each sample's value to its series, creating series up to MAX_SERIES.
+   *
+   * @example
+   * await stub.add(batch);
+   */
+  add(samples: readonly Sample[]): void {
+    let count = this.count();
+    for (const sample of samples) {
+      let target: Pick<Sample, "name" | "labels"> = sample;
+      let id = sampleId(target);
+      const exists = this.sql.exec("SELECT 1 FROM samples WHERE id = ?", id).toArray().length > 0;
+      if (!exists && count >= MAX_SERIES) {
+        target = { name: sample.name, labels: sample.labels.map(([k]) => [k, OVERFLOW] as const) };
+        id = sampleId(target);
+      }
+      this.sql.exec(
+        "INSERT INTO samples (id, name, labels, value) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET value = value + excluded.value",
+        id, target.name, JSON.stringify(target.labels), sample.value,
+      );
+      // Counting an overflow row that already existed only makes the cap stricter.
+      if (!exists) count += 1;
+    }
+  }
+
+  /**
+   * Every series with its total.
+   *
+   * @example
+   * const samples = await stub.read();
+   */
+  read(): Sample[] {
+    return this.sql.exec<{ name: string; labels: string; value: number }>("SELECT name, labels, value FROM samples").toArray()
+      .map((row) => ({ name: row.name, labels: JSON.parse(row.labels) as [string, string][], value: row.value }));
+  }
+
+  private count(): number {
+    return this.sql.exec<{ n: number }>("SELECT count(*) AS n FROM samples").one().n;
+  }
+}
