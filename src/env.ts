@@ -19,6 +19,8 @@ export interface Env {
   DECISION_TIMEOUT_MS?: string;
   SHADOW_MODE?: string;
   METRICS_FLUSH_MS?: string;
+  TRUSTED_PROXY_HOPS?: string;
+  COALESCING?: string;
 }
 
 /** Typed, defaulted view of the environment. */
@@ -31,6 +33,10 @@ export interface Settings {
   readonly shadowMode: boolean;
   /** Least time between two sends of an isolate's metric counts. */
   readonly metricsFlushMs: number;
+  /** Proxies of yours in front of Cloudflare whose X-Forwarded-For entries are trusted (0: only CF-Connecting-IP). */
+  readonly trustedProxyHops: number;
+  /** Batch concurrent calls to one counter object (on by default; off only to measure what it buys). */
+  readonly coalescing: boolean;
 }
 
 /** Raised when a `[vars]` value cannot be understood; the worker answers 500-free with a 503. */
@@ -74,7 +80,19 @@ export function readSettings(env: Env): Settings {
     // waitUntil work must finish within 30 s of the response, so a longer wait would lose counts.
     throw new ConfigError(`METRICS_FLUSH_MS must be a whole number of milliseconds from 0 to 25000, got ${JSON.stringify(env.METRICS_FLUSH_MS)}`);
   }
-  return { originUrl, adminToken, failureMode, decisionTimeoutMs, shadowMode: shadowText === "true", metricsFlushMs };
+  const hopsText = (env.TRUSTED_PROXY_HOPS ?? "0").trim();
+  const trustedProxyHops = Number(hopsText);
+  if (hopsText === "" || !Number.isInteger(trustedProxyHops) || trustedProxyHops < 0 || trustedProxyHops > 16) {
+    throw new ConfigError(`TRUSTED_PROXY_HOPS must be a whole number from 0 to 16, got ${JSON.stringify(env.TRUSTED_PROXY_HOPS)}`);
+  }
+  const coalescingText = (env.COALESCING ?? "on").trim().toLowerCase();
+  if (coalescingText !== "on" && coalescingText !== "off") {
+    throw new ConfigError(`COALESCING must be "on" or "off", got ${JSON.stringify(env.COALESCING)}`);
+  }
+  return {
+    originUrl, adminToken, failureMode, decisionTimeoutMs, shadowMode: shadowText === "true", metricsFlushMs,
+    trustedProxyHops, coalescing: coalescingText === "on",
+  };
 }
 
 // Settings parse once per env object, not once per request.

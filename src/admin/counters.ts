@@ -4,6 +4,7 @@
  * same lookup a decision uses, and the owning object answers.
  */
 import type { Context } from "hono";
+import { EdgeRuntime } from "../edge/runtime.ts";
 import { settingsOf, type Env } from "../env.ts";
 import { counterKey, objectName } from "../durable/placement.ts";
 import type { CounterVerdict } from "../durable/protocol.ts";
@@ -35,7 +36,10 @@ export async function counters(c: Context<{ Bindings: Env }>, live: LiveRules, r
   }
   const key = counterKey(domain.domain, query.entries);
   const stub = c.env.COUNTERS.getByName(objectName(domain.domain, domain.placement, domain.shards, key));
-  if (reset) await stub.reset(key);
+  if (reset) {
+    await stub.reset(key);
+    EdgeRuntime.of(c.env.COUNTERS).blocks.forget(key);
+  }
   const verdict = await stub.peek({ key, limits: match.limits.map(toLimitCall), cost: 0 });
   return Response.json({
     domain: domain.domain,

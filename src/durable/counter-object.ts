@@ -34,6 +34,8 @@ export class CounterObject extends DurableObject {
   /** counter key -> limit id -> state. */
   private readonly counters = new Map<string, Map<string, Entry>>();
   private sweepScheduled = false;
+  /** `decide` RPCs served since this instance started (tests count edge savings with it). */
+  private calls = 0;
 
   constructor(ctx: DurableObjectState, env: unknown) {
     super(ctx, env as never);
@@ -54,6 +56,7 @@ export class CounterObject extends DurableObject {
    * await stub.decide([{ key, limits: [perSecond, perDay], cost: 1 }]);
    */
   decide(calls: readonly CounterCall[]): CounterVerdict[] {
+    this.calls += 1;
     const now = Date.now();
     const verdicts = calls.map((call) => (call.partial ? this.absorb(call, now) : this.decideOne(call, now)));
     this.scheduleSweep(now);
@@ -82,15 +85,15 @@ export class CounterObject extends DurableObject {
   }
 
   /**
-   * Sizes for tests and metrics: counters in memory and rows in storage.
+   * Sizes for tests and metrics: counters in memory, rows in storage, and `decide` calls served.
    *
    * @example
    * const { memory, stored } = await stub.stats();
    */
-  stats(): { memory: number; stored: number } {
+  stats(): { memory: number; stored: number; calls: number } {
     let memory = 0;
     for (const windows of this.counters.values()) memory += windows.size;
-    return { memory, stored: this.store.count() };
+    return { memory, stored: this.store.count(), calls: this.calls };
   }
 
   /** Sweeps idle counters so memory and storage stay bounded by active keys. */

@@ -86,6 +86,18 @@ export class BlockCache {
     };
   }
 
+  /**
+   * Drop every cached block of a counter key (after an admin reset in this
+   * isolate; other isolates drop theirs when the block expires).
+   *
+   * @example
+   * cache.forget(counterKey);
+   */
+  forget(counterKey: string): void {
+    const prefix = counterKey + "\u0001";
+    for (const key of this.blocks.keys()) if (key.startsWith(prefix)) this.blocks.delete(key);
+  }
+
   /** Number of cached blocks. */
   get size(): number {
     return this.blocks.size;

@@ -48,8 +48,8 @@ export function rateLimit(options: RateLimitOptions): MiddlewareHandler<{ Bindin
     try {
       const pending = rulesOf(c);
       const rules = pending instanceof Promise ? await pending : pending;
-      const descriptors = requestDescriptors(rules, c.req.raw);
-      result = await decide(c.env, descriptors, { timeoutMs: settings.decisionTimeoutMs, shadowAll: settings.shadowMode });
+      const descriptors = requestDescriptors(rules, c.req.raw, { trustedProxyHops: settings.trustedProxyHops });
+      result = await decide(c.env, descriptors, { timeoutMs: settings.decisionTimeoutMs, shadowAll: settings.shadowMode, defer: deferOf(c) });
     } catch (error) {
       if (error instanceof InvalidClientIpError) return problem(400, "Bad Request", error.message);
       if (!(error instanceof CounterUnavailableError)) throw error;

@@ -5,7 +5,8 @@
  */
 import { counterKey, objectName } from "../durable/placement.ts";
 import type { CounterCall, CounterVerdict, LimitCall } from "../durable/protocol.ts";
-import type { Env } from "../env.ts";
+import { EdgeRuntime } from "../edge/runtime.ts";
+import { settingsOf, type Env } from "../env.ts";
 import { applyReplaces, matchDescriptor } from "../rules/index.ts";
 import type { CompiledDomain, CompiledLimit, DescriptorEntry, DescriptorMatch } from "../rules/types.ts";
 import { summarize } from "./summarize.ts";
@@ -33,6 +34,10 @@ export interface DecideOptions {
   readonly timeoutMs: number;
   /** SHADOW_MODE: count everything, block nothing. */
   readonly shadowAll?: boolean;
+  /** Where background work goes (ctx.waitUntil); pre-counting syncs need it. Without it, precount limits are decided strongly. */
+  readonly defer?: (work: Promise<unknown>) => void;
+  /** The isolate's edge runtime (block cache, coalescing, pre-counting); default: the one for `env.COUNTERS`. */
+  readonly edge?: EdgeRuntime;
 }
 
 /** Thrown when a counter object fails or does not answer in time. */
@@ -42,6 +47,8 @@ interface Pending {
   readonly call: CounterCall;
   readonly outcome: number;
   readonly limits: readonly CompiledLimit[];
+  readonly shadow: boolean;
+  readonly syncMs?: number;
 }
 
 /**
@@ -87,13 +94,16 @@ export async function decideEach(env: Env, requests: readonly DomainDescriptors[
       const call: CounterCall = { key, limits: limits.map(toLimitCall), cost };
       const name = objectName(domain.domain, domain.placement, domain.shards, key);
       const list = byObject.get(name) ?? [];
-      list.push({ call, outcome: index, limits });
+      const shadow = (options.shadowAll ?? false) || (matches[i]?.shadowMode ?? false);
+      list.push({ call, outcome: index, limits, shadow, syncMs: options.defer ? precountSyncMs(limits) : undefined });
       byObject.set(name, list);
     });
   }
   if (byObject.size === 0) return outcomes;
+  const edge = options.edge ?? EdgeRuntime.of(env.COUNTERS, { coalesce: settingsOf(env).coalescing });
+  const defer = options.defer ?? (() => undefined);
   const answers = await withTimeout(
-    Promise.all([...byObject].map(([name, pending]) => env.COUNTERS.getByName(name).decide(pending.map((p) => p.call)))),
+    Promise.all([...byObject].map(([name, pending]) => edge.decideCalls(name, pending, defer))),
     options.timeoutMs,
   );
   [...byObject.values()].forEach((pending, i) => {
@@ -112,6 +122,16 @@ export async function decideEach(env: Env, requests: readonly DomainDescriptors[
     });
   });
   return outcomes;
+}
+
+/** The smallest `sync_ms` when every limit is pre-counted; otherwise undefined (strong mode). */
+function precountSyncMs(limits: readonly CompiledLimit[]): number | undefined {
+  let syncMs: number | undefined;
+  for (const limit of limits) {
+    if (limit.precount === undefined) return undefined;
+    syncMs = Math.min(syncMs ?? Infinity, limit.precount.syncMs);
+  }
+  return syncMs;
 }
 
 /**
