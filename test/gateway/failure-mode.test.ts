@@ -1,6 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import type { CounterCall } from "../../src/durable/protocol.ts";
 import type { Env } from "../../src/env.ts";
-import { gateway, uniqueIp } from "../support/app.ts";
+import { gateway, testEnv, uniqueIp } from "../support/app.ts";
 
 const rules = {
   domain: "gw-failure",
@@ -16,7 +17,40 @@ function brokenCounters(fault: "hang" | "throw"): Env["COUNTERS"] {
   return { getByName: () => stub } as unknown as Env["COUNTERS"];
 }
 
+// A real CounterObject that throws: the calls reaching it name an algorithm it does not know.
+function throwingRealCounters(): Env["COUNTERS"] {
+  return {
+    getByName: (name: string) => {
+      const stub = testEnv.COUNTERS.getByName(name);
+      return { decide: (calls: CounterCall[]) => stub.decide(calls.map((c) => ({ ...c, limits: c.limits.map((l) => ({ ...l, algorithm: "bogus" as never })) }))) };
+    },
+  } as unknown as Env["COUNTERS"];
+}
+
 describe("FAILURE_MODE when counters cannot be reached (SPEC section 2)", () => {
+  it("open: a real object that throws lets the request through, logs one structured line", async () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const call = gateway(rules, { COUNTERS: throwingRealCounters(), FAILURE_MODE: "open" });
+    const res = await call("/x", { ip: uniqueIp() });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("X-RateLimit-Decision")).toBe("failure-open");
+    const lines = errors.mock.calls.map((args) => String(args[0])).filter((line) => line.includes("counter_unavailable"));
+    errors.mockRestore();
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0])).toMatchObject({ event: "ratelimit.counter_unavailable", failure_mode: "open", path: "/x" });
+  });
+
+  it("closed: a hanging object gets 503 after DECISION_TIMEOUT_MS, not before", async () => {
+    const call = gateway(rules, { COUNTERS: brokenCounters("hang"), FAILURE_MODE: "closed", DECISION_TIMEOUT_MS: "80" });
+    const started = Date.now();
+    const res = await call("/x", { ip: uniqueIp() });
+    const took = Date.now() - started;
+    expect(res.status).toBe(503);
+    expect(res.headers.get("X-RateLimit-Decision")).toBe("failure-closed");
+    expect(took).toBeGreaterThanOrEqual(75);
+    expect(took).toBeLessThan(5_000);
+  });
+
   it("open: lets the request through, marked as undecided, after DECISION_TIMEOUT_MS", async () => {
     const call = gateway(rules, { COUNTERS: brokenCounters("hang"), FAILURE_MODE: "open", DECISION_TIMEOUT_MS: "50" });
     const started = Date.now();
