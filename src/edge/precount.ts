@@ -15,6 +15,9 @@ import type { CounterCall, CounterVerdict } from "../durable/protocol.ts";
 /** Share of the last-seen remaining quota an isolate may spend between syncs. */
 export const PRECOUNT_SHARE = 1 / 8;
 
+/** Counters an isolate pre-counts at once; idle ones beyond this are forgotten (they are re-learned strongly). */
+export const PRECOUNT_ENTRIES = 10_000;
+
 /** Sends calls owned by one object and returns one verdict per call. */
 export type Send = (objectName: string, calls: readonly CounterCall[]) => Promise<CounterVerdict[]>;
 
@@ -143,7 +146,24 @@ export class PrecountTable {
     const existing = this.entries.get(id);
     const entry = existing ?? { objectName, call: { ...call, cost: 1 }, syncMs, snapshot: decisions, syncedAt: 0, budget: 0, pending: 0, inflight: 0, timer: false };
     this.refresh(entry, decisions);
-    if (existing === undefined) this.entries.set(id, entry);
+    if (existing === undefined) {
+      if (this.entries.size >= PRECOUNT_ENTRIES) this.evictIdle();
+      this.entries.set(id, entry);
+    }
+  }
+
+  // Oldest first (Map order); an entry with hits still to send is kept so no hit is lost.
+  private evictIdle(): void {
+    let scanned = 0;
+    for (const [id, entry] of this.entries) {
+      if (entry.pending === 0 && entry.inflight === 0 && !entry.timer) this.entries.delete(id);
+      if (++scanned >= 64 || this.entries.size < PRECOUNT_ENTRIES) return;
+    }
+  }
+
+  /** Number of counters this isolate is pre-counting. */
+  get size(): number {
+    return this.entries.size;
   }
 
   private refresh(entry: Entry, decisions: readonly Decision[]): void {

@@ -67,3 +67,15 @@ describe("edge pre-counting", () => {
     );
   });
 });
+
+describe("edge pre-counting memory", () => {
+  it("keeps at most PRECOUNT_ENTRIES counters, forgetting idle ones first", async () => {
+    const { PRECOUNT_ENTRIES } = await import("../../src/edge/precount.ts");
+    // A fake object answering every call with plenty of room: only the table's bookkeeping is under test.
+    const roomy = async (_name: string, calls: readonly CounterCall[]) =>
+      calls.map(() => ({ allowed: true, decisions: [{ allowed: true, limit: 1e6, remaining: 1e6, resetAfterMs: 0, retryAfterMs: 0 }] }));
+    const table = new PrecountTable(roomy, () => 0);
+    for (let i = 0; i < PRECOUNT_ENTRIES + 500; i++) await table.decide("obj", limitCall(`mem-${i}`, 10), 100, () => undefined);
+    expect(table.size).toBeLessThanOrEqual(PRECOUNT_ENTRIES);
+  });
+});

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { upstreamUrl } from "../../src/http/forward.ts";
 import { gateway, testEnv, uniqueIp } from "../support/app.ts";
 
 const rules = {
@@ -70,6 +71,12 @@ describe("forwarding allowed requests to ORIGIN_URL", () => {
     const seen = await res.json<Seen>();
     expect(seen.url).toBe("//evil.example/steal?q=1");
     expect(seen.headers.host).toBe(new URL(testEnv.TEST_ORIGIN_URL).host);
+  });
+
+  it("ignores the host of an absolute-form request URL, keeping only path and query", () => {
+    const origin = new URL("https://api.example.com/v1");
+    expect(upstreamUrl(origin, new URL("http://evil.example:8080/steal?q=1")).href).toBe("https://api.example.com/v1/steal?q=1");
+    expect(upstreamUrl(origin, new URL("http://gw.test//evil.example/x")).href).toBe("https://api.example.com/v1//evil.example/x");
   });
 
   it("drops hop-by-hop headers, including those named in Connection", async () => {
