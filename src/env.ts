@@ -5,6 +5,8 @@
  */
 import type { CounterObject } from "./durable/counter-object.ts";
 import type { MetricsObject } from "./durable/metrics-object.ts";
+import type { QueueStatusObject } from "./durable/queue-status-object.ts";
+import type { QueuedMessage } from "./queue/message.ts";
 import type { RulesObject } from "./durable/rules-object.ts";
 
 export interface Env {
@@ -13,6 +15,12 @@ export interface Env {
   RULES: DurableObjectNamespace<RulesObject>;
   /** Metric counts aggregated across isolates. */
   METRICS: DurableObjectNamespace<MetricsObject>;
+  /** `on_limit: "queue"`: requests queued for later delivery (producer of the queue this worker consumes). */
+  QUEUE?: Queue<QueuedMessage>;
+  /** Queued requests that kept failing, with their last failure. */
+  DEAD_LETTERS?: Queue<QueuedMessage>;
+  /** One object per queued request: its state for `GET /__ratelimit/queued/<id>`. */
+  QUEUED?: DurableObjectNamespace<QueueStatusObject>;
   ORIGIN_URL?: string;
   ADMIN_TOKEN?: string;
   FAILURE_MODE?: string;
@@ -21,6 +29,8 @@ export interface Env {
   METRICS_FLUSH_MS?: string;
   TRUSTED_PROXY_HOPS?: string;
   COALESCING?: string;
+  QUEUE_MAX_ATTEMPTS?: string;
+  QUEUE_RETRY_BASE_SECONDS?: string;
 }
 
 /** Typed, defaulted view of the environment. */
@@ -37,6 +47,10 @@ export interface Settings {
   readonly trustedProxyHops: number;
   /** Batch concurrent calls to one counter object (on by default; off only to measure what it buys). */
   readonly coalescing: boolean;
+  /** Deliveries of a queued request (the first included) before it is dead-lettered. */
+  readonly queueMaxAttempts: number;
+  /** First retry delay of a failed delivery; doubled per further failure. */
+  readonly queueRetryBaseSeconds: number;
 }
 
 /** Raised when a `[vars]` value cannot be understood; the worker answers 500-free with a 503. */
@@ -89,10 +103,21 @@ export function readSettings(env: Env): Settings {
   if (coalescingText !== "on" && coalescingText !== "off") {
     throw new ConfigError(`COALESCING must be "on" or "off", got ${JSON.stringify(env.COALESCING)}`);
   }
+  const queueMaxAttempts = wholeNumber(env.QUEUE_MAX_ATTEMPTS, "QUEUE_MAX_ATTEMPTS", 5, 1, 100);
+  const queueRetryBaseSeconds = wholeNumber(env.QUEUE_RETRY_BASE_SECONDS, "QUEUE_RETRY_BASE_SECONDS", 10, 0, 3600);
   return {
     originUrl, adminToken, failureMode, decisionTimeoutMs, shadowMode: shadowText === "true", metricsFlushMs,
-    trustedProxyHops, coalescing: coalescingText === "on",
+    trustedProxyHops, coalescing: coalescingText === "on", queueMaxAttempts, queueRetryBaseSeconds,
   };
+}
+
+function wholeNumber(given: string | undefined, name: string, fallback: number, min: number, max: number): number {
+  const text = (given ?? String(fallback)).trim();
+  const value = Number(text);
+  if (text === "" || !Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(given)}`);
+  }
+  return value;
 }
 
 // Settings parse once per env object, not once per request.

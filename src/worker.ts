@@ -1,7 +1,8 @@
 /**
  * floodgate's Worker entry: the gateway app over the live rules (bundled
- * `rules.json` until rules are uploaded), the Durable Object classes, and
- * FloodgateRpc, the service-binding entrypoint for other Workers.
+ * `rules.json` until rules are uploaded), the consumer of queued requests,
+ * the Durable Object classes, and FloodgateRpc, the service-binding
+ * entrypoint for other Workers.
  */
 import { WorkerEntrypoint } from "cloudflare:workers";
 import rulesJson from "../rules.json";
@@ -9,18 +10,26 @@ import type { Env } from "./env.ts";
 import type { EnvoyResponse } from "./envoy/response.ts";
 import { createApp } from "./http/app.ts";
 import { LiveRules } from "./live-rules/live-rules.ts";
+import { consumeQueue } from "./queue/consumer.ts";
 import { bundledRules } from "./rules/bundled.ts";
 import { callShouldRateLimit } from "./rpc/should-rate-limit.ts";
 
 export { CounterObject } from "./durable/counter-object.ts";
 export { MetricsObject } from "./durable/metrics-object.ts";
+export { QueueStatusObject } from "./durable/queue-status-object.ts";
 export { RulesObject } from "./durable/rules-object.ts";
 export { rateLimit } from "./http/middleware.ts";
 
 // One per isolate, shared by HTTP and RPC, so both decide with the same rules.
 const live = new LiveRules(bundledRules, { bundledJson: rulesJson });
 
-export default createApp(live);
+const app = createApp(live);
+
+export default {
+  fetch: app.fetch,
+  // Delivers requests queued by `on_limit: "queue"` (the [[queues.consumers]] in wrangler.toml).
+  queue: (batch, env) => consumeQueue(batch, env),
+} satisfies ExportedHandler<Env, unknown>;
 
 /**
  * Envoy's ShouldRateLimit over a service binding: the same request and

@@ -8,7 +8,7 @@ import type { Env } from "../env.ts";
 import { shouldRateLimit } from "../envoy/service.ts";
 import { BodyTooLargeError, readBodyText } from "../http/body.ts";
 import { deferOf } from "../http/defer.ts";
-import { DECISION_HEADER } from "../http/middleware.ts";
+import { DECISION_HEADER } from "../http/headers.ts";
 import { problem } from "../http/problem.ts";
 import type { LiveRules } from "../live-rules/live-rules.ts";
 import { parseRulesText } from "../rules/index.ts";

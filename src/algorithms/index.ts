@@ -35,6 +35,7 @@ export type { FixedWindowState } from "./fixed-window.ts";
 export type { SlidingWindowLogState } from "./sliding-window-log.ts";
 export type { SlidingWindowCounterState } from "./sliding-window-counter.ts";
 export { tokenBucket, leakyBucket, gcra, fixedWindow, slidingWindowLog, slidingWindowCounter };
+export { reserve, RESERVABLE, type Reservation, type ReserveWindow } from "./reserve.ts";
 
 /**
  * Every algorithm by its `rules.json` name.

@@ -5,7 +5,7 @@
  * SQLite for windows of a minute or longer.
  */
 import { DurableObject } from "cloudflare:workers";
-import { getAlgorithm } from "../algorithms/index.ts";
+import { getAlgorithm, reserve } from "../algorithms/index.ts";
 import type { Decision } from "../algorithms/types.ts";
 import { CounterStore, DURABLE_WINDOW_MS } from "./counter-store.ts";
 import type { CounterCall, CounterVerdict, LimitCall } from "./protocol.ts";
@@ -58,7 +58,10 @@ export class CounterObject extends DurableObject {
   decide(calls: readonly CounterCall[]): CounterVerdict[] {
     this.calls += 1;
     const now = Date.now();
-    const verdicts = calls.map((call) => (call.partial ? this.absorb(call, now) : this.decideOne(call, now)));
+    const verdicts = calls.map((call) => {
+      if (call.partial) return this.absorb(call, now);
+      return call.mode === "reserve" ? this.reserveOne(call, now) : this.decideOne(call, now);
+    });
     this.scheduleSweep(now);
     return verdicts;
   }
@@ -114,6 +117,30 @@ export class CounterObject extends DurableObject {
     let accepted = 0;
     while (accepted < call.cost && this.decideOne(one, now).allowed) accepted += 1;
     return { ...this.decideOne({ ...call, cost: 0, partial: false }, now), accepted };
+  }
+
+  /**
+   * Take the first slot within `maxDelayMs` at which every window allows the
+   * call (see `reserve`). The object runs one event at a time, so the slot
+   * is taken before the next call is looked at: slots never overlap.
+   */
+  private reserveOne(call: CounterCall, now: number): CounterVerdict {
+    const windows = this.counters.get(call.key);
+    const result = reserve(call.limits.map((limit) => ({
+      algorithm: getAlgorithm(limit.algorithm),
+      state: windows?.get(limit.id)?.state,
+      limit,
+      reserve: limit.reserve === true,
+    })), now, call.cost, call.maxDelayMs ?? 0);
+    if (!result.allowed) {
+      const decisions = result.steps.map((step, i) => (step.decision.allowed ? this.peekDecision(call.limits[i], windows, now) : step.decision));
+      return { allowed: false, decisions };
+    }
+    if (call.cost > 0) {
+      const target = windows ?? this.entriesOf(call.key);
+      result.steps.forEach((step, i) => this.commit(call.key, target, call.limits[i], step.state));
+    }
+    return { allowed: true, decisions: result.steps.map((step) => step.decision), delayMs: result.delayMs };
   }
 
   private decideOne(call: CounterCall, now: number): CounterVerdict {

@@ -12,6 +12,12 @@ export interface LimitCall {
   readonly limit: number;
   readonly windowMs: number;
   readonly burst: number;
+  /**
+   * In a `reserve` call: this window may admit the request at a future slot
+   * (a bucket limit with `on_limit: "delay"`, or any bucket when the queue
+   * consumer paces); the other windows must allow it now.
+   */
+  readonly reserve?: boolean;
 }
 
 /** One hit (or several, via `cost`) against one counter key and all its windows. */
@@ -27,6 +33,15 @@ export interface CounterCall {
    * how many fitted in `accepted` (the rest is the edge's overshoot).
    */
   readonly partial?: boolean;
+  /**
+   * `reserve`: a request over a reservable window is not rejected but given
+   * the first slot at which every window allows it, if that is at most
+   * `maxDelayMs` away; the slot is taken now, atomically, and answered as
+   * `delayMs` (on_limit "delay", and the queue consumer's pacing).
+   */
+  readonly mode?: "reserve";
+  /** With `mode: "reserve"`: the furthest slot to take; further is a plain rejection. */
+  readonly maxDelayMs?: number;
 }
 
 /** The object's answer to one CounterCall. */
@@ -37,4 +52,10 @@ export interface CounterVerdict {
   readonly decisions: readonly Decision[];
   /** For `partial` calls: how many of the hits fitted. */
   readonly accepted?: number;
+  /**
+   * For `reserve` calls that were allowed: how long after the object's now
+   * the reserved slot is (0 or absent: now). The decisions are then those
+   * at the slot.
+   */
+  readonly delayMs?: number;
 }

@@ -16,6 +16,12 @@ export interface EdgeCall {
   readonly shadow: boolean;
   /** Set when every limit of the call has `precount`: the smallest `sync_ms`. */
   readonly syncMs?: number;
+  /**
+   * Delay and queue calls: a rejection there is not a plain 429 (and a
+   * reservation must be taken by the object), so they never read or fill
+   * the block cache.
+   */
+  readonly bypass?: boolean;
 }
 
 /** What the edge did, for tests, metrics and the bench. */
@@ -83,14 +89,15 @@ export class EdgeRuntime {
     const remote: number[] = [];
     const local: Promise<void>[] = [];
     items.forEach((item, i) => {
-      const cached = item.shadow ? undefined : this.blocks.lookup(blockKey(item.call), now);
+      const cacheable = !item.shadow && item.bypass !== true;
+      const cached = cacheable ? this.blocks.lookup(blockKey(item.call), now) : undefined;
       if (cached !== undefined) {
         this.stats.cachedBlocks += 1;
         verdicts[i] = cached;
-      } else if (item.syncMs !== undefined && item.call.cost > 0) {
+      } else if (item.syncMs !== undefined && item.call.cost > 0 && item.bypass !== true) {
         local.push(this.precount.decide(objectName, item.call, item.syncMs, defer).then((verdict) => {
           verdicts[i] = verdict;
-          if (!item.shadow) this.blocks.remember(blockKey(item.call), verdict, now, this.now());
+          if (cacheable) this.blocks.remember(blockKey(item.call), verdict, now, this.now());
         }));
       } else {
         remote.push(i);
@@ -101,7 +108,7 @@ export class EdgeRuntime {
       const receivedAt = this.now();
       remote.forEach((i, j) => {
         verdicts[i] = answers[j];
-        if (!items[i].shadow) this.blocks.remember(blockKey(items[i].call), answers[j], now, receivedAt);
+        if (!items[i].shadow && items[i].bypass !== true) this.blocks.remember(blockKey(items[i].call), answers[j], now, receivedAt);
       });
     }
     await Promise.all(local);

@@ -7,6 +7,7 @@ import { Hono } from "hono";
 import { adminRoutes } from "../admin/routes.ts";
 import { ConfigError, settingsOf, type Env } from "../env.ts";
 import { LiveRules, type LiveRulesOptions } from "../live-rules/live-rules.ts";
+import { queuedStatus } from "../queue/status-route.ts";
 import type { CompiledRules } from "../rules/types.ts";
 import { deferOf } from "./defer.ts";
 import { echo, forwardToOrigin } from "./forward.ts";
@@ -28,6 +29,8 @@ export function createApp(
   const app = new Hono<{ Bindings: Env; Variables: RateLimitVariables }>();
 
   app.get("/__ratelimit/healthcheck", (c) => c.text("OK"));
+  // Before the admin routes: the client that queued a request may read it without the token.
+  app.get("/__ratelimit/queued/:id", (c) => queuedStatus(c, live));
   app.route("/__ratelimit", adminRoutes(live));
   app.all("/__ratelimit/*", () => problem(404, "Not Found", "No such floodgate endpoint."));
 

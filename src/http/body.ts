@@ -1,6 +1,6 @@
 /**
- * Reading a request body with a size bound, so an admin endpoint never
- * buffers more than it is willing to parse.
+ * Reading a request body with a size bound, so an admin endpoint (or the
+ * queue, which must hold the body) never buffers more than it will keep.
  */
 
 /** Thrown when a body is larger than allowed; the handler answers 413. */
@@ -22,9 +22,19 @@ export class BodyTooLargeError extends Error {
  * const text = await readBodyText(c.req.raw, 1024 * 1024);
  */
 export async function readBodyText(request: Request, maxBytes: number): Promise<string> {
+  return new TextDecoder().decode(await readBodyBytes(request, maxBytes));
+}
+
+/**
+ * The body as bytes, under the same bound as `readBodyText`.
+ *
+ * @example
+ * const bytes = await readBodyBytes(c.req.raw, 64 * 1024);
+ */
+export async function readBodyBytes(request: Request, maxBytes: number): Promise<Uint8Array> {
   const declared = Number(request.headers.get("content-length") ?? NaN);
   if (Number.isFinite(declared) && declared > maxBytes) throw new BodyTooLargeError(maxBytes);
-  if (request.body === null) return "";
+  if (request.body === null) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -44,5 +54,5 @@ export async function readBodyText(request: Request, maxBytes: number): Promise<
     bytes.set(chunk, at);
     at += chunk.byteLength;
   }
-  return new TextDecoder().decode(bytes);
+  return bytes;
 }

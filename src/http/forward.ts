@@ -33,9 +33,7 @@ export function upstreamUrl(origin: URL, incoming: URL): URL {
  * const response = await forwardToOrigin(request, new URL(env.ORIGIN_URL));
  */
 export async function forwardToOrigin(request: Request, origin: URL): Promise<Response> {
-  const headers = new Headers(request.headers);
-  const named = (headers.get("connection") ?? "").split(",").map((h) => h.trim().toLowerCase()).filter(Boolean);
-  for (const name of [...HOP_BY_HOP, ...named, "host"]) headers.delete(name);
+  const headers = forwardHeaders(request.headers);
   const hasBody = request.method !== "GET" && request.method !== "HEAD";
   return fetch(upstreamUrl(origin, new URL(request.url)), {
     method: request.method,
@@ -43,6 +41,20 @@ export async function forwardToOrigin(request: Request, origin: URL): Promise<Re
     body: hasBody ? request.body : undefined,
     redirect: "manual",
   });
+}
+
+/**
+ * The request headers an origin gets: hop-by-hop fields (and those the
+ * `Connection` header names) and `Host` removed.
+ *
+ * @example
+ * forwardHeaders(new Headers({ connection: "x-trace", "x-trace": "1", accept: "text/html" })); // only accept
+ */
+export function forwardHeaders(incoming: Headers): Headers {
+  const headers = new Headers(incoming);
+  const named = (headers.get("connection") ?? "").split(",").map((h) => h.trim().toLowerCase()).filter(Boolean);
+  for (const name of [...HOP_BY_HOP, ...named, "host"]) headers.delete(name);
+  return headers;
 }
 
 /**
@@ -67,6 +79,7 @@ export function echo(request: Request, result: RateLimitResult): Response {
       limit: result.limit,
       remaining: result.remaining,
       reset_after_ms: result.resetAfterMs,
+      ...(result.delayMs ? { delay_ms: result.delayMs } : {}),
     },
   };
   return Response.json(body, { headers: { "cache-control": "no-store" } });

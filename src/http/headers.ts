@@ -3,6 +3,16 @@
  */
 import type { RateLimitResult } from "../limiter/types.ts";
 
+/**
+ * Header naming a decision that is not a plain allow or 429: `failure-open`,
+ * `failure-closed`, `delayed` (forwarded after waiting for a reserved slot)
+ * or `queued` (202, delivered later).
+ */
+export const DECISION_HEADER = "X-RateLimit-Decision";
+
+/** Milliseconds a delayed request waited for its slot before it was forwarded. */
+export const DELAY_HEADER = "X-RateLimit-Delay-Ms";
+
 /** Whole seconds, rounded up so a client never retries too early. */
 function seconds(ms: number): number {
   return Math.max(0, Math.ceil(ms / 1000));
@@ -28,7 +38,10 @@ export function retryAfterSeconds(result: RateLimitResult): number {
 
 /**
  * Headers describing the most restrictive policy; none when no limit applied.
- * A rejected request also gets `Retry-After` and `X-RateLimit-Retry-After`.
+ * A rejected request also gets `Retry-After` and `X-RateLimit-Retry-After`;
+ * a queued one (nothing to retry: it will be delivered) gets
+ * `X-RateLimit-Decision: queued` instead, and a delayed one
+ * `X-RateLimit-Decision: delayed` and how long it waited.
  *
  * @example
  * for (const [name, value] of rateLimitHeaders(result)) response.headers.set(name, value);
@@ -46,7 +59,9 @@ export function rateLimitHeaders(result: RateLimitResult): [string, string][] {
     ["RateLimit-Policy", `${name};q=${result.limit};w=${seconds(policy.windowMs)}`],
     ["RateLimit", `${name};r=${result.remaining};t=${reset}`],
   ];
-  if (!result.allowed) headers.push(["Retry-After", String(retry)], ["X-RateLimit-Retry-After", String(retry)]);
+  if (result.reason === "queued") headers.push([DECISION_HEADER, "queued"]);
+  else if (!result.allowed) headers.push(["Retry-After", String(retry)], ["X-RateLimit-Retry-After", String(retry)]);
+  if (result.reason === "delayed") headers.push([DECISION_HEADER, "delayed"], [DELAY_HEADER, String(result.delayMs ?? 0)]);
   return headers;
 }
 

@@ -9,9 +9,10 @@ import type { RateLimitResult } from "../limiter/types.ts";
 import { requestDescriptors } from "../mapping/descriptors.ts";
 import { InvalidClientIpError } from "../mapping/client-ip.ts";
 import { recordFailureMode, recordGlobalShadow, recordOutcomes, scheduleFlush } from "../metrics/recorder.ts";
+import { enqueueRequest } from "../queue/enqueue.ts";
 import type { CompiledRules } from "../rules/types.ts";
 import { deferOf } from "./defer.ts";
-import { withRateLimitHeaders } from "./headers.ts";
+import { DECISION_HEADER, withRateLimitHeaders } from "./headers.ts";
 import { problem, tooManyRequests } from "./problem.ts";
 
 /** Hono context variables the middleware sets. */
@@ -28,12 +29,14 @@ export interface RateLimitOptions {
   readonly rules: CompiledRules | ((c: Context<{ Bindings: Env; Variables: RateLimitVariables }>) => CompiledRules | Promise<CompiledRules>);
 }
 
-/** Header marking responses whose limits were not checked (FAILURE_MODE=open). */
-export const DECISION_HEADER = "X-RateLimit-Decision";
+export { DECISION_HEADER };
 
 /**
  * Build the middleware. Over the limit: 429 problem+json with Retry-After;
- * otherwise the next handler runs and its response gets the rate-limit headers.
+ * over only `on_limit: "queue"` limits: queued, 202 with its `Location`;
+ * admitted at a reserved slot (`on_limit: "delay"`): the next handler runs
+ * once the slot is reached. Otherwise the next handler runs at once; either
+ * way its response gets the rate-limit headers.
  *
  * @example
  * const app = new Hono<{ Bindings: Env; Variables: RateLimitVariables }>();
@@ -49,7 +52,9 @@ export function rateLimit(options: RateLimitOptions): MiddlewareHandler<{ Bindin
       const pending = rulesOf(c);
       const rules = pending instanceof Promise ? await pending : pending;
       const descriptors = requestDescriptors(rules, c.req.raw, { trustedProxyHops: settings.trustedProxyHops });
-      result = await decide(c.env, descriptors, { timeoutMs: settings.decisionTimeoutMs, shadowAll: settings.shadowMode, defer: deferOf(c) });
+      result = await decide(c.env, descriptors, {
+        timeoutMs: settings.decisionTimeoutMs, shadowAll: settings.shadowMode, defer: deferOf(c), onLimit: true,
+      });
     } catch (error) {
       if (error instanceof InvalidClientIpError) return problem(400, "Bad Request", error.message);
       if (!(error instanceof CounterUnavailableError)) throw error;
@@ -66,8 +71,12 @@ export function rateLimit(options: RateLimitOptions): MiddlewareHandler<{ Bindin
       if (result.reason === "shadow") recordGlobalShadow();
       scheduleFlush(c.env, settings.metricsFlushMs, deferOf(c));
     }
+    if (result.reason === "queued") return enqueueRequest(c.env, c.req.raw, result);
     if (!result.allowed) return tooManyRequests(result);
     c.set("rateLimit", result);
+    // The slot is already taken in the counter; holding the request until it
+    // comes is what keeps the origin at the limit's rate.
+    if (result.delayMs !== undefined && result.delayMs > 0) await scheduler.wait(result.delayMs);
     await next();
     c.res = withRateLimitHeaders(c.res, result);
     if (result.reason === "failure_open") c.res.headers.set(DECISION_HEADER, "failure-open");

@@ -38,6 +38,11 @@ export interface DecideOptions {
   readonly defer?: (work: Promise<unknown>) => void;
   /** The isolate's edge runtime (block cache, coalescing, pre-counting); default: the one for `env.COUNTERS`. */
   readonly edge?: EdgeRuntime;
+  /**
+   * Honour `on_limit: "delay"` and `"queue"` (the gateway does). Without it
+   * (the decision API) every limit answers plainly, as Envoy's would.
+   */
+  readonly onLimit?: boolean;
 }
 
 /** Thrown when a counter object fails or does not answer in time. */
@@ -48,6 +53,8 @@ interface Pending {
   readonly outcome: number;
   readonly limits: readonly CompiledLimit[];
   readonly shadow: boolean;
+  /** Delay and queue calls skip the block cache and pre-counting (their answer is not a plain 429). */
+  readonly bypass: boolean;
   readonly syncMs?: number;
 }
 
@@ -79,7 +86,10 @@ export async function decide(env: Env, requests: readonly DomainDescriptors[], o
  */
 export async function decideEach(env: Env, requests: readonly DomainDescriptors[], options: DecideOptions): Promise<DescriptorOutcome[]> {
   const defaultCost = options.cost ?? 1;
-  const outcomes: { domain: string; descriptor: readonly DescriptorEntry[]; cost: number; match?: DescriptorMatch; policies: PolicyOutcome[] }[] = [];
+  const outcomes: {
+    domain: string; descriptor: readonly DescriptorEntry[]; cost: number; match?: DescriptorMatch; policies: PolicyOutcome[];
+    counter?: { object: string; call: CounterCall };
+  }[] = [];
   const byObject = new Map<string, Pending[]>();
   for (const { domain, descriptors, costs, overrides } of requests) {
     const matches = descriptors.map((descriptor, i) => overrides?.[i] ?? matchDescriptor(domain, descriptor));
@@ -91,11 +101,16 @@ export async function decideEach(env: Env, requests: readonly DomainDescriptors[
       const limits = kept[i];
       if (limits.length === 0) return;
       const key = counterKey(domain.domain, descriptor);
-      const call: CounterCall = { key, limits: limits.map(toLimitCall), cost };
-      const name = objectName(domain.domain, domain.placement, domain.shards, key);
-      const list = byObject.get(name) ?? [];
       const shadow = (options.shadowAll ?? false) || (matches[i]?.shadowMode ?? false);
-      list.push({ call, outcome: index, limits, shadow, syncMs: options.defer ? precountSyncMs(limits) : undefined });
+      // Shadow limits never block, so they never delay or queue either.
+      const honour = options.onLimit === true && !shadow;
+      const call = counterCall(key, limits, cost, honour);
+      const name = objectName(domain.domain, domain.placement, domain.shards, key);
+      outcomes[index].counter = { object: name, call };
+      const list = byObject.get(name) ?? [];
+      const bypass = honour && limits.some((limit) => limit.onLimit === "delay" || limit.onLimit === "queue");
+      const syncMs = options.defer && !bypass ? precountSyncMs(limits) : undefined;
+      list.push({ call, outcome: index, limits, shadow, bypass, syncMs });
       byObject.set(name, list);
     });
   }
@@ -118,10 +133,29 @@ export async function decideEach(env: Env, requests: readonly DomainDescriptors[
         shadow: outcome.match?.shadowMode ?? false,
         decision: verdict.decisions[k],
         rule: limit,
+        ...(p.bypass && (limit.onLimit === "delay" || limit.onLimit === "queue") ? { onLimit: limit.onLimit } : {}),
+        ...(verdict.delayMs ? { delayMs: verdict.delayMs } : {}),
       }));
     });
   });
   return outcomes;
+}
+
+/**
+ * The call for one descriptor. With `on_limit` honoured and a `delay` limit
+ * among its windows, it reserves: the delay windows may admit the request at
+ * a future slot, no further away than the smallest of their `max_delay_ms`.
+ */
+function counterCall(key: string, limits: readonly CompiledLimit[], cost: number, honour: boolean): CounterCall {
+  const delays = honour ? limits.filter((limit) => limit.onLimit === "delay") : [];
+  if (delays.length === 0) return { key, limits: limits.map(toLimitCall), cost };
+  return {
+    key,
+    limits: limits.map((limit) => (limit.onLimit === "delay" ? { ...toLimitCall(limit), reserve: true } : toLimitCall(limit))),
+    cost,
+    mode: "reserve",
+    maxDelayMs: Math.min(...delays.map((limit) => limit.maxDelayMs ?? 0)),
+  };
 }
 
 /** The smallest `sync_ms` when every limit is pre-counted; otherwise undefined (strong mode). */

@@ -7,10 +7,12 @@ import type { PolicyOutcome, RateLimitResult } from "./types.ts";
  * Pick the policy that speaks for the request. A request is over the limit
  * if any enforcing (non-shadow) limit rejected it; then the rejecting limit
  * with the longest wait is reported, so `Retry-After` is never earlier than
- * the first moment every limit allows again. Otherwise the policy with the
- * least remaining is reported. With `shadowAll` (SHADOW_MODE) a request that
- * would be rejected is let through with reason `shadow`, its headers still
- * telling the truth about the quota.
+ * the first moment every limit allows again. When every rejecting limit has
+ * `on_limit: "queue"` the request is `queued` instead of refused. Otherwise
+ * the policy with the least remaining is reported, and a request that took
+ * reserved slots (`on_limit: "delay"`) is `delayed` until the furthest one.
+ * With `shadowAll` (SHADOW_MODE) a request that would be rejected is let
+ * through with reason `shadow`, its headers still telling the truth.
  *
  * @example
  * const result = summarize(outcomes);
@@ -19,10 +21,16 @@ import type { PolicyOutcome, RateLimitResult } from "./types.ts";
 export function summarize(policies: readonly PolicyOutcome[], shadowAll = false): RateLimitResult {
   let blocking: PolicyOutcome | undefined;
   let tightest: PolicyOutcome | undefined;
+  let queueOnly = true;
+  let delayMs = 0;
   for (const policy of policies) {
     const d = policy.decision;
-    if (!d.allowed && !policy.shadow && (!blocking || d.retryAfterMs > blocking.decision.retryAfterMs)) blocking = policy;
+    if (!d.allowed && !policy.shadow) {
+      if (policy.onLimit !== "queue") queueOnly = false;
+      if (!blocking || d.retryAfterMs > blocking.decision.retryAfterMs) blocking = policy;
+    }
     if (policy.shadow) continue;
+    delayMs = Math.max(delayMs, policy.delayMs ?? 0);
     if (!tightest || d.remaining < tightest.decision.remaining ||
         (d.remaining === tightest.decision.remaining && d.resetAfterMs > tightest.decision.resetAfterMs)) {
       tightest = policy;
@@ -36,14 +44,8 @@ export function summarize(policies: readonly PolicyOutcome[], shadowAll = false)
   if (blocking && shadowAll) {
     return { allowed: true, reason: "shadow", limit: d.limit, remaining: 0, resetAfterMs: d.resetAfterMs, retryAfterMs: 0, policy, policies };
   }
-  return {
-    allowed: !blocking,
-    reason: blocking ? "limited" : "allowed",
-    limit: d.limit,
-    remaining: blocking ? 0 : d.remaining,
-    resetAfterMs: d.resetAfterMs,
-    retryAfterMs: blocking ? d.retryAfterMs : 0,
-    policy,
-    policies,
-  };
+  const common = { limit: d.limit, resetAfterMs: d.resetAfterMs, policy, policies };
+  if (blocking) return { ...common, allowed: false, reason: queueOnly ? "queued" : "limited", remaining: 0, retryAfterMs: d.retryAfterMs };
+  if (delayMs > 0) return { ...common, allowed: true, reason: "delayed", remaining: d.remaining, retryAfterMs: 0, delayMs };
+  return { ...common, allowed: true, reason: "allowed", remaining: d.remaining, retryAfterMs: 0 };
 }

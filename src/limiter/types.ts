@@ -3,6 +3,7 @@
  * ratelimit) reaches the HTTP layer, which turns it into headers in one place.
  */
 import type { Decision } from "../algorithms/types.ts";
+import type { CounterCall } from "../durable/protocol.ts";
 import type { CompiledLimit, DescriptorEntry, DescriptorMatch } from "../rules/types.ts";
 
 /** How one limit judged the request. */
@@ -17,6 +18,10 @@ export interface PolicyOutcome {
   readonly decision: Decision;
   /** The compiled limit, for the Envoy API (unit, requests_per_unit) and metrics. */
   readonly rule?: CompiledLimit;
+  /** The limit's `on_limit` when the caller honours it (the gateway) and it is not `reject`. */
+  readonly onLimit?: "delay" | "queue";
+  /** For a request admitted at a reserved slot: how far away the slot was (ms). */
+  readonly delayMs?: number;
 }
 
 /** How one request descriptor fared: what it matched and every limit's outcome. */
@@ -29,6 +34,8 @@ export interface DescriptorOutcome {
   readonly match?: DescriptorMatch;
   /** One per enforced limit (none when unmatched, whitelisted, unlimited or replaced). */
   readonly policies: readonly PolicyOutcome[];
+  /** The object and call that decided it (absent when no limit applied); the queue paces with them. */
+  readonly counter?: { readonly object: string; readonly call: CounterCall };
 }
 
 /** Why the request was allowed or not. */
@@ -36,6 +43,8 @@ export type DecisionReason =
   | "allowed" // every applicable limit had room
   | "limited" // at least one enforcing limit was exceeded
   | "shadow" // a limit was exceeded but SHADOW_MODE let the request through
+  | "delayed" // over an `on_limit: "delay"` limit: admitted at a reserved slot, `delayMs` from now
+  | "queued" // over only `on_limit: "queue"` limits: to be queued for later delivery
   | "no_limit" // no limit applied (no route, whitelisted or unlimited)
   | "failure_open" // a counter could not be reached; FAILURE_MODE=open let it through
   | "failure_closed"; // a counter could not be reached; FAILURE_MODE=closed refused it
@@ -53,6 +62,8 @@ export interface RateLimitResult {
   readonly remaining: number;
   readonly resetAfterMs: number;
   readonly retryAfterMs: number;
+  /** With reason `delayed`: how long to wait before forwarding (the furthest reserved slot). */
+  readonly delayMs?: number;
   /** The most restrictive policy, when any limit applied. */
   readonly policy?: PolicyOutcome;
   /** Every limit that applied, shadow ones included. */

@@ -55,10 +55,14 @@ export const DEFAULT_ALGORITHM: AlgorithmName = "sliding_window_counter";
 
 export const PLACEMENTS: readonly Placement[] = ["sharded", "per_key"];
 
+/** `on_limit` actions (SPEC section 9): answer 429, wait for a reserved slot, or queue for later delivery. */
 export const ON_LIMIT_ACTIONS = ["reject", "delay", "queue"] as const;
 
-/** The `on_limit` actions this version implements; the others are reported as not available yet. */
-export const AVAILABLE_ON_LIMIT_ACTIONS = ["reject"] as const;
+/**
+ * Algorithms that define a future slot, so `on_limit: "delay"` can reserve
+ * one (their state only moves forward; see `src/algorithms/reserve.ts`).
+ */
+export const DELAY_ALGORITHMS: readonly AlgorithmName[] = ["token_bucket", "leaky_bucket", "gcra"];
 
 /** Route entry keys that take their value from the request without a source. */
 export const BUILTIN_KEYS = ["remote_address", "path", "method", "host"] as const;
@@ -76,6 +80,11 @@ export const BOUNDS = {
   maxShards: 1024,
   /** Largest delay a timer can express (setTimeout's signed 32-bit limit). */
   maxMs: 2_147_483_647,
+  /**
+   * Longest `max_delay_ms`: a request held at the edge longer than a minute
+   * meets client and proxy timeouts; slower traffic belongs in a queue.
+   */
+  maxDelayMs: 60_000,
   /** Nesting of `descriptors`; deeper trees are almost certainly a generated mistake. */
   maxDepth: 32,
   /** Cap on reported errors so a pathological file cannot produce a huge report. */

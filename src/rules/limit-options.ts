@@ -4,9 +4,10 @@
  */
 import type { DomainContext } from "./context.ts";
 import { readEnum, readInt, readString, requireKey } from "./fields.ts";
-import { AVAILABLE_ON_LIMIT_ACTIONS, BOUNDS, ON_LIMIT_ACTIONS } from "./keys.ts";
+import { BOUNDS, DELAY_ALGORITHMS, ON_LIMIT_ACTIONS } from "./keys.ts";
 import { SAFE_NAME } from "./names.ts";
 import { asArray, asObject, checkKeys, indexPath, type JsonObject, keyPath } from "./reader.ts";
+import type { AlgorithmName } from "../algorithms/types.ts";
 import type { OnLimitAction } from "./types.ts";
 
 /**
@@ -76,24 +77,30 @@ export function readPrecount(ctx: DomainContext, obj: JsonObject, path: string):
 }
 
 /**
- * `on_limit` and `max_delay_ms` (SPEC section 9): a delay needs its bound,
- * and a bound without a delay is a mistake.
+ * `on_limit` and `max_delay_ms` (SPEC section 9): a delay needs its bound
+ * and an algorithm with future slots, a bound without a delay is a mistake,
+ * and neither delay nor queue mixes with `precount` (both must take their
+ * slot from the counter itself, not from an edge estimate). `algorithm` is
+ * the limit's algorithm when known (default included).
  *
  * @example
- * readOnLimit(ctx, { on_limit: "delay", max_delay_ms: 500 }, "$.rate_limit"); // { onLimit: "delay", maxDelayMs: 500 }
+ * readOnLimit(ctx, { on_limit: "delay", max_delay_ms: 500, algorithm: "gcra" }, "$.rate_limit", "gcra"); // { onLimit: "delay", maxDelayMs: 500 }
  */
 export function readOnLimit(
-  ctx: DomainContext, obj: JsonObject, path: string,
+  ctx: DomainContext, obj: JsonObject, path: string, algorithm: AlgorithmName | undefined,
 ): { onLimit: OnLimitAction; maxDelayMs?: number } {
   const given = readEnum(ctx.d, obj, "on_limit", path, ON_LIMIT_ACTIONS, "on_limit action");
-  const maxDelayMs = readInt(ctx.d, obj, "max_delay_ms", path, 0, BOUNDS.maxMs);
+  const maxDelayMs = readInt(ctx.d, obj, "max_delay_ms", path, 0, BOUNDS.maxDelayMs);
   const hasDelay = Object.hasOwn(obj, "max_delay_ms");
-  if (given !== undefined && !(AVAILABLE_ON_LIMIT_ACTIONS as readonly string[]).includes(given)) {
-    // Accepting them before they work would silently turn a delay or a queue into a 429.
-    ctx.d.add(keyPath(path, "on_limit"), `on_limit "${given}" is not available in this version of floodgate yet (only "reject")`);
+  if ((given === "delay" || given === "queue") && Object.hasOwn(obj, "precount")) {
+    ctx.d.add(keyPath(path, "precount"), `"precount" cannot be combined with on_limit "${given}": a ${given === "delay" ? "delayed" : "queued"} request takes its slot from the counter itself, never from the edge's estimate`);
   }
   if (given === "delay") {
     if (!hasDelay) ctx.d.add(path, 'missing required key "max_delay_ms" (required when "on_limit" is "delay")');
+    if (algorithm !== undefined && !DELAY_ALGORITHMS.includes(algorithm)) {
+      const which = Object.hasOwn(obj, "algorithm") ? `"${algorithm}"` : `"${algorithm}" (the default)`;
+      ctx.d.add(keyPath(path, "on_limit"), `on_limit "delay" needs an algorithm with future slots (${DELAY_ALGORITHMS.join(", ")}); algorithm ${which} has none — pick one of those, or use on_limit "queue"`);
+    }
     return { onLimit: given, maxDelayMs };
   }
   // An invalid `on_limit` was already reported; a second error about the delay would be noise.

@@ -71,7 +71,7 @@ function readCounting(
     d.add(keyPath(path, "burst"), `"burst" does not apply to algorithm ${which}; only ${BURST_ALGORITHMS.join(", ")} have a burst`);
   }
   const precount = readPrecount(ctx, obj, path);
-  const { onLimit, maxDelayMs } = readOnLimit(ctx, obj, path);
+  const { onLimit, maxDelayMs } = readOnLimit(ctx, obj, path, algorithm);
   if (unit === undefined || requestsPerUnit === undefined || algorithm === undefined) return undefined;
 
   const windowMs = UNIT_MS[unit] * unitMultiplier;

@@ -27,7 +27,7 @@ function policies(method: string, path: string, facts: { ip: string; apiKey?: st
 
 describe("the default rules.json", () => {
   it("compiles", () => {
-    expect(result.ok ? result.summary : result.errors).toBe("rules.json: 1 domain, 9 descriptors, 8 limits, 3 routes");
+    expect(result.ok ? result.summary : result.errors).toBe("rules.json: 1 domain, 13 descriptors, 10 limits, 5 routes");
   });
 
   it("points editors at the schema", () => {
@@ -55,6 +55,17 @@ describe("the default rules.json", () => {
   it("limits API keys, and partner keys replace the per-IP limit", () => {
     expect(policies("GET", "/v1", { ip: "192.0.2.1", apiKey: "k1" })).toEqual([["per-ip 60/60000ms"], ["per-key 1000/60000ms"]]);
     expect(policies("GET", "/v1", { ip: "192.0.2.1", apiKey: "partner-acme" })).toEqual([[], ["partner 10000/300000ms"]]);
+  });
+
+  it("shapes /shaped to 2 a second by delaying, and queues POST /webhooks past 12 a minute", () => {
+    expect(policies("GET", "/shaped", { ip: "192.0.2.1" })).toEqual([["shaped 2/1000ms"]]);
+    const [shaped] = matchDescriptor(domain, [{ key: "path", value: "/shaped" }, { key: "remote_address", value: "x" }])!.limits;
+    expect(shaped).toMatchObject({ algorithm: "gcra", burst: 1, onLimit: "delay", maxDelayMs: 2000 });
+    expect(policies("POST", "/webhooks", { ip: "192.0.2.1" })).toEqual([["webhooks 12/60000ms"]]);
+    const [webhooks] = matchDescriptor(domain, [{ key: "path", value: "/webhooks" }, { key: "remote_address", value: "x" }])!.limits;
+    expect(webhooks).toMatchObject({ algorithm: "token_bucket", burst: 1, onLimit: "queue" });
+    // Other methods on /webhooks fall through to the per-IP limit.
+    expect(policies("GET", "/webhooks", { ip: "192.0.2.1" })).toEqual([["per-ip 60/60000ms"]]);
   });
 
   it("runs the trial limit in shadow mode", () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import rules from "../../rules.json";
 import schema from "../../rules.schema.json";
 import {
-  ALGORITHMS, BOUNDS, BUILTIN_KEYS, BURST_ALGORITHMS, AVAILABLE_ON_LIMIT_ACTIONS, PLACEMENTS, RULE_KEYS, UNITS, VALUE_SOURCES,
+  ALGORITHMS, BOUNDS, BUILTIN_KEYS, BURST_ALGORITHMS, DELAY_ALGORITHMS, ON_LIMIT_ACTIONS, PLACEMENTS, RULE_KEYS, UNITS, VALUE_SOURCES,
 } from "../../src/rules/index.ts";
 import { INVALID, VALID } from "./fixtures.ts";
 import { validates } from "./mini-schema.ts";
@@ -35,14 +35,15 @@ describe("rules.schema.json structure", () => {
     const rl = defs.rateLimit.properties;
     expect(rl.unit.enum).toEqual(UNITS);
     expect(rl.algorithm.enum).toEqual(ALGORITHMS);
-    expect(rl.on_limit.enum).toEqual(AVAILABLE_ON_LIMIT_ACTIONS);
+    expect(rl.on_limit.enum).toEqual(ON_LIMIT_ACTIONS);
+    expect(defs.rateLimit.allOf[2].then.properties.algorithm.enum).toEqual(DELAY_ALGORITHMS);
     expect(defs.document.properties.placement.enum).toEqual(PLACEMENTS);
     expect(defs.rateLimit.allOf[1].if.properties.algorithm.enum).toEqual(BURST_ALGORITHMS);
     expect(defs.routeEntry.oneOf.at(-1).properties.key.enum).toEqual(BUILTIN_KEYS);
     expect(defs.routeEntry.oneOf.slice(0, -1).map((b: any) => b.required[0])).toEqual(VALUE_SOURCES);
     expect([rl.requests_per_unit.maximum, rl.unit_multiplier.maximum, rl.burst.maximum]).toEqual([BOUNDS.maxCount, BOUNDS.maxCount, BOUNDS.maxCount]);
     expect(rl.precount.properties.sync_ms.maximum).toBe(BOUNDS.maxMs);
-    expect(rl.max_delay_ms.maximum).toBe(BOUNDS.maxMs);
+    expect(rl.max_delay_ms.maximum).toBe(BOUNDS.maxDelayMs);
     expect(defs.document.properties.shards).toMatchObject({ maximum: BOUNDS.maxShards, default: BOUNDS.defaultShards });
   });
 });

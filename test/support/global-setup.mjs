@@ -1,10 +1,24 @@
 // Runs in Node before the workerd test suite: starts a real HTTP origin on
 // 127.0.0.1 that echoes exactly what it received, so forwarding tests use
 // real fetch end to end. Its URL reaches tests as the TEST_ORIGIN_URL binding.
+//
+// `/status/NNN` answers status NNN. A request with an `x-test-tag` header is
+// recorded with its arrival time (when its headers arrived, in Node's clock,
+// which is the machine's) and `GET /__records?tag=T` lists the records of a
+// tag, so the delay and queue tests check delivery times against real arrivals.
 import { createServer } from "node:http";
 
 export default async function setup({ provide }) {
+  /** tag -> records, in arrival order. */
+  const records = new Map();
   const server = createServer((req, res) => {
+    const arrivedAt = Date.now();
+    const url = new URL(req.url ?? "/", "http://origin.test");
+    if (req.method === "GET" && url.pathname === "/__records") {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify(records.get(url.searchParams.get("tag")) ?? []));
+      return;
+    }
     const chunks = [];
     let firstChunkAt;
     req.on("data", (chunk) => {
@@ -13,18 +27,26 @@ export default async function setup({ provide }) {
     });
     req.on("end", () => {
       const body = Buffer.concat(chunks);
-      const status = Number(/^\/status\/(\d{3})$/.exec(req.url ?? "")?.[1] ?? 200);
-      res.writeHead(status, { "content-type": "application/json", "x-test-origin": "yes", "set-cookie": "origin=1" });
-      res.end(JSON.stringify({
+      const status = Number(/^\/status\/(\d{3})$/.exec(url.pathname)?.[1] ?? 200);
+      const echo = {
         method: req.method,
         url: req.url,
         headers: req.headers,
         body: body.toString("utf8"),
         bodyLength: body.length,
         chunks: chunks.length,
+        arrivedAt,
         firstChunkAt,
         endAt: Date.now(),
-      }));
+        status,
+      };
+      const tag = req.headers["x-test-tag"];
+      if (typeof tag === "string") {
+        if (!records.has(tag)) records.set(tag, []);
+        records.get(tag).push(echo);
+      }
+      res.writeHead(status, { "content-type": "application/json", "x-test-origin": "yes", "set-cookie": "origin=1" });
+      res.end(JSON.stringify(echo));
     });
   });
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -1,0 +1,95 @@
+/**
+ * The producer side of `on_limit: "queue"`: a request over only queue
+ * limits is serialized onto the queue and answered `202 Accepted` with the
+ * `Location` of its status. Its status object is created before the send,
+ * so a consumer that is quick never finds it missing.
+ */
+import { RESERVABLE } from "../algorithms/index.ts";
+import { ConfigError, settingsOf, type Env } from "../env.ts";
+import { BodyTooLargeError, readBodyBytes } from "../http/body.ts";
+import { forwardHeaders, upstreamUrl } from "../http/forward.ts";
+import { rateLimitHeaders } from "../http/headers.ts";
+import { problem } from "../http/problem.ts";
+import type { RateLimitResult } from "../limiter/types.ts";
+import { messageBytes, QUEUE_MAX_BODY_BYTES, QUEUE_MAX_MESSAGE_BYTES, toBase64, type PaceTarget, type QueuedMessage } from "./message.ts";
+import { ownerHash } from "./owner.ts";
+
+/** Path prefix of the status endpoint (`Location` of a queued request). */
+export const QUEUED_PATH = "/__ratelimit/queued/";
+
+/**
+ * Queue `request`, which `result` (reason `queued`) put over its queue
+ * limits; answers 202, or 413 for a body over `QUEUE_MAX_BODY_BYTES`.
+ * Throws ConfigError (503) when the queue bindings are missing.
+ *
+ * @example
+ * if (result.reason === "queued") return enqueueRequest(c.env, c.req.raw, result);
+ */
+export async function enqueueRequest(env: Env, request: Request, result: RateLimitResult): Promise<Response> {
+  const { QUEUE: queue, QUEUED: statuses } = env;
+  if (queue === undefined || statuses === undefined) {
+    throw new ConfigError('on_limit "queue" needs the QUEUE queue producer and the QUEUED Durable Object binding (see wrangler.toml)');
+  }
+  let body: Uint8Array;
+  try {
+    body = await readBodyBytes(request, QUEUE_MAX_BODY_BYTES);
+  } catch (error) {
+    if (!(error instanceof BodyTooLargeError)) throw error;
+    return tooLarge(`A request queued for later delivery may have a body of at most ${QUEUE_MAX_BODY_BYTES} bytes.`);
+  }
+  const url = new URL(request.url);
+  const origin = settingsOf(env).originUrl;
+  const id = crypto.randomUUID();
+  const queuing = queuingOutcomes(result);
+  const message: QueuedMessage = {
+    v: 1,
+    id,
+    queuedAt: Date.now(),
+    request: {
+      method: request.method,
+      path: url.pathname + url.search,
+      target: origin ? upstreamUrl(origin, url).href : null,
+      headers: [...forwardHeaders(request.headers)],
+      body: body.byteLength > 0 ? toBase64(body) : null,
+    },
+    pace: queuing.map(paceTarget),
+  };
+  if (messageBytes(message) > QUEUE_MAX_MESSAGE_BYTES) {
+    return tooLarge(`The request (headers and body) does not fit a queue message of ${QUEUE_MAX_MESSAGE_BYTES} bytes.`);
+  }
+  const owner = await Promise.all(queuing.map((target) => ownerHash(target.call.key)));
+  const status = statuses.getByName(id);
+  try {
+    await status.create({ id, state: "queued", method: request.method, path: url.pathname, owner, queuedAt: message.queuedAt, attempts: 0 });
+    await queue.send(message, { contentType: "json" });
+  } catch (error) {
+    // Nothing was consumed for it, so the client may simply try again.
+    console.error(JSON.stringify({ event: "floodgate.queue.send_failed", id, error: String(error) }));
+    await status.discard().catch(() => undefined);
+    return problem(503, "Service Unavailable", "The request could not be queued; try again shortly.", { retry_after: 1 }, { "Retry-After": "1" });
+  }
+  const location = QUEUED_PATH + id;
+  const response = Response.json({ id, state: "queued", location }, { status: 202, headers: { Location: location, "Cache-Control": "no-store" } });
+  for (const [name, value] of rateLimitHeaders(result)) response.headers.set(name, value);
+  return response;
+}
+
+/** The counters whose queue limits turned the request away: the delivery takes its slot from them. */
+function queuingOutcomes(result: RateLimitResult): PaceTarget[] {
+  const targets: PaceTarget[] = [];
+  for (const outcome of result.descriptors ?? []) {
+    const queues = outcome.policies.some((p) => p.onLimit === "queue" && !p.decision.allowed && !p.shadow);
+    if (queues && outcome.counter !== undefined) targets.push(outcome.counter);
+  }
+  return targets;
+}
+
+/** Every window of the counter, the bucket ones reservable (so deliveries get exact slots). */
+function paceTarget({ object, call }: PaceTarget): PaceTarget {
+  const limits = call.limits.map((limit) => ({ ...limit, reserve: RESERVABLE.has(limit.algorithm) }));
+  return { object, call: { key: call.key, limits, cost: call.cost } };
+}
+
+function tooLarge(detail: string): Response {
+  return problem(413, "Content Too Large", detail, { max_body_bytes: QUEUE_MAX_BODY_BYTES });
+}

@@ -1,0 +1,84 @@
+/**
+ * Reservations in a real CounterObject: slots are taken atomically, never
+ * overlap however the calls arrive, count against the limit for plain
+ * decisions, and a reject window on the same counter still refuses.
+ */
+import { env } from "cloudflare:workers";
+import { evictAllDurableObjects } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import type { CounterCall, CounterVerdict, LimitCall } from "../../src/durable/protocol.ts";
+import type { Env } from "../../src/env.ts";
+
+const counters = (env as unknown as Env).COUNTERS;
+let n = 0;
+const fresh = (name: string) => `reserve-test/${name}/${++n}/${Date.now()}`;
+
+// Two a second, one at a time: slots 500 ms apart.
+const gcra: LimitCall = { id: "gcra-2s", algorithm: "gcra", limit: 2, windowMs: 1000, burst: 1, reserve: true };
+const reserveCall = (key: string, maxDelayMs: number, limits: LimitCall[] = [gcra]): CounterCall =>
+  ({ key, limits, cost: 1, mode: "reserve", maxDelayMs });
+
+describe("CounterObject reservations", () => {
+  it("one batch: slots exactly one emission interval apart, none past maxDelayMs", async () => {
+    const key = fresh("batch");
+    const verdicts = await counters.getByName(key).decide(Array.from({ length: 8 }, () => reserveCall(key, 2000)));
+    // One event, one `now`: the delays are the slots themselves.
+    expect(verdicts.map((v) => (v.allowed ? v.delayMs ?? 0 : -1))).toEqual([0, 500, 1000, 1500, 2000, -1, -1, -1]);
+    const refused = verdicts[5];
+    expect(refused.decisions[0].retryAfterMs).toBeGreaterThan(2000);
+  });
+
+  it("50 concurrent RPCs: exactly the slots within maxDelayMs are handed out, each once", async () => {
+    const key = fresh("concurrent");
+    const stub = counters.getByName(key);
+    const started = Date.now();
+    const verdicts = (await Promise.all(Array.from({ length: 50 }, () => stub.decide([reserveCall(key, 2000)])))).map(([v]) => v as CounterVerdict);
+    const allowed = verdicts.filter((v) => v.allowed);
+    // Slots at 0, 500, …, 2000 ms after the first decision; a sixth would
+    // need the calls to spread over 500 ms, which 50 RPCs do not.
+    expect(Date.now() - started).toBeLessThan(500);
+    expect(allowed).toHaveLength(5);
+    const delays = allowed.map((v) => v.delayMs ?? 0).sort((a, b) => a - b);
+    for (let i = 1; i < delays.length; i++) {
+      // Later decisions see a later `now`, so a gap can only shrink by the time between them.
+      expect(delays[i] - delays[i - 1]).toBeGreaterThan(500 - (Date.now() - started));
+    }
+    expect(delays[0]).toBe(0);
+  });
+
+  it("reserved slots count against plain decisions, and survive nothing but their own window", async () => {
+    const key = fresh("plain");
+    const stub = counters.getByName(key);
+    await stub.decide([reserveCall(key, 5000), reserveCall(key, 5000), reserveCall(key, 5000)]);
+    const [plain] = await stub.decide([{ key, limits: [{ ...gcra, reserve: undefined }], cost: 1 }]);
+    // Three slots (0, 500, 1000 ms): the next plain request fits at 1500 ms at the earliest.
+    expect(plain.allowed).toBe(false);
+    expect(plain.decisions[0].retryAfterMs).toBeGreaterThan(1400);
+    expect(plain.decisions[0].retryAfterMs).toBeLessThanOrEqual(1500);
+  });
+
+  it("a reject window on the same counter refuses even when a slot is free, and then nothing is taken", async () => {
+    const key = fresh("mixed");
+    const daily: LimitCall = { id: "day-2", algorithm: "fixed_window", limit: 2, windowMs: 86_400_000, burst: 2 };
+    const stub = counters.getByName(key);
+    const verdicts = await stub.decide(Array.from({ length: 3 }, () => reserveCall(key, 5000, [gcra, daily])));
+    expect(verdicts.map((v) => v.allowed)).toEqual([true, true, false]);
+    expect(verdicts[2].decisions[1].allowed).toBe(false);
+    // The refusal took no slot: the next reservation is still the third slot (1000 ms).
+    const [again] = await stub.decide([reserveCall(key, 5000, [gcra])]);
+    expect(again.delayMs).toBeGreaterThan(900);
+    expect(again.delayMs).toBeLessThanOrEqual(1000);
+  });
+
+  it("a per-minute reservation is written through and survives eviction", async () => {
+    const key = fresh("durable");
+    const perMinute: LimitCall = { id: "gcra-6m", algorithm: "gcra", limit: 6, windowMs: 60_000, burst: 1, reserve: true };
+    const stub = counters.getByName(key);
+    const [first, second] = await stub.decide([reserveCall(key, 60_000, [perMinute]), reserveCall(key, 60_000, [perMinute])]);
+    expect([first.delayMs ?? 0, second.delayMs]).toEqual([0, 10_000]);
+    await evictAllDurableObjects();
+    const [third] = await counters.getByName(key).decide([reserveCall(key, 60_000, [perMinute])]);
+    expect(third.delayMs).toBeGreaterThan(19_000);
+    expect(third.delayMs).toBeLessThanOrEqual(20_000);
+  });
+});

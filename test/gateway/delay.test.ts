@@ -1,0 +1,112 @@
+/**
+ * `on_limit: "delay"` through the gateway, against the real test origin,
+ * which records when each request arrived. The checks are one-sided where
+ * timing is involved: no request reaches the origin before its slot, and
+ * the rate over the burst is the limit's within one emission interval.
+ */
+import { describe, expect, it } from "vitest";
+import { gateway, testEnv, uniqueIp } from "../support/app.ts";
+import { auth, TOKEN } from "../support/envoy.ts";
+import { originRecords, uniqueTag } from "../support/origin.ts";
+
+const T = 250; // emission interval of 4 requests a second
+let domains = 0;
+const delayRules = (maxDelayMs: number) => ({
+  domain: `delay-${++domains}`,
+  descriptors: [{
+    key: "remote_address",
+    rate_limit: { name: "shaped", unit: "second", requests_per_unit: 4, algorithm: "gcra", burst: 1, on_limit: "delay", max_delay_ms: maxDelayMs },
+  }],
+  routes: [{ match: {}, descriptors: [[{ key: "remote_address" }]] }],
+});
+
+describe('on_limit "delay"', () => {
+  it("forwards a burst at the limit's rate, none before its slot; past max_delay_ms is a 429", async () => {
+    const call = gateway(delayRules(1100), { ORIGIN_URL: testEnv.TEST_ORIGIN_URL });
+    const ip = uniqueIp();
+    const tag = uniqueTag("delay");
+    const t0 = Date.now();
+    const sent: number[] = [];
+    const responses = await Promise.all(Array.from({ length: 8 }, (_, i) => {
+      sent[i] = Date.now();
+      return call(`/burst?i=${i}`, { ip, headers: { "x-test-tag": tag } });
+    }));
+    // Slots 0, 250, …, 1000 ms fit within 1100 ms; the sixth (1250 ms) does not.
+    const forwarded = responses.flatMap((r, i) => (r.status === 200 ? [i] : []));
+    expect(forwarded).toHaveLength(5);
+    const refused = responses.filter((r) => r.status === 429);
+    expect(refused).toHaveLength(3);
+    for (const r of refused) {
+      expect(Number(r.headers.get("Retry-After"))).toBeGreaterThanOrEqual(1);
+      expect(r.headers.get("X-RateLimit-Decision")).toBeNull();
+    }
+
+    const delayOf = (i: number) => Number(responses[i].headers.get("X-RateLimit-Delay-Ms") ?? 0);
+    const delays = forwarded.map(delayOf).sort((a, b) => a - b);
+    // Decided within 150 ms of each other, so slot k is k × T from the first, minus that spread.
+    delays.forEach((d, k) => {
+      expect(d).toBeLessThanOrEqual(k * T);
+      expect(d).toBeGreaterThan(k * T - 150);
+    });
+    for (const i of forwarded) {
+      const delayed = delayOf(i) > 0;
+      expect(responses[i].headers.get("X-RateLimit-Decision")).toBe(delayed ? "delayed" : null);
+    }
+
+    const records = await originRecords(tag);
+    expect(records).toHaveLength(5); // the refused ones never reached the origin
+    for (const record of records) {
+      const i = Number(new URL(record.url, "http://x").searchParams.get("i"));
+      expect(forwarded).toContain(i);
+      // Never earlier than its slot: the slot is at least `delay` after the request was sent.
+      expect(record.arrivedAt).toBeGreaterThanOrEqual(sent[i] + delayOf(i));
+    }
+    const arrivals = records.map((r) => r.arrivedAt).sort((a, b) => a - b);
+    arrivals.forEach((at, k) => expect(at).toBeGreaterThanOrEqual(t0 + k * T));
+    // Over the burst, 4 intervals of T: the rate is the limit's, within one interval either way.
+    const span = arrivals[4] - arrivals[0];
+    expect(span).toBeGreaterThanOrEqual(4 * T - T / 2);
+    expect(span).toBeLessThanOrEqual(4 * T + T);
+  });
+
+  it("never answers from the block cache: a refused client gets a slot as soon as one is near", async () => {
+    const call = gateway(delayRules(500));
+    const ip = uniqueIp();
+    const started = Date.now();
+    const first = Promise.all(Array.from({ length: 4 }, () => call("/x", { ip })));
+    // Slots 0, 250 and 500 ms are taken, the fourth (750 ms) is refused; a
+    // plain 429 would be cached until 750 ms, but 300 ms in that slot is near.
+    await new Promise((resolve) => setTimeout(resolve, started + 300 - Date.now()));
+    const later = await call("/x", { ip });
+    expect((await first).map((r) => r.status).sort()).toEqual([200, 200, 200, 429]);
+    expect(later.status).toBe(200);
+    expect(later.headers.get("X-RateLimit-Decision")).toBe("delayed");
+    const echo = await later.json<{ rate_limit: { reason: string; delay_ms: number } }>();
+    expect(echo.rate_limit.reason).toBe("delayed");
+    expect(echo.rate_limit.delay_ms).toBeGreaterThan(0);
+    expect(echo.rate_limit.delay_ms).toBeLessThanOrEqual(500);
+  });
+
+  it("SHADOW_MODE delays nothing: over-limit requests pass at once", async () => {
+    const call = gateway(delayRules(5000), { SHADOW_MODE: "true" });
+    const ip = uniqueIp();
+    const responses = await Promise.all(Array.from({ length: 3 }, () => call("/x", { ip })));
+    const reasons = await Promise.all(responses.map(async (r) => (await r.json<{ rate_limit: { reason: string } }>()).rate_limit.reason));
+    expect(reasons.sort()).toEqual(["allowed", "shadow", "shadow"]);
+    for (const r of responses) expect(r.headers.get("X-RateLimit-Delay-Ms")).toBeNull();
+  });
+
+  it("the decision API answers plainly: OVER_LIMIT, nothing reserved", async () => {
+    const rules = delayRules(5000);
+    const call = gateway(rules, { ADMIN_TOKEN: TOKEN });
+    const ask = () => call("/__ratelimit/json", {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ domain: rules.domain, descriptors: [{ entries: [{ key: "remote_address", value: "192.0.2.99" }] }] }),
+    });
+    expect((await ask()).status).toBe(200);
+    const over = await ask();
+    expect(over.status).toBe(429);
+    expect((await over.json<{ overallCode: string }>()).overallCode).toBe("OVER_LIMIT");
+  });
+});
