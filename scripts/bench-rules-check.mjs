@@ -1,0 +1,46 @@
+/**
+ * Before any load: the bench rules floodgate runs (src/bench/rules.json)
+ * must enforce exactly the limit each scenario declares, which is also what
+ * the peer is configured with, or the two limiters would not be compared
+ * like for like. Uses floodgate's own compiler and matcher.
+ */
+import { readFileSync } from "node:fs";
+import { compileRules, matchDescriptor, matchRoute } from "../src/rules/index.ts";
+
+const RULES = new URL("../src/bench/rules.json", import.meta.url);
+
+/** The one limit floodgate applies to `path` with `x-api-key: apiKey` (undefined for none). */
+function floodgateLimit(rules, path, apiKey) {
+  for (const domain of rules.domains.values()) {
+    if (!matchRoute(domain.routes, { method: "GET", path, host: "127.0.0.1" })) continue;
+    const match = matchDescriptor(domain, [{ key: "path", value: path }, { key: "api_key", value: apiKey }]);
+    if (!match || match.limits.length !== 1) return undefined;
+    return { limit: match.limits[0].limit, windowMs: match.limits[0].windowMs, placement: domain.placement };
+  }
+  return undefined;
+}
+
+/**
+ * Throw, naming every mismatch, unless the rules agree with the scenarios.
+ *
+ * @example
+ * checkBenchRules(SCENARIOS); // returns quietly when they agree
+ */
+export function checkBenchRules(scenarios) {
+  const result = compileRules(JSON.parse(readFileSync(RULES, "utf8")), { source: "src/bench/rules.json" });
+  if (!result.ok) throw new Error(`src/bench/rules.json is invalid:\n${result.errors.map((e) => `${e.path}: ${e.message}`).join("\n")}`);
+  const problems = [];
+  const expect = (scenario, apiKey, want) => {
+    const got = floodgateLimit(result.rules, scenario.path, apiKey);
+    if (!got || got.limit !== want.limit || got.windowMs !== want.windowMs) {
+      problems.push(`${scenario.id} (${scenario.path}, key ${apiKey}): scenario says ${want.limit}/${want.windowMs} ms, rules give ${got ? `${got.limit}/${got.windowMs} ms` : "no single limit"}`);
+    }
+    const placement = scenario.path.startsWith("/per-key/") ? "per_key" : "sharded";
+    if (got && got.placement !== placement) problems.push(`${scenario.id}: path says ${placement}, rules place it ${got.placement}`);
+  };
+  for (const scenario of scenarios) {
+    expect(scenario, scenario.keys.kind === "zipf" ? "user-9999" : "r-1", scenario.limit);
+    if (scenario.overLimit) expect(scenario, "over-1", scenario.overLimit);
+  }
+  if (problems.length > 0) throw new Error(`src/bench/rules.json disagrees with src/bench/scenarios.ts:\n${problems.join("\n")}`);
+}
