@@ -1,15 +1,26 @@
 /**
  * Request coalescing: concurrent decisions for the same counter object in
- * one isolate travel as one batched RPC. At most one RPC per object is in
- * flight from an isolate; calls arriving meanwhile wait in the next batch,
- * which leaves as soon as the previous one returns. The object decides the
- * batch in order, so every call gets exactly the answer it would have got
- * alone, and an idle isolate adds no delay at all.
+ * one isolate travel as one batched RPC. While an RPC to an object is in
+ * flight from this isolate, calls for it gather in the next batch, which
+ * leaves as soon as that RPC returns. The object decides a batch in order,
+ * so every call gets exactly the answer it would have got alone, and an
+ * idle isolate adds no delay at all.
+ *
+ * Workers tie promises to the request that created them: when a request
+ * ends (answered, timed out, or dropped by its client), continuations it
+ * registered never run. So nothing here waits on another request's
+ * promise. Each caller waits on a promise of its own, with a timer of its
+ * own; any caller still waiting may send a batch whose sender went missing;
+ * and a sender keeps its request alive (`defer`, i.e. ctx.waitUntil) until
+ * its RPC has settled and every caller in the batch has its answer.
  */
 import type { CounterCall, CounterVerdict } from "../durable/protocol.ts";
 
 /** Sends one batch to one object; resolves with one verdict per call, in order. */
 export type SendBatch = (objectName: string, calls: readonly CounterCall[]) => Promise<CounterVerdict[]>;
+
+/** Keeps a request alive until `work` settles (ctx.waitUntil). */
+export type Defer = (work: Promise<unknown>) => void;
 
 interface Waiter {
   readonly from: number;
@@ -19,9 +30,14 @@ interface Waiter {
 }
 
 interface Batch {
+  readonly name: string;
   readonly calls: CounterCall[];
   readonly waiters: Waiter[];
+  sent: boolean;
 }
+
+/** How long an unanswered RPC keeps its object "busy" for batching. */
+export const BUSY_FOR_MS = 1_000;
 
 /** Largest batch one RPC carries; later calls wait for the next one. */
 export const MAX_BATCH_CALLS = 512;
@@ -31,18 +47,25 @@ export const MAX_BATCH_CALLS = 512;
  *
  * @example
  * const coalescer = new Coalescer((name, calls) => env.COUNTERS.getByName(name).decide(calls));
- * const verdicts = await coalescer.submit("api/shard/3", [call]);
+ * const verdicts = await coalescer.submit("api/shard/3", [call], (p) => ctx.waitUntil(p));
  */
 export class Coalescer {
   private readonly send: SendBatch;
   private readonly maxWaitMs: number;
+  /** The batch gathering calls for an object while an RPC to it is in flight. */
   private readonly open = new Map<string, Batch>();
-  private readonly inFlight = new Map<string, Promise<unknown>>();
+  /** Start times of the RPCs in flight per object (a lost one stops counting after BUSY_FOR_MS). */
+  private readonly inFlight = new Map<string, number[]>();
+  /** Wake-ups of batches waiting for an object to be free. */
+  private readonly wakers = new Map<string, (() => void)[]>();
   /** RPCs sent, for tests and metrics. */
   rpcs = 0;
 
-  /** `maxWaitMs`: how long a batch waits for a previous RPC that does not return (a hung object must not stall the next batches forever). */
-  constructor(send: SendBatch, maxWaitMs = 1_000) {
+  /**
+   * `maxWaitMs`: the longest a batch waits for the RPC before it; past that
+   * it goes out anyway, so a slow or lost RPC delays others by at most this.
+   */
+  constructor(send: SendBatch, maxWaitMs = 100) {
     this.send = send;
     this.maxWaitMs = maxWaitMs;
   }
@@ -52,44 +75,76 @@ export class Coalescer {
    * this isolate is deciding on that object at the same time.
    *
    * @example
-   * const [verdict] = await coalescer.submit(name, [call]);
+   * const [verdict] = await coalescer.submit(name, [call], defer);
    */
-  submit(objectName: string, calls: readonly CounterCall[]): Promise<CounterVerdict[]> {
-    const waiting = this.open.get(objectName);
-    if (waiting !== undefined && waiting.calls.length + calls.length <= MAX_BATCH_CALLS) {
-      return new Promise((resolve, reject) => {
-        waiting.waiters.push({ from: waiting.calls.length, count: calls.length, resolve, reject });
-        waiting.calls.push(...calls);
-      });
+  submit(objectName: string, calls: readonly CounterCall[], defer: Defer = () => undefined): Promise<CounterVerdict[]> {
+    if (!this.busy(objectName) && !this.open.has(objectName)) {
+      return this.dispatch({ name: objectName, calls: [...calls], waiters: [], sent: false }, defer, calls.length);
     }
-    return this.lead(objectName, calls);
+    let batch = this.open.get(objectName);
+    const leader = batch === undefined || batch.calls.length + calls.length > MAX_BATCH_CALLS;
+    if (leader) {
+      batch = { name: objectName, calls: [], waiters: [], sent: false };
+      this.open.set(objectName, batch);
+    }
+    const joined = batch as Batch;
+    const answer = new Promise<CounterVerdict[]>((resolve, reject) => {
+      joined.waiters.push({ from: joined.calls.length, count: calls.length, resolve, reject });
+      joined.calls.push(...calls);
+    });
+    // Every caller, not only the first, can send the batch: whoever wakes first.
+    void this.whenFree(objectName).then(() => this.dispatch(joined, defer, 0)).catch(() => undefined);
+    return answer;
   }
 
-  // The first caller of a batch sends it from its own request, so the RPC
-  // belongs to a request that is still waiting for it.
-  private async lead(objectName: string, calls: readonly CounterCall[]): Promise<CounterVerdict[]> {
-    const batch: Batch = { calls: [...calls], waiters: [] };
-    const previous = this.inFlight.get(objectName);
-    if (previous !== undefined) {
-      if (!this.open.has(objectName)) this.open.set(objectName, batch);
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const giveUp = new Promise((resolve) => (timer = setTimeout(resolve, this.maxWaitMs)));
-      await Promise.race([previous.catch(() => undefined), giveUp]);
-      if (timer !== undefined) clearTimeout(timer);
-      if (this.open.get(objectName) === batch) this.open.delete(objectName);
-    }
+  /** Resolves (in the caller's own request) when the object has no RPC in flight, or after maxWaitMs. */
+  private whenFree(objectName: string): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, this.maxWaitMs);
+      const list = this.wakers.get(objectName) ?? [];
+      list.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+      this.wakers.set(objectName, list);
+    });
+  }
+
+  /** Send a batch once; its first `own` verdicts are returned, the rest go to its waiters. */
+  private async dispatch(batch: Batch, defer: Defer, own: number): Promise<CounterVerdict[]> {
+    if (batch.sent) return [];
+    batch.sent = true;
+    if (this.open.get(batch.name) === batch) this.open.delete(batch.name);
+    const startedAt = Date.now();
+    this.inFlight.set(batch.name, [...(this.inFlight.get(batch.name) ?? []), startedAt]);
     this.rpcs += 1;
-    const sent = this.send(objectName, batch.calls);
-    this.inFlight.set(objectName, sent);
-    try {
-      const verdicts = await sent;
-      for (const w of batch.waiters) w.resolve(verdicts.slice(w.from, w.from + w.count));
-      return verdicts.slice(0, calls.length);
-    } catch (error) {
-      for (const w of batch.waiters) w.reject(error);
-      throw error;
-    } finally {
-      if (this.inFlight.get(objectName) === sent) this.inFlight.delete(objectName);
-    }
+    const sent = this.send(batch.name, batch.calls);
+    const settled = sent.then(
+      (verdicts) => { for (const w of batch.waiters) w.resolve(verdicts.slice(w.from, w.from + w.count)); },
+      (error: unknown) => { for (const w of batch.waiters) w.reject(error); },
+    ).finally(() => this.release(batch.name, startedAt));
+    defer(settled);
+    const verdicts = await sent;
+    return verdicts.slice(0, own);
+  }
+
+  // An RPC whose sender's request was torn down never reports back; after
+  // this long it no longer makes the object look busy.
+  private busy(objectName: string): boolean {
+    const starts = this.inFlight.get(objectName);
+    if (starts === undefined) return false;
+    const live = starts.filter((t) => Date.now() - t < BUSY_FOR_MS);
+    if (live.length === 0) this.inFlight.delete(objectName);
+    else if (live.length !== starts.length) this.inFlight.set(objectName, live);
+    return live.length > 0;
+  }
+
+  private release(objectName: string, startedAt: number): void {
+    const left = (this.inFlight.get(objectName) ?? []).filter((t) => t !== startedAt);
+    if (left.length > 0) this.inFlight.set(objectName, left);
+    else this.inFlight.delete(objectName);
+    const wake = this.wakers.get(objectName);
+    this.wakers.delete(objectName);
+    for (const w of wake ?? []) w();
   }
 }

@@ -54,14 +54,15 @@ export class EdgeRuntime {
   readonly precount: PrecountTable;
   readonly stats: EdgeStats = { cachedBlocks: 0 };
   private readonly now: () => number;
-  private readonly sendBatch: (name: string, calls: readonly CounterCall[]) => Promise<CounterVerdict[]>;
+  private readonly sendBatch: (name: string, calls: readonly CounterCall[], defer?: (work: Promise<unknown>) => void) => Promise<CounterVerdict[]>;
 
   constructor(counters: Env["COUNTERS"], options: EdgeOptions = {}) {
     this.now = options.now ?? Date.now;
     const direct = (name: string, calls: readonly CounterCall[]) => counters.getByName(name).decide(calls) as Promise<CounterVerdict[]>;
     this.coalescer = new Coalescer(direct);
-    this.sendBatch = options.coalesce === false ? direct : (name, calls) => this.coalescer.submit(name, calls);
-    this.precount = new PrecountTable(this.sendBatch, this.now);
+    this.sendBatch = options.coalesce === false ? direct : (name, calls, defer) => this.coalescer.submit(name, calls, defer);
+    // Precount syncs already run inside the request's waitUntil, which keeps their RPCs alive.
+    this.precount = new PrecountTable((name, calls) => this.sendBatch(name, calls), this.now);
   }
 
   /**
@@ -104,7 +105,7 @@ export class EdgeRuntime {
       }
     });
     if (remote.length > 0) {
-      const answers = await this.sendBatch(objectName, remote.map((i) => items[i].call));
+      const answers = await this.sendBatch(objectName, remote.map((i) => items[i].call), defer);
       const receivedAt = this.now();
       remote.forEach((i, j) => {
         verdicts[i] = answers[j];
