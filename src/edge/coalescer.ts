@@ -52,6 +52,7 @@ export const MAX_BATCH_CALLS = 512;
 export class Coalescer {
   private readonly send: SendBatch;
   private readonly maxWaitMs: number;
+  private readonly keepAliveMs: number;
   /** The batch gathering calls for an object while an RPC to it is in flight. */
   private readonly open = new Map<string, Batch>();
   /** Start times of the RPCs in flight per object (a lost one stops counting after BUSY_FOR_MS). */
@@ -65,9 +66,11 @@ export class Coalescer {
    * `maxWaitMs`: the longest a batch waits for the RPC before it; past that
    * it goes out anyway, so a slow or lost RPC delays others by at most this.
    */
-  constructor(send: SendBatch, maxWaitMs = 100) {
+  /** `keepAliveMs`: how long a sender's request stays alive for its batch (callers give up after the decision timeout anyway). */
+  constructor(send: SendBatch, maxWaitMs = 100, keepAliveMs = 1_000) {
     this.send = send;
     this.maxWaitMs = maxWaitMs;
+    this.keepAliveMs = keepAliveMs;
   }
 
   /**
@@ -123,7 +126,9 @@ export class Coalescer {
       (verdicts) => { for (const w of batch.waiters) w.resolve(verdicts.slice(w.from, w.from + w.count)); },
       (error: unknown) => { for (const w of batch.waiters) w.reject(error); },
     ).finally(() => this.release(batch.name, startedAt));
-    defer(settled);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const giveUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.keepAliveMs)));
+    defer(Promise.race([settled, giveUp]).finally(() => { if (timer !== undefined) clearTimeout(timer); }));
     const verdicts = await sent;
     return verdicts.slice(0, own);
   }

@@ -36,6 +36,8 @@ export interface EdgeOptions {
   readonly coalesce?: boolean;
   /** The clock (tests drive it). */
   readonly now?: () => number;
+  /** DECISION_TIMEOUT_MS: nobody waits for an answer longer, so no request is kept alive longer for one. */
+  readonly decisionTimeoutMs?: number;
 }
 
 const runtimes = new WeakMap<object, EdgeRuntime>();
@@ -59,7 +61,7 @@ export class EdgeRuntime {
   constructor(counters: Env["COUNTERS"], options: EdgeOptions = {}) {
     this.now = options.now ?? Date.now;
     const direct = (name: string, calls: readonly CounterCall[]) => counters.getByName(name).decide(calls) as Promise<CounterVerdict[]>;
-    this.coalescer = new Coalescer(direct);
+    this.coalescer = new Coalescer(direct, undefined, options.decisionTimeoutMs);
     this.sendBatch = options.coalesce === false ? direct : (name, calls, defer) => this.coalescer.submit(name, calls, defer);
     // Precount syncs already run inside the request's waitUntil, which keeps their RPCs alive.
     this.precount = new PrecountTable((name, calls) => this.sendBatch(name, calls), this.now);

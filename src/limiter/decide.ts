@@ -115,7 +115,7 @@ export async function decideEach(env: Env, requests: readonly DomainDescriptors[
     });
   }
   if (byObject.size === 0) return outcomes;
-  const edge = options.edge ?? EdgeRuntime.of(env.COUNTERS, { coalesce: settingsOf(env).coalescing });
+  const edge = options.edge ?? EdgeRuntime.of(env.COUNTERS, { coalesce: settingsOf(env).coalescing, decisionTimeoutMs: options.timeoutMs });
   const defer = options.defer ?? (() => undefined);
   const answers = await withTimeout(
     Promise.all([...byObject].map(([name, pending]) => edge.decideCalls(name, pending, defer))),
