@@ -10,20 +10,7 @@
 import { compileRules } from "./compile.ts";
 import { parseRulesText } from "./text.ts";
 
-interface Writer {
-  write(text: string): unknown;
-}
-interface NodeProcess {
-  readonly argv: string[];
-  exitCode?: number;
-  readonly stdout: Writer;
-  readonly stderr: Writer;
-}
-type ReadFile = (path: string, encoding: "utf8") => string;
-
-const nodeProcess = (globalThis as unknown as { process: NodeProcess }).process;
-// A non-literal specifier keeps the checker from looking for Node's typings.
-const { readFileSync } = (await import("node:fs" as string)) as { readFileSync: ReadFile };
+import { nodeProcess, readFileSync, type Writer } from "./node-io.ts";
 
 /**
  * Check one file, write the report, and return the exit code.

@@ -11,20 +11,7 @@ import { isScalar, parseDocument, visit } from "yaml";
 import { compileRules } from "./compile.ts";
 import { fromEnvoy } from "./envoy-yaml.ts";
 
-interface Writer {
-  write(text: string): unknown;
-}
-interface NodeProcess {
-  readonly argv: string[];
-  exitCode?: number;
-  readonly stdout: Writer;
-  readonly stderr: Writer;
-}
-type ReadFile = (path: string, encoding: "utf8") => string;
-
-const nodeProcess = (globalThis as unknown as { process: NodeProcess }).process;
-// A non-literal specifier keeps the checker from looking for Node's typings.
-const { readFileSync } = (await import("node:fs" as string)) as { readFileSync: ReadFile };
+import { nodeProcess, readFileSync, type Writer } from "./node-io.ts";
 
 /** Keys whose values Envoy reads as strings: a YAML number or boolean there keeps its source text (`0.10` stays "0.10"). */
 const STRING_KEYS = new Set(["domain", "key", "value", "name"]);
