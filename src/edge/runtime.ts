@@ -80,6 +80,27 @@ export class EdgeRuntime {
   }
 
   /**
+   * The answers when every call is a cached certain block, else undefined:
+   * lets the caller skip arming a decision timeout for requests that need
+   * no object at all.
+   *
+   * @example
+   * const verdicts = edge.cachedBlocks(pending); // CounterVerdict[] | undefined
+   */
+  cachedBlocks(items: readonly EdgeCall[]): CounterVerdict[] | undefined {
+    const now = this.now();
+    const verdicts: CounterVerdict[] = [];
+    for (const item of items) {
+      if (item.shadow || item.bypass === true) return undefined;
+      const cached = this.blocks.lookup(blockKey(item.call), now);
+      if (cached === undefined) return undefined;
+      verdicts.push(cached);
+    }
+    this.stats.cachedBlocks += verdicts.length;
+    return verdicts;
+  }
+
+  /**
    * Decide calls owned by one object: cached blocks answer at once,
    * pre-counted calls decide locally, the rest go to the object (batched).
    *
