@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { fixedWindow } from "../../src/algorithms/fixed-window.ts";
 import { counter, decision as d } from "./drive.ts";
 import { ensure, largeScenarios, runProperty, smallScenarios, type Subject } from "./harness.ts";
-import { fixedWindowOracle, windowIndex } from "./oracles.ts";
+import { fixedWindowOracle, hitsPerWindow } from "./oracles.ts";
 
 // 3 per aligned second: windows [0, 1000), [1000, 2000), …
 const spec = { limit: 3, windowMs: 1000, burst: 3 };
@@ -75,12 +75,7 @@ describe("fixed window", () => {
     oracle: fixedWindowOracle,
     capacity: (l) => l.limit,
     bound(limit, hits) {
-      const perWindow = new Map<bigint, number>();
-      for (const [t, cost] of hits) {
-        const k = windowIndex(t, limit.windowMs);
-        perWindow.set(k, (perWindow.get(k) ?? 0) + cost);
-      }
-      for (const [k, n] of perWindow) ensure(n <= limit.limit, () => `${n} hits in aligned window ${k}`);
+      for (const [k, n] of hitsPerWindow(hits, limit.windowMs)) ensure(n <= limit.limit, () => `${n} hits in aligned window ${k}`);
     },
   };
 

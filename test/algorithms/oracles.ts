@@ -65,6 +65,21 @@ export function windowIndex(t: number, windowMs: number): bigint {
 }
 
 /**
+ * Hits per aligned window of `windowMs`, from `[time, cost]` pairs.
+ *
+ * @example
+ * hitsPerWindow([[100, 1], [900, 2], [1000, 1]], 1000); // Map { 0n => 3, 1n => 1 }
+ */
+export function hitsPerWindow(hits: readonly (readonly [number, number])[], windowMs: number): Map<bigint, number> {
+  const perWindow = new Map<bigint, number>();
+  for (const [t, cost] of hits) {
+    const k = windowIndex(t, windowMs);
+    perWindow.set(k, (perWindow.get(k) ?? 0) + cost);
+  }
+  return perWindow;
+}
+
+/**
  * At most `limit` hits in each aligned window: Envoy's fixed window.
  *
  * @example

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { slidingWindowCounter } from "../../src/algorithms/sliding-window-counter.ts";
 import { counter, decision as d } from "./drive.ts";
 import { ensure, largeScenarios, runProperty, slidingBound, smallScenarios, type Subject } from "./harness.ts";
-import { slidingCounterOracle, windowIndex } from "./oracles.ts";
+import { slidingCounterOracle, hitsPerWindow } from "./oracles.ts";
 
 // 10 per second; windows aligned at multiples of 1000 ms.
 const spec = { limit: 10, windowMs: 1000, burst: 10 };
@@ -127,11 +127,7 @@ describe("sliding window counter", () => {
     bound(limit, hits) {
       // Each aligned window takes at most L, so any two adjacent ones, and any
       // sliding window of length W, at most 2L.
-      const perWindow = new Map<bigint, number>();
-      for (const [t, cost] of hits) {
-        const k = windowIndex(t, limit.windowMs);
-        perWindow.set(k, (perWindow.get(k) ?? 0) + cost);
-      }
+      const perWindow = hitsPerWindow(hits, limit.windowMs);
       for (const [k, n] of perWindow) {
         ensure(n <= limit.limit, () => `${n} hits in aligned window ${k}`);
         const pair = n + (perWindow.get(k + 1n) ?? 0);
