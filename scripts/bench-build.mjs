@@ -18,6 +18,7 @@ const require = createRequire(import.meta.url);
  */
 export const WORKERS = [
   { name: "floodgate", config: "wrangler.toml", entry: "src/bench/floodgate-entry.ts" },
+  { name: "origin", config: "src/bench/wrangler.origin.toml" },
   { name: "bare", config: "src/bench/wrangler.bare.toml" },
   { name: "peer", config: "src/bench/wrangler.peer.toml" },
   { name: "probe", config: "src/bench/wrangler.probe.toml" },

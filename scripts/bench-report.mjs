@@ -68,7 +68,7 @@ export function probeTable(results) {
   const host = results.scenarios.find((s) => results.probes.some((p) => s.targets[p.id]));
   if (!host) return "";
   const row = (title, t) => [title, int(t.rps), ms(t.p50Ms), ms(t.p99Ms), ratio(t.toBare)];
-  const rows = [row("bare worker (tiny 200)", host.targets.bare)];
+  const rows = [row("bare pass-through worker (forwards to the origin)", host.targets.bare)];
   for (const p of results.probes) if (host.targets[p.id]) rows.push(row(p.title, host.targets[p.id]));
   rows.push(row(`floodgate, ${host.title}`, host.targets.floodgate));
   const minute = results.scenarios.find((s) => s.id === host.id.replace(/-1s$/, "-1m"));
@@ -177,7 +177,7 @@ export function renderSvg(results) {
   const out = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, sans-serif" font-size="12">`,
     `<rect width="100%" height="100%" fill="#fff"/>`,
-    `<text x="12" y="22" font-size="15" font-weight="600">Throughput as a share of a bare worker (1× = bare; same workerd, same load, same run)</text>`,
+    `<text x="12" y="22" font-size="15" font-weight="600">Throughput as a share of a bare pass-through worker (1× = bare; same workerd, same origin, same load, same run)</text>`,
     `<text x="12" y="40" fill="#555">${escape(`${results.environment.cpu}, ${results.environment.cores} cores; workerd ${results.environment.workerd}; ${results.settings.connections} connections; median of ${results.settings.rounds} round(s)`)}</text>`,
   ];
   // Legend entries side by side, each as wide as its label (about 6.5 px a character at 12 px).

@@ -89,7 +89,8 @@ function workerConfig(id, worker, configDir, vars) {
 
 /**
  * Write the config for `services` (id → { worker, vars }) and return the
- * port each listens on.
+ * port each listens on. `vars` may be a function of the ports (so a worker
+ * can be told where another one listens, e.g. the bench origin).
  *
  * @example
  * const { path, ports } = await writeConfig(dir, { bare: { worker: built.bare, vars: {} } }, storageDir);
@@ -111,7 +112,7 @@ export async function writeConfig(dir, services, storageDir) {
     ...Object.keys(services).map((id) => `    (name = ${text(id)}, address = ${text(`127.0.0.1:${ports[id]}`)}, http = (), service = ${text(id)}),`),
     `  ],`,
     `);`,
-    ...Object.entries(services).map(([id, s]) => workerConfig(id, s.worker, dir, s.vars ?? {})),
+    ...Object.entries(services).map(([id, s]) => workerConfig(id, s.worker, dir, (typeof s.vars === "function" ? s.vars(ports) : s.vars) ?? {})),
   ];
   const path = join(dir, "bench.capnp");
   writeFileSync(path, lines.join("\n") + "\n");

@@ -5,14 +5,19 @@
  * class exported), keyed by `x-api-key` and given, path by path, the same
  * limit floodgate enforces (`scenarios.ts`). It keeps one object per key and
  * writes storage on every request, counting rejected requests too: that is
- * how the package works, not a handicap added here.
+ * how the package works, not a handicap added here. Allowed requests are
+ * forwarded to the bench origin, as floodgate's are.
  */
 import { DurableObjectRateLimiter, DurableObjectStore } from "@hono-rate-limiter/cloudflare";
 import { Hono, type Context, type Next } from "hono";
 import { rateLimiter } from "hono-rate-limiter";
 import { scenarioForPath } from "./scenarios.ts";
 
-type Bindings = { CACHE: DurableObjectNamespace<DurableObjectRateLimiter> };
+type Bindings = {
+  CACHE: DurableObjectNamespace<DurableObjectRateLimiter>;
+  /** The bench origin every target forwards allowed requests to (set by the bench's workerd config). */
+  ORIGIN_URL: string;
+};
 
 const app = new Hono<{ Bindings: Bindings }>();
 
@@ -32,7 +37,8 @@ app.use((c: Context<{ Bindings: Bindings }>, next: Next) => {
   })(c, next);
 });
 
-app.all("*", (c) => c.text("ok"));
+// Allowed requests go on to the same origin floodgate and the bare worker forward to.
+app.all("*", (c) => fetch(c.env.ORIGIN_URL + c.req.path, c.req.raw));
 
 export { DurableObjectRateLimiter };
 

@@ -1,10 +1,11 @@
 /**
  * Probes that take floodgate's request path apart, for the bench's "where
- * the time goes" table. Each path adds one ingredient to a bare worker:
+ * the time goes" table. Each path adds one ingredient to the bare
+ * pass-through worker (every probe ends by forwarding to the bench origin):
  *
  * | path                | per request                                                              |
  * |---------------------|--------------------------------------------------------------------------|
- * | `/probe/hono`       | a Hono app with one pass-through middleware answering "ok"; no object     |
+ * | `/probe/hono`       | a Hono app with one pass-through middleware, then forward; no object     |
  * | `/probe/rpc`        | one RPC to one of 64 objects (by key hash), which counts in a Map         |
  * | `/probe/rpc-shaped` | the same RPC carrying floodgate's CounterCall[] / CounterVerdict[] shapes |
  * | `/probe/rpc-sql`    | `/probe/rpc` plus one SQLite upsert per hit, as floodgate's write-through |
@@ -19,6 +20,8 @@ import { Hono } from "hono";
 
 interface Env {
   PROBE: DurableObjectNamespace<ProbeObject>;
+  /** The bench origin (set by the bench's workerd config). */
+  ORIGIN_URL: string;
 }
 
 /** floodgate's wire shapes (src/durable/protocol.ts), restated so the probe stays independent of it. */
@@ -109,33 +112,37 @@ function shardOf(key: string): number {
 }
 
 // The smallest Hono app floodgate's could be: one middleware, one handler.
-const hono = new Hono();
+const hono = new Hono<{ Bindings: Env }>();
 hono.use("*", async (_c, next) => {
   await next();
 });
-hono.all("*", (c) => c.text("ok"));
+hono.all("*", (c) => forward(c.req.raw, c.env));
+
+// What the bare pass-through worker does, after each probe's ingredient.
+function forward(request: Request, env: Env): Promise<Response> {
+  const url = new URL(request.url);
+  return fetch(env.ORIGIN_URL + url.pathname + url.search, request);
+}
 
 export default {
   /**
-   * One probe per request (see the table above), then a tiny 200.
+   * One probe per request (see the table above), then forward to the origin.
    *
    * @example
-   * await probe.fetch(new Request("http://x/probe/rpc", { headers: { "x-api-key": "k" } }), env); // 200 "1"
+   * await probe.fetch(new Request("http://x/probe/rpc", { headers: { "x-api-key": "k" } }), env); // the origin's 200
    */
   async fetch(request: Request, env: Env): Promise<Response> {
     const path = new URL(request.url).pathname;
     if (path === "/probe/hono") return hono.fetch(request, env);
     const key = request.headers.get("x-api-key") ?? "";
     const stub = env.PROBE.getByName(`shard/${shardOf(key)}`);
-    let count: number;
-    if (path === "/probe/rpc") count = await stub.hit(key);
-    else if (path === "/probe/rpc-sql") count = await stub.hitSql(key);
-    else if (path === "/probe/rpc-sql-behind") count = await stub.hitSqlBehind(key);
+    if (path === "/probe/rpc") await stub.hit(key);
+    else if (path === "/probe/rpc-sql") await stub.hitSql(key);
+    else if (path === "/probe/rpc-sql-behind") await stub.hitSqlBehind(key);
     else if (path === "/probe/rpc-shaped") {
       const limits = [{ id: "swc:100000:60000:100000", algorithm: "sliding_window_counter", limit: 100_000, windowMs: 60_000, burst: 100_000 }];
-      const [verdict] = await stub.hitShaped([{ key: JSON.stringify(["bench", ["api_key", key]]), limits, cost: 1 }]);
-      count = verdict.decisions[0].remaining;
-    } else return new Response("ok");
-    return new Response(String(count));
+      await stub.hitShaped([{ key: JSON.stringify(["bench", ["api_key", key]]), limits, cost: 1 }]);
+    }
+    return forward(request, env);
   },
 } satisfies ExportedHandler<Env>;

@@ -36,6 +36,11 @@ export class CounterObject extends DurableObject {
   private sweepScheduled = false;
   /** `decide` RPCs served since this instance started (tests count edge savings with it). */
   private calls = 0;
+  /**
+   * Durable windows changed in this event, written once each when the event
+   * ends: a batch of 100 hits on one counter is one row write, not 100.
+   */
+  private readonly unsaved = new Map<string, Entry>();
 
   constructor(ctx: DurableObjectState, env: unknown) {
     super(ctx, env as never);
@@ -58,12 +63,17 @@ export class CounterObject extends DurableObject {
   decide(calls: readonly CounterCall[]): CounterVerdict[] {
     this.calls += 1;
     const now = Date.now();
-    const verdicts = calls.map((call) => {
-      if (call.partial) return this.absorb(call, now);
-      return call.mode === "reserve" ? this.reserveOne(call, now) : this.decideOne(call, now);
-    });
-    this.scheduleSweep(now);
-    return verdicts;
+    try {
+      const verdicts = calls.map((call) => {
+        if (call.partial) return this.absorb(call, now);
+        return call.mode === "reserve" ? this.reserveOne(call, now) : this.decideOne(call, now);
+      });
+      this.scheduleSweep(now);
+      return verdicts;
+    } finally {
+      // Same event, so the same implicit transaction: written before the answer leaves.
+      this.saveChanged();
+    }
   }
 
   /**
@@ -166,8 +176,14 @@ export class CounterObject extends DurableObject {
 
   private commit(key: string, windows: Map<string, Entry>, limit: LimitCall, state: unknown): void {
     const idleAt = getAlgorithm(limit.algorithm).idleAt(state, limit);
-    windows.set(limit.id, { state, idleAt });
-    if (limit.windowMs >= DURABLE_WINDOW_MS) this.store.save(key + SEP + limit.id, state, idleAt);
+    const entry = { state, idleAt };
+    windows.set(limit.id, entry);
+    if (limit.windowMs >= DURABLE_WINDOW_MS) this.unsaved.set(key + SEP + limit.id, entry);
+  }
+
+  private saveChanged(): void {
+    for (const [id, entry] of this.unsaved) this.store.save(id, entry.state, entry.idleAt);
+    this.unsaved.clear();
   }
 
   private entriesOf(key: string): Map<string, Entry> {

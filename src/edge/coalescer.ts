@@ -126,9 +126,14 @@ export class Coalescer {
       (verdicts) => { for (const w of batch.waiters) w.resolve(verdicts.slice(w.from, w.from + w.count)); },
       (error: unknown) => { for (const w of batch.waiters) w.reject(error); },
     ).finally(() => this.release(batch.name, startedAt));
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const giveUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.keepAliveMs)));
-    defer(Promise.race([settled, giveUp]).finally(() => { if (timer !== undefined) clearTimeout(timer); }));
+    // Only other callers' answers depend on this request staying alive; a batch of its own calls alone needs no keep-alive.
+    if (batch.waiters.length > 0) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const giveUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.keepAliveMs)));
+      defer(Promise.race([settled, giveUp]).finally(() => { if (timer !== undefined) clearTimeout(timer); }));
+    } else {
+      void settled;
+    }
     const verdicts = await sent;
     return verdicts.slice(0, own);
   }

@@ -80,24 +80,36 @@ export class EdgeRuntime {
   }
 
   /**
-   * The answers when every call is a cached certain block, else undefined:
-   * lets the caller skip arming a decision timeout for requests that need
-   * no object at all.
+   * The answers when every call can be decided in this isolate right now
+   * (a cached certain block, or a pre-counted call within its budget), else
+   * undefined, having consumed nothing. Synchronous: a request answered
+   * here needs no object, so the caller arms no decision timeout for it.
    *
    * @example
-   * const verdicts = edge.cachedBlocks(pending); // CounterVerdict[] | undefined
+   * const verdicts = edge.localVerdicts(pending, (p) => ctx.waitUntil(p)); // CounterVerdict[] | undefined
    */
-  cachedBlocks(items: readonly EdgeCall[]): CounterVerdict[] | undefined {
+  localVerdicts(items: readonly EdgeCall[], defer: (work: Promise<unknown>) => void): CounterVerdict[] | undefined {
     const now = this.now();
-    const verdicts: CounterVerdict[] = [];
+    const cached: (CounterVerdict | undefined)[] = [];
+    let precounted: Set<string> | undefined;
     for (const item of items) {
-      if (item.shadow || item.bypass === true) return undefined;
-      const cached = this.blocks.lookup(blockKey(item.call), now);
-      if (cached === undefined) return undefined;
-      verdicts.push(cached);
+      const block = !item.shadow && item.bypass !== true ? this.blocks.lookup(blockKey(item.call), now) : undefined;
+      cached.push(block);
+      if (block !== undefined) continue;
+      if (item.syncMs === undefined || item.call.cost <= 0 || item.bypass === true || !this.precount.canDecideLocally(item.call, item.syncMs)) return undefined;
+      // The same counter twice in one request would spend one budget twice; let decideCalls take it in order.
+      const id = blockKey(item.call);
+      if (precounted?.has(id)) return undefined;
+      (precounted ??= new Set()).add(id);
     }
-    this.stats.cachedBlocks += verdicts.length;
-    return verdicts;
+    return items.map((item, i) => {
+      const block = cached[i];
+      if (block !== undefined) {
+        this.stats.cachedBlocks += 1;
+        return block;
+      }
+      return this.precount.decideLocally(item.call, item.syncMs as number, defer) as CounterVerdict;
+    });
   }
 
   /**

@@ -20,8 +20,23 @@ export function deferOf(c: Context): Defer {
   } catch {
     ctx = undefined;
   }
-  const swallow = (work: Promise<unknown>) => work.catch((error: unknown) => {
+  return deferFrom(ctx);
+}
+
+/**
+ * `ctx.waitUntil` for a fetch handler's execution context (or a
+ * fire-and-forget fallback without one), failures logged, never thrown.
+ *
+ * @example
+ * const defer = deferFrom(ctx);
+ * defer(sendMetrics());
+ */
+export function deferFrom(ctx: ExecutionContext | undefined): Defer {
+  return ctx ? (work) => ctx.waitUntil(swallow(work)) : (work) => void swallow(work);
+}
+
+function swallow(work: Promise<unknown>): Promise<unknown> {
+  return work.catch((error: unknown) => {
     console.error(JSON.stringify({ event: "floodgate.background_failed", error: String(error) }));
   });
-  return ctx ? (work) => ctx.waitUntil(swallow(work)) : (work) => void swallow(work);
 }

@@ -23,6 +23,20 @@ function sfString(text: string): string {
   return `"${text.replace(/[\\"]/g, (c) => "\\" + c).replace(/[^\x20-\x7e]/g, "?")}"`;
 }
 
+// Policy names come from the rules, so there are few: quote each once.
+const quoted = new Map<string, string>();
+const QUOTED_MAX = 1_000;
+
+function quotedName(name: string): string {
+  let text = quoted.get(name);
+  if (text === undefined) {
+    text = sfString(name);
+    if (quoted.size >= QUOTED_MAX) quoted.clear();
+    quoted.set(name, text);
+  }
+  return text;
+}
+
 /**
  * Seconds a rejected client must wait: exact retry-after rounded up, or,
  * when the request can never fit (limit 0, cost above capacity), the
@@ -51,7 +65,7 @@ export function rateLimitHeaders(result: RateLimitResult): [string, string][] {
   if (!policy) return [];
   const retry = result.allowed ? 0 : retryAfterSeconds(result);
   const reset = Math.max(seconds(result.resetAfterMs), retry);
-  const name = sfString(policy.name);
+  const name = quotedName(policy.name);
   const headers: [string, string][] = [
     ["X-RateLimit-Limit", String(result.limit)],
     ["X-RateLimit-Remaining", String(result.remaining)],
@@ -66,15 +80,24 @@ export function rateLimitHeaders(result: RateLimitResult): [string, string][] {
 }
 
 /**
- * Copy of `response` with the rate-limit headers added (origin responses
- * have immutable headers; the body is passed through, not buffered).
+ * `response` with the rate-limit headers (and `extra`) added: set in place
+ * when its headers are mutable, the cheap and common case; otherwise (a
+ * `fetch` response, whose headers are immutable) on a copy, the body passed
+ * through, not buffered.
  *
  * @example
  * return withRateLimitHeaders(await fetch(upstream), result);
  */
-export function withRateLimitHeaders(response: Response, result: RateLimitResult): Response {
+export function withRateLimitHeaders(response: Response, result: RateLimitResult, extra: readonly [string, string][] = []): Response {
   const headers = rateLimitHeaders(result);
+  for (const header of extra) headers.push(header);
   if (headers.length === 0) return response;
+  try {
+    for (const [name, value] of headers) response.headers.set(name, value);
+    return response;
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+  }
   const copy = new Response(response.body, response);
   for (const [name, value] of headers) copy.headers.set(name, value);
   return copy;

@@ -3,17 +3,12 @@
  * the handlers after it.
  */
 import type { Context, MiddlewareHandler } from "hono";
-import { settingsOf, type Env } from "../env.ts";
-import { CounterUnavailableError, decide } from "../limiter/decide.ts";
+import type { Env } from "../env.ts";
 import type { RateLimitResult } from "../limiter/types.ts";
-import { requestDescriptors } from "../mapping/descriptors.ts";
-import { InvalidClientIpError } from "../mapping/client-ip.ts";
-import { recordFailureMode, recordGlobalShadow, recordOutcomes, scheduleFlush } from "../metrics/recorder.ts";
-import { enqueueRequest } from "../queue/enqueue.ts";
 import type { CompiledRules } from "../rules/types.ts";
+import { admit, admittedExtras } from "./admit.ts";
 import { deferOf } from "./defer.ts";
 import { DECISION_HEADER, withRateLimitHeaders } from "./headers.ts";
-import { problem, tooManyRequests } from "./problem.ts";
 
 /** Hono context variables the middleware sets. */
 export interface RateLimitVariables {
@@ -46,39 +41,19 @@ export { DECISION_HEADER };
 export function rateLimit(options: RateLimitOptions): MiddlewareHandler<{ Bindings: Env; Variables: RateLimitVariables }> {
   const rulesOf = typeof options.rules === "function" ? options.rules : () => options.rules as CompiledRules;
   return async function rateLimitMiddleware(c, next) {
-    const settings = settingsOf(c.env);
-    let result: RateLimitResult;
-    try {
-      const pending = rulesOf(c);
-      const rules = pending instanceof Promise ? await pending : pending;
-      const descriptors = requestDescriptors(rules, c.req.raw, { trustedProxyHops: settings.trustedProxyHops });
-      result = await decide(c.env, descriptors, {
-        timeoutMs: settings.decisionTimeoutMs, shadowAll: settings.shadowMode, defer: deferOf(c), onLimit: true,
-      });
-    } catch (error) {
-      if (error instanceof InvalidClientIpError) return problem(400, "Bad Request", error.message);
-      if (!(error instanceof CounterUnavailableError)) throw error;
-      console.error(JSON.stringify({ event: "ratelimit.counter_unavailable", failure_mode: settings.failureMode, path: new URL(c.req.url).pathname, error: error.message }));
-      recordFailureMode(settings.failureMode);
-      scheduleFlush(c.env, settings.metricsFlushMs, deferOf(c));
-      if (settings.failureMode === "closed") {
-        return problem(503, "Service Unavailable", "The rate limiter could not reach its counters; try again shortly.", { retry_after: 1 }, { "Retry-After": "1", [DECISION_HEADER]: "failure-closed" });
-      }
-      result = { allowed: true, reason: "failure_open", limit: 0, remaining: 0, resetAfterMs: 0, retryAfterMs: 0, policies: [] };
-    }
-    if (result.descriptors !== undefined) {
-      recordOutcomes(result.descriptors);
-      if (result.reason === "shadow") recordGlobalShadow();
-      scheduleFlush(c.env, settings.metricsFlushMs, deferOf(c));
-    }
-    if (result.reason === "queued") return enqueueRequest(c.env, c.req.raw, result);
-    if (!result.allowed) return tooManyRequests(result);
+    const pending = rulesOf(c);
+    const rules = pending instanceof Promise ? await pending : pending;
+    const admission = await admit(c.req.raw, c.env, rules, deferOf(c));
+    if (admission.response) return admission.response;
+    const result = admission.result;
     c.set("rateLimit", result);
     // The slot is already taken in the counter; holding the request until it
     // comes is what keeps the origin at the limit's rate.
     if (result.delayMs !== undefined && result.delayMs > 0) await scheduler.wait(result.delayMs);
     await next();
-    c.res = withRateLimitHeaders(c.res, result);
-    if (result.reason === "failure_open") c.res.headers.set(DECISION_HEADER, "failure-open");
+    const response = c.res;
+    const labelled = withRateLimitHeaders(response, result, admittedExtras(result));
+    // Assigning c.res makes Hono copy the response again: only when it had to be copied.
+    if (labelled !== response) c.res = labelled;
   };
 }

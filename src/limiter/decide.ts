@@ -117,9 +117,9 @@ export async function decideEach(env: Env, requests: readonly DomainDescriptors[
   if (byObject.size === 0) return outcomes;
   const edge = options.edge ?? EdgeRuntime.of(env.COUNTERS, { coalesce: settingsOf(env).coalescing, decisionTimeoutMs: options.timeoutMs });
   const defer = options.defer ?? (() => undefined);
-  // A request answered entirely from cached blocks needs no object, and so no timeout.
-  const cached = byObject.size === 1 ? edge.cachedBlocks([...byObject.values()][0]) : undefined;
-  const answers = cached !== undefined ? [cached] : await withTimeout(
+  // A request answered entirely in this isolate (cached blocks, pre-counted budget) needs no object, and so no timeout.
+  const local = byObject.size === 1 ? edge.localVerdicts([...byObject.values()][0], defer) : undefined;
+  const answers = local !== undefined ? [local] : await withTimeout(
     Promise.all([...byObject].map(([name, pending]) => edge.decideCalls(name, pending, defer))),
     options.timeoutMs,
   );

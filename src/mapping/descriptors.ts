@@ -12,6 +12,10 @@ import { clientAddress } from "./client-ip.ts";
 interface RequestFacts {
   readonly request: Request;
   readonly url: URL;
+  // Read once: each URL or Request getter is a call into the runtime.
+  readonly path: string;
+  readonly host: string;
+  readonly method: string;
   readonly trustedProxyHops: number;
   clientIp?: string;
   cookies?: Map<string, string>;
@@ -31,10 +35,12 @@ export interface MappingOptions {
  * // [{ domain, descriptors: [[{ key: "path", value: "/login" }, { key: "remote_address", value: "unknown" }]] }]
  */
 export function requestDescriptors(rules: CompiledRules, request: Request, options: MappingOptions = {}): DomainDescriptors[] {
-  const facts: RequestFacts = { request, url: new URL(request.url), trustedProxyHops: options.trustedProxyHops ?? 0 };
+  const url = new URL(request.url);
+  const facts: RequestFacts = { request, url, path: url.pathname, host: url.hostname, method: request.method, trustedProxyHops: options.trustedProxyHops ?? 0 };
   const out: DomainDescriptors[] = [];
+  const target = { method: facts.method, path: facts.path, host: facts.host };
   for (const domain of rules.domains.values()) {
-    const route = matchRoute(domain.routes, { method: request.method, path: facts.url.pathname, host: facts.url.hostname });
+    const route = matchRoute(domain.routes, target);
     if (!route) continue;
     const descriptors: DescriptorEntry[][] = [];
     for (const spec of route.descriptors) {
@@ -64,11 +70,11 @@ function sourceValue(source: EntrySource, facts: RequestFacts): string | undefin
     case "remote_address":
       return (facts.clientIp ??= clientAddress(facts.request.headers, facts.trustedProxyHops));
     case "path":
-      return facts.url.pathname;
+      return facts.path;
     case "method":
-      return facts.request.method.toUpperCase();
+      return facts.method.toUpperCase();
     case "host":
-      return facts.url.hostname.toLowerCase();
+      return facts.host.toLowerCase();
   }
 }
 

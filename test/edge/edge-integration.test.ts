@@ -89,6 +89,40 @@ describe("several edges against one object namespace (seeded trace)", () => {
     expect(allowed).toBe(50);
   });
 
+  // retry: a scheduler stall on a loaded machine can delay a sync past the slack once; a view left stale
+  // (the bug this guards against) stays stale and fails every attempt.
+  it("precount: an isolate that went quiet early still matches the object 2 × sync_ms after the last request anywhere", { retry: 2 }, async () => {
+    const syncMs = 50;
+    // Slack for an object round trip and timer lateness on a loaded machine; well under one more sync_ms,
+    // so an isolate that missed the final refresh (or stopped refreshing) still fails.
+    const slackMs = 20;
+    // Far above the requests below, so no view is 0 and a stale one cannot agree by accident.
+    const limit = 10_000;
+    const domain = domainWith("edge-precount-quiet", { unit: "hour", requests_per_unit: limit, algorithm: "fixed_window", precount: { sync_ms: syncMs } });
+    const [early, middle, late] = [isolate(), isolate(), isolate()];
+    const user = `q-${Math.random()}`; // a fresh counter on each attempt
+    const go = (i: ReturnType<typeof isolate>) => decide({ COUNTERS: counters } as Env, request(domain, user), { timeoutMs: 5_000, edge: i.edge, defer: i.defer });
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    for (let i = 0; i < 5; i++) expect((await go(early)).allowed).toBe(true);
+    // Timed from here: a cold object can take a while to answer the first request.
+    const start = Date.now();
+    let lastAt = 0;
+    while (Date.now() - start < 8 * syncMs) {
+      expect((await go(late)).allowed).toBe(true);
+      if (Date.now() - start < 3 * syncMs) await go(middle);
+      lastAt = Date.now();
+      await sleep(3);
+    }
+    // Only the promised time, not the isolates' background work.
+    await sleep(Math.max(0, lastAt + 2 * syncMs + slackMs - Date.now()));
+    const probe = { key: JSON.stringify(["edge-precount-quiet", ["user", user]]), cost: 1, limits: [{ id: domain.root.keyOnly.get("user")!.limits[0].id, algorithm: "fixed_window" as const, limit, windowMs: 3_600_000, burst: limit }] };
+    const truth = (await ownerOf("edge-precount-quiet", user).peek({ ...probe, cost: 0 })).decisions[0].remaining;
+    expect(truth).toBeLessThan(limit - 5);
+    expect([early, middle, late].map((i) => i.edge.precount.view(probe)?.[0].remaining)).toEqual([truth, truth, truth]);
+    expect(early.edge.precount.stats.local).toBeGreaterThan(0);
+    await Promise.all([early, middle, late].flatMap((i) => i.background));
+  });
+
   it("precount stays within E × share × limit and every edge converges within 2 × sync_ms", async () => {
     const syncMs = 30;
     const limit = 120;

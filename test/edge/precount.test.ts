@@ -68,6 +68,135 @@ describe("edge pre-counting", () => {
   });
 });
 
+describe("edge pre-counting convergence after traffic stops", () => {
+  const S = 50;
+  /**
+   * The guarantee is 2 × sync_ms after the last hit anywhere plus an object
+   * round trip and timer lateness (sub-millisecond to a few ms in workerd,
+   * more on a loaded machine). 20 ms covers that and stays well under one
+   * more sync period, so a view that missed the last refresh (and would only
+   * catch up a whole sync_ms later, or never) still fails.
+   */
+  const SLACK_MS = 20;
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  const remainingOf = async (objectName: string, call: CounterCall) => (await send(objectName, [{ ...call, cost: 0 }]))[0].decisions[0].remaining;
+
+  // retry: a scheduler stall on a loaded machine can delay a sync past the slack once; a view left stale
+  // (the bug this guards against) stays stale and fails every attempt.
+  it("an edge that went quiet early still matches the object within 2 × sync_ms of the last hit anywhere", { retry: 2 }, async () => {
+    const key = `pc-converge-${Math.random()}`;
+    const objectName = `pc-obj-${key}`;
+    // Far above the hits below, so no view is 0 and a stale one cannot pass by accident.
+    const call = limitCall(key, 10_000);
+    const [a, b, c] = [edge(), edge(), edge()];
+    // A: a few hits at the start, then nothing.
+    for (let i = 0; i < 5; i++) await a.table.decide(objectName, call, S, a.defer);
+    // Then B keeps hitting for 8 sync periods; C stops after 3. (Timed from here: a cold object can take a while to answer A.)
+    const start = Date.now();
+    let lastHitAt = 0;
+    while (Date.now() - start < 8 * S) {
+      await b.table.decide(objectName, call, S, b.defer);
+      if (Date.now() - start < 3 * S) await c.table.decide(objectName, call, S, c.defer);
+      lastHitAt = Date.now();
+      await sleep(3);
+    }
+    // Not waiting for the edges' background work: only for the promised time.
+    await sleep(Math.max(0, lastHitAt + 2 * S + SLACK_MS - Date.now()));
+    const truth = await remainingOf(objectName, call);
+    const views = [a, b, c].map((e) => e.table.view(call)?.[0].remaining);
+    expect(truth).toBeLessThan(10_000 - 5);
+    expect(views).toEqual([truth, truth, truth]);
+    await Promise.all([a, b, c].flatMap((e) => e.background));
+  });
+
+  it("an idle key with no other traffic stops after one refresh that shows no change", async () => {
+    const key = `pc-idle-${Math.random()}`;
+    let sends = 0;
+    const counting = new PrecountTable((name, calls) => ((sends += 1), send(name, calls)), () => Date.now());
+    const background: Promise<unknown>[] = [];
+    const call = limitCall(key, 1_000);
+    for (let i = 0; i < 5; i++) await counting.decide(`pc-obj-${key}`, call, S, (p) => void background.push(p));
+    // One strong decision (the first), one flush of the 4 local hits, one follow-up refresh that sees no change.
+    await Promise.all(background);
+    expect(sends).toBe(3);
+    await sleep(3 * S);
+    expect(sends).toBe(3);
+    expect(counting.view(call)?.[0].remaining).toBe(await remainingOf(`pc-obj-${key}`, call));
+  });
+
+  it("runs one refresh chain per counter however many hits arrive (about one sync per sync_ms)", async () => {
+    const key = `pc-chain-${Math.random()}`;
+    let sends = 0;
+    const counting = new PrecountTable((name, calls) => ((sends += 1), send(name, calls)), () => Date.now());
+    const background: Promise<unknown>[] = [];
+    const call = limitCall(key, 100_000);
+    const start = Date.now();
+    while (Date.now() - start < 10 * S) {
+      await Promise.all(Array.from({ length: 5 }, () => counting.decide(`pc-obj-${key}`, call, S, (p) => void background.push(p))));
+      await sleep(2);
+    }
+    const elapsed = Date.now() - start;
+    await Promise.all(background);
+    // The strong decisions (the first concurrent batch), one sync per sync_ms while hits come, then at most two
+    // follow-up reads; two chains would make about twice as many syncs.
+    expect(counting.stats.strong).toBeLessThanOrEqual(5);
+    expect(sends).toBeLessThanOrEqual(counting.stats.strong + Math.ceil(elapsed / S) + 2);
+    expect(counting.stats.local).toBeGreaterThan(100);
+    expect(counting.view(call)?.[0].remaining).toBe(await remainingOf(`pc-obj-${key}`, call));
+  });
+});
+
+describe("edge pre-counting refresh chain hosting", () => {
+  it("moves the refresh chain to a newer request, and ends it CHAIN_MAX_MS after its host started it", async () => {
+    const { CHAIN_HANDOFF_MS, CHAIN_MAX_MS } = await import("../../src/edge/precount.ts");
+    const S = 20;
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    // A fake object whose count always moves (someone else keeps counting), so only the cap can end the chain.
+    let sends = 0;
+    let remaining = 1e6;
+    const busy = async (_name: string, calls: readonly CounterCall[]) => {
+      sends += 1;
+      return calls.map((c) => ({ allowed: true, accepted: c.cost, decisions: [{ allowed: true, limit: 2e6, remaining: (remaining -= 1 + c.cost), resetAfterMs: 1e6, retryAfterMs: 0 }] }));
+    };
+    // The table's clock only moves when the test says; timers are real.
+    let clock = 1_000_000;
+    const table = new PrecountTable(busy, () => clock);
+    const request = () => {
+      const work: Promise<unknown>[] = [];
+      return { work, defer: (p: Promise<unknown>) => void work.push(p), settled: () => Promise.race([Promise.all(work).then(() => true), sleep(4 * S).then(() => false)]) };
+    };
+    const call = limitCall("chain-host", 2e6);
+    const first = request();
+    await table.decide("obj", call, S, first.defer); // strong: learns the counter, starts nothing
+    expect(first.work).toHaveLength(0);
+    const host1 = request();
+    await table.decide("obj", call, S, host1.defer); // local: starts the chain in this request
+    expect(host1.work).toHaveLength(1);
+    await sleep(3 * S);
+    // A later hit within CHAIN_HANDOFF_MS of the host leaves the chain where it is.
+    const same = request();
+    await table.decide("obj", call, S, same.defer);
+    expect(same.work).toHaveLength(0);
+    clock += CHAIN_HANDOFF_MS;
+    const host2 = request();
+    await table.decide("obj", call, S, host2.defer);
+    expect(host2.work).toHaveLength(1);
+    // The old host's chain retires without another sync; the new one syncs about once per sync_ms.
+    expect(await host1.settled()).toBe(true);
+    const before = sends;
+    await sleep(10 * S);
+    expect(sends - before).toBeGreaterThanOrEqual(3);
+    expect(sends - before).toBeLessThanOrEqual(11);
+    expect(await host2.settled()).toBe(false);
+    // Past CHAIN_MAX_MS after host2 started it, the chain ends at its next sync although the count still moves.
+    clock += CHAIN_MAX_MS;
+    expect(await host2.settled()).toBe(true);
+    const after = sends;
+    await sleep(3 * S);
+    expect(sends).toBe(after);
+  });
+});
+
 describe("edge pre-counting memory", () => {
   it("keeps at most PRECOUNT_ENTRIES counters, forgetting idle ones first", async () => {
     const { PRECOUNT_ENTRIES } = await import("../../src/edge/precount.ts");

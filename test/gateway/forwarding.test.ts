@@ -1,5 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { upstreamUrl } from "../../src/http/forward.ts";
+import { upstreamHref, upstreamUrl } from "../../src/http/forward.ts";
 import { gateway, testEnv, uniqueIp } from "../support/app.ts";
 
 const rules = {
@@ -79,12 +80,38 @@ describe("forwarding allowed requests to ORIGIN_URL", () => {
     expect(upstreamUrl(origin, new URL("http://gw.test//evil.example/x")).href).toBe("https://api.example.com/v1//evil.example/x");
   });
 
+  it("builds the same upstream URL by string operations on the hot path as with the URL parser", () => {
+    const origins = ["https://api.example.com/v1", "https://api.example.com/v1/", "http://127.0.0.1:8080", "http://[::1]:9/a/b//"].map((o) => new URL(o));
+    const segment = fc.stringMatching(/^[A-Za-z0-9._~%!$&'()*+,;=:@-]{0,8}$/);
+    fc.assert(fc.property(
+      fc.constantFrom(...origins), fc.constantFrom("http://gw.test", "https://evil.example:8443", "http://[2001:db8::1]"),
+      fc.array(segment, { maxLength: 4 }), fc.option(fc.stringMatching(/^[A-Za-z0-9=&%/?:@-]{0,12}$/)),
+      (origin, host, segments, query) => {
+        // As the runtime hands it over: parsed and normalized.
+        const url = new URL(`${host}/${segments.join("/")}${query === null ? "" : `?${query}`}`).href;
+        expect(upstreamHref(origin, url)).toBe(upstreamUrl(origin, new URL(url)).href);
+      },
+    ), { seed: 20261122, numRuns: 500 });
+  });
+
   it("drops hop-by-hop headers, including those named in Connection", async () => {
     const res = await call("/hop", { ip: uniqueIp(), headers: { connection: "x-hop", "x-hop": "1", "keep-alive": "timeout=5", "x-end": "2" } });
     const seen = await res.json<Seen>();
     expect(seen.headers["x-hop"]).toBeUndefined();
     expect(seen.headers["keep-alive"]).toBeUndefined();
     expect(seen.headers["x-end"]).toBe("2");
+  });
+
+  it("never forwards hop-by-hop fields or the client's Host, also when no Connection header names any", async () => {
+    const res = await call("/hop", { ip: uniqueIp(), headers: { "keep-alive": "timeout=5", te: "trailers", trailer: "x-t", "proxy-connection": "keep-alive", host: "evil.example", "x-end": "2" } });
+    const seen = await res.json<Seen>();
+    for (const name of ["keep-alive", "te", "trailer", "proxy-connection"]) expect(seen.headers[name], name).toBeUndefined();
+    expect(seen.headers.host).toBe(new URL(testEnv.TEST_ORIGIN_URL).host);
+    expect(seen.headers["x-end"]).toBe("2");
+    const plain = await (await call("/hop", { ip: uniqueIp(), headers: { "keep-alive": "timeout=5", te: "trailers", "x-end": "3" } })).json<Seen>();
+    expect(plain.headers["keep-alive"]).toBeUndefined();
+    expect(plain.headers.te).toBeUndefined();
+    expect(plain.headers["x-end"]).toBe("3");
   });
 
   it("answers 502 problem+json when the origin cannot be reached", async () => {

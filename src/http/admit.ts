@@ -1,0 +1,71 @@
+/**
+ * The rate limiter's verdict on one HTTP request, shared by the gateway's
+ * own request path and the `rateLimit()` Hono middleware: either an answer
+ * to send at once (429, 202 queued, 400 for a bad client IP, 503 when the
+ * counters are unreachable and FAILURE_MODE is closed), or the decision
+ * with which to let the request through.
+ */
+import { settingsOf, type Env } from "../env.ts";
+import { CounterUnavailableError, decide } from "../limiter/decide.ts";
+import type { RateLimitResult } from "../limiter/types.ts";
+import { InvalidClientIpError } from "../mapping/client-ip.ts";
+import { requestDescriptors } from "../mapping/descriptors.ts";
+import { recordFailureMode, recordGlobalShadow, recordOutcomes, scheduleFlush } from "../metrics/recorder.ts";
+import { enqueueRequest } from "../queue/enqueue.ts";
+import type { CompiledRules } from "../rules/types.ts";
+import type { Defer } from "./defer.ts";
+import { DECISION_HEADER } from "./headers.ts";
+import { problem, tooManyRequests } from "./problem.ts";
+
+/** An answer to send now, or the decision under which the request goes on. */
+export type Admission = { readonly response: Response; readonly result?: undefined } | { readonly response?: undefined; readonly result: RateLimitResult };
+
+/**
+ * Map `request` to descriptors under `rules`, decide them, and record the
+ * outcome in metrics.
+ *
+ * @example
+ * const admission = await admit(request, env, rules, (p) => ctx.waitUntil(p));
+ * if (admission.response) return admission.response; // 429, 202, 400 or 503
+ * const result = admission.result; // allowed (maybe delayed, maybe failure_open)
+ */
+export async function admit(request: Request, env: Env, rules: CompiledRules, defer: Defer): Promise<Admission> {
+  const settings = settingsOf(env);
+  let result: RateLimitResult;
+  try {
+    const descriptors = requestDescriptors(rules, request, { trustedProxyHops: settings.trustedProxyHops });
+    result = await decide(env, descriptors, {
+      timeoutMs: settings.decisionTimeoutMs, shadowAll: settings.shadowMode, defer, onLimit: true,
+    });
+  } catch (error) {
+    if (error instanceof InvalidClientIpError) return { response: problem(400, "Bad Request", error.message) };
+    if (!(error instanceof CounterUnavailableError)) throw error;
+    console.error(JSON.stringify({ event: "ratelimit.counter_unavailable", failure_mode: settings.failureMode, path: new URL(request.url).pathname, error: error.message }));
+    recordFailureMode(settings.failureMode);
+    scheduleFlush(env, settings.metricsFlushMs, defer);
+    if (settings.failureMode === "closed") {
+      return { response: problem(503, "Service Unavailable", "The rate limiter could not reach its counters; try again shortly.", { retry_after: 1 }, { "Retry-After": "1", [DECISION_HEADER]: "failure-closed" }) };
+    }
+    result = { allowed: true, reason: "failure_open", limit: 0, remaining: 0, resetAfterMs: 0, retryAfterMs: 0, policies: [] };
+  }
+  if (result.descriptors !== undefined) {
+    recordOutcomes(result.descriptors);
+    if (result.reason === "shadow") recordGlobalShadow();
+    scheduleFlush(env, settings.metricsFlushMs, defer);
+  }
+  if (result.reason === "queued") return { response: await enqueueRequest(env, request, result) };
+  if (!result.allowed) return { response: tooManyRequests(result) };
+  return { result };
+}
+
+/**
+ * Headers an admitted request's response carries besides the rate-limit
+ * ones: `X-RateLimit-Decision: failure-open` when the counters could not be
+ * asked.
+ *
+ * @example
+ * withRateLimitHeaders(response, result, admittedExtras(result));
+ */
+export function admittedExtras(result: RateLimitResult): [string, string][] {
+  return result.reason === "failure_open" ? [[DECISION_HEADER, "failure-open"]] : [];
+}
