@@ -166,7 +166,7 @@ export interface Probe {
 export const PROBES: readonly Probe[] = [
   { id: "origin-direct", service: "origin", path: "/sharded/origin", title: "the origin loaded directly: no gateway, nothing forwarded (tiny 200)" },
   { id: "probe-hono", service: "probe", path: "/probe/hono", title: "a minimal Hono app (one middleware) that forwards; no object call" },
-  { id: "floodgate-no-counter", service: "floodgate", path: "/sharded/no-counter", title: "floodgate on a rule with no limit: Hono, routes, rules, forward; no object call" },
+  { id: "floodgate-no-counter", service: "floodgate", path: "/sharded/no-counter", title: "floodgate on a rule with no limit: routes, rules, forward; no object call" },
   { id: "probe-rpc", service: "probe", path: "/probe/rpc", title: "bare pass-through + 1 RPC to 1 of 64 objects (count in a Map)" },
   { id: "probe-rpc-shaped", service: "probe", path: "/probe/rpc-shaped", title: "the same RPC carrying floodgate's call and verdict shapes (objects)" },
   { id: "probe-rpc-sql", service: "probe", path: "/probe/rpc-sql", title: "the same RPC + 1 SQLite upsert per hit (write-through)" },

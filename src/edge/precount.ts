@@ -13,9 +13,11 @@
  * one background loop, hosted by a request's `defer` (ctx.waitUntil), that
  * syncs every `sync_ms` (S, from the start of one sync to the start of the
  * next). A sync sends the hits taken since the previous one, or reads the
- * counter at cost 0 if there are none, and replaces the view. A hit decided
- * locally starts the chain if none runs, and so does a strong decision on a
- * counter whose view was fresh (synced within 2 × S + 1 s) or that carried
+ * counter at cost 0 if there are none, and replaces the view. A counter is
+ * decided locally only while it is hot here (its previous hit in this
+ * isolate came less than S ago; see `isHot`). A hit decided locally starts
+ * the chain if none runs, and so does a strong decision on a hot counter
+ * whose view was fresh (synced within 2 × S + 1 s) or one that carried
  * unsent hits; a first strong decision (or one after a longer pause) only
  * learns the view. An answer "moved" the count when some window's
  * remaining differs from the previous answer's minus this isolate's hits
@@ -93,6 +95,8 @@ interface Entry {
   lastMoved: boolean;
   /** Answers so far, outside the refresh chain, to calls carrying this isolate's hits (strong decisions, budget flushes). */
   answered: number;
+  /** When this isolate last took a hit on the counter (locally or strongly). */
+  lastHitAt: number;
 }
 
 /** One isolate's background sync loop for one counter. */
@@ -148,7 +152,9 @@ export class PrecountTable {
     const id = entryId(call);
     const entry = this.entries.get(id);
     // A hit on a counter this isolate is pre-counting keeps its refresh chain going; a first (or long-paused) one only learns.
-    const fresh = entry !== undefined && this.now() - entry.syncedAt < freshFor(syncMs);
+    const startedAt = this.now();
+    const fresh = entry !== undefined && startedAt - entry.syncedAt < freshFor(syncMs);
+    const hot = entry !== undefined && isHot(entry, startedAt);
     this.stats.strong += 1;
     const calls: CounterCall[] = [];
     const carried = entry?.pending ?? 0;
@@ -167,8 +173,10 @@ export class PrecountTable {
     const accepted = carried > 0 ? (verdicts[0].accepted ?? carried) : 0;
     if (carried > 0) this.stats.overshoot += carried - accepted;
     const verdict = verdicts[verdicts.length - 1];
-    const own = fresh || carried > 0;
+    // Only a counter hot in this isolate keeps a refresh chain: on one hit now and then, syncing would cost more than it saves.
+    const own = carried > 0 || (fresh && hot);
     const learned = this.learn(id, objectName, call, syncMs, verdict.decisions, accepted + (verdict.allowed ? call.cost : 0), own);
+    learned.lastHitAt = startedAt;
     if (own) this.keepSyncing(learned, defer, this.now());
     return verdict;
   }
@@ -197,6 +205,7 @@ export class PrecountTable {
     const entry = this.localEntry(call, syncMs, now);
     if (entry === undefined) return undefined;
     entry.pending += call.cost;
+    entry.lastHitAt = now;
     this.stats.local += 1;
     // Budget spent: send now, so the object sees these hits before this isolate allows more.
     if (entry.pending + entry.inflight >= entry.budget) defer(this.sync(entry, false));
@@ -206,7 +215,7 @@ export class PrecountTable {
 
   private localEntry(call: CounterCall, syncMs: number, now: number): Entry | undefined {
     const entry = this.entries.get(entryId(call));
-    if (entry === undefined || entry.pending + entry.inflight + call.cost > entry.budget || now - entry.syncedAt >= freshFor(syncMs)) return undefined;
+    if (entry === undefined || entry.pending + entry.inflight + call.cost > entry.budget || now - entry.syncedAt >= freshFor(syncMs) || !isHot(entry, now)) return undefined;
     return entry;
   }
 
@@ -303,7 +312,7 @@ export class PrecountTable {
       }
       return existing;
     }
-    const entry: Entry = { objectName, call: { ...call, cost: 1 }, syncMs, snapshot: decisions, syncedAt: 0, budget: 0, pending: 0, inflight: 0, chain: undefined, moved: 0, lastMoved: false, answered: 0 };
+    const entry: Entry = { objectName, call: { ...call, cost: 1 }, syncMs, snapshot: decisions, syncedAt: 0, budget: 0, pending: 0, inflight: 0, chain: undefined, moved: 0, lastMoved: false, answered: 0, lastHitAt: 0 };
     this.setView(entry, decisions);
     if (this.entries.size >= PRECOUNT_ENTRIES) this.evictIdle();
     this.entries.set(id, entry);
@@ -354,6 +363,16 @@ export class PrecountTable {
  */
 function nextSyncAt(now: number, syncMs: number): number {
   return (Math.floor(now / syncMs) + 1) * syncMs;
+}
+
+/**
+ * A counter is decided here only while it is hot in this isolate: its
+ * previous hit came less than `sync_ms` ago. A counter hit now and then
+ * (1,000 keys at one request a second each, say) is decided strongly, as
+ * without precount, rather than paying a background sync for every hit.
+ */
+function isHot(entry: Entry, now: number): boolean {
+  return now - entry.lastHitAt < entry.syncMs;
 }
 
 /** How long a view may be decided from locally after its last sync. */

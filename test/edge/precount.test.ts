@@ -68,6 +68,33 @@ describe("edge pre-counting", () => {
   });
 });
 
+describe("edge pre-counting only on counters hot in the isolate", () => {
+  it("decides a counter hit less often than once per sync_ms strongly every time, with no background sync", async () => {
+    let rpcs = 0;
+    const background: Promise<unknown>[] = [];
+    const table = new PrecountTable((name, calls) => {
+      rpcs += 1;
+      return send(name, calls);
+    }, () => Date.now());
+    const call = limitCall("pc-cold-key", 1_000);
+    for (let i = 0; i < 4; i++) {
+      expect((await table.decide("pc-obj-cold", call, SYNC_MS, (p) => void background.push(p))).allowed).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, SYNC_MS + 10));
+    }
+    await Promise.all(background);
+    expect(table.stats.local).toBe(0);
+    expect(table.stats.strong).toBe(4);
+    expect(rpcs).toBe(4);
+    expect(background).toHaveLength(0);
+    // Hits closer together than sync_ms make it hot: from the second one on, decided here.
+    for (let i = 0; i < 5; i++) await table.decide("pc-obj-cold", call, SYNC_MS, (p) => void background.push(p));
+    expect(table.stats.local).toBe(4);
+    await Promise.all(background);
+    const [peek] = await send("pc-obj-cold", [{ ...call, cost: 0 }]);
+    expect(peek.decisions[0].remaining).toBe(1_000 - 9);
+  });
+});
+
 describe("edge pre-counting convergence after traffic stops", () => {
   const S = 50;
   /**
