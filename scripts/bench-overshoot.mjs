@@ -87,18 +87,18 @@ export function printOvershoot(result) {
     `Pre-counting overshoot: ${result.path} (fixed window, ${result.limit.toLocaleString("en-US")} per ${windowText(result.windowMs)}, sync ${result.syncMs} ms), ` +
       `${result.requestsPerRun.toLocaleString("en-US")} requests of one key spread over E isolates, ${result.inFlightPerEdge} in flight per isolate`,
     "",
-    "| isolates (E) | limit | allowed | overshoot | overshoot, % of limit | bound E/8, % | within bound | views converged after 2 × sync_ms |",
+    "| isolates (E) | limit | allowed | overshoot | overshoot, % of limit | bound E/8, % | within bound | answers exact 2 × sync_ms after traffic stops |",
     "|---:|---:|---:|---:|---:|---:|:---:|:---:|",
   ];
   for (const r of result.rows) {
     const failed = r.failed > 0 ? ` (${r.failed} failed)` : "";
     const c = r.convergence;
     // Name how long the worst edge had been quiet: one that fell quiet early may have synced for the last time before the others did.
-    const worst = c.views.reduce((w, v, e) => (Math.abs(v - c.expectedRemaining) > Math.abs(c.views[w] - c.expectedRemaining) ? e : w), 0);
+    const worst = c.views.reduce((w, v, e) => (Math.abs(v - (c.expectedRemaining - e)) > Math.abs(c.views[w] - (c.expectedRemaining - w)) ? e : w), 0);
     const converged = c.converged ? `yes (${r.edges}/${r.edges})` : `no: ${c.agreeing}/${r.edges}, off by ≤ ${c.maxError} (edge quiet ${c.quietBeforeStopMs[worst]} ms before the end)`;
     lines.push(`| ${r.edges} | ${r.limit} | ${r.allowed}${failed} | ${r.overshoot} | ${r.overshootPercent.toFixed(2)} % | ${r.boundPercent} % | ${r.withinBound ? "yes" : "**no**"} | ${converged} |`);
   }
-  lines.push("", `Overshoot: 200s beyond the limit. Views: on a second key left at half its limit, each isolate's X-RateLimit-Remaining for one more request ${result.rows[0]?.convergence.waitedMs ?? 2 * result.syncMs} ms after the last answer, against the object's count.`);
+  lines.push("", `Overshoot: 200s beyond the limit. Views: on a second key left at half its limit, each isolate in turn answers one more request ${result.rows[0]?.convergence.waitedMs ?? 2 * result.syncMs} ms after the last answer; its X-RateLimit-Remaining must be exact (all allowed hits and the probes before it counted).`);
   return lines.join("\n");
 }
 
@@ -157,9 +157,11 @@ async function drive({ edges, ports, agents, path, key, requests, seed }) {
 
 /**
  * Leave a second key at half its limit, wait 2 × sync_ms, then ask every
- * edge once: a converged edge's view is the object's count, so it answers
- * remaining = limit − (all allowed so far) − 1 (its own probe, which no
- * other edge has seen yet).
+ * edge once, one after another: each answer must be exact, remaining =
+ * limit − (all allowed so far) − (the probes so far, its own included).
+ * By then no counter is hot in any isolate (its last hit is over sync_ms
+ * old), so a converged edge asks the object; an edge answering from a
+ * stale view would be off by the hits it has not seen.
  */
 async function converge({ edges, ports, agents, path, key, limit, syncMs, seed }) {
   const counts = await drive({ edges, ports, agents, path, key, requests: Math.floor(limit / 2), seed });
@@ -170,7 +172,7 @@ async function converge({ edges, ports, agents, path, key, limit, syncMs, seed }
     const { headers } = await get(agents[e], ports[e], path, key);
     views.push(Number(headers["x-ratelimit-remaining"]));
   }
-  const errors = views.map((v) => (Number.isFinite(v) ? Math.abs(v - expected) : Infinity));
+  const errors = views.map((v, e) => (Number.isFinite(v) ? Math.abs(v - (expected - e)) : Infinity));
   const agreeing = errors.filter((e) => e === 0).length;
   // How long before the last answer of all each edge answered its own last request: an edge that fell quiet early may have synced for the last time before the others' last hits reached the object.
   const stop = Math.max(...counts.lastAnswerAt);
