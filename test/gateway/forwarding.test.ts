@@ -114,6 +114,15 @@ describe("forwarding allowed requests to ORIGIN_URL", () => {
     expect(plain.headers["x-end"]).toBe("3");
   });
 
+  it("passes an origin's redirect back to the client instead of following it", async () => {
+    for (const status of [301, 302, 307, 308]) {
+      const res = await call(`/status/${status}`, { ip: uniqueIp(), redirect: "follow" });
+      expect(res.status).toBe(status);
+      expect(res.headers.get("location")).toBe("/landed");
+      expect(res.headers.get("X-RateLimit-Limit")).not.toBeNull();
+    }
+  });
+
   it("answers 502 problem+json when the origin cannot be reached", async () => {
     const down = gateway(rules, { ORIGIN_URL: "http://127.0.0.1:9" });
     const res = await down("/x", { ip: uniqueIp() });

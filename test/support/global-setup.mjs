@@ -2,7 +2,7 @@
 // 127.0.0.1 that echoes exactly what it received, so forwarding tests use
 // real fetch end to end. Its URL reaches tests as the TEST_ORIGIN_URL binding.
 //
-// `/status/NNN` answers status NNN. A request with an `x-test-tag` header is
+// `/status/NNN` answers status NNN (a 3xx with `Location: /landed`). A request with an `x-test-tag` header is
 // recorded with its arrival time (when its headers arrived, in Node's clock,
 // which is the machine's) and `GET /__records?tag=T` lists the records of a
 // tag, so the delay and queue tests check delivery times against real arrivals.
@@ -45,7 +45,9 @@ export default async function setup({ provide }) {
         if (!records.has(tag)) records.set(tag, []);
         records.get(tag).push(echo);
       }
-      res.writeHead(status, { "content-type": "application/json", "x-test-origin": "yes", "set-cookie": "origin=1" });
+      // A redirect points somewhere a follower would land on with a 200.
+      const location = status >= 300 && status < 400 ? { location: "/landed" } : {};
+      res.writeHead(status, { "content-type": "application/json", "x-test-origin": "yes", "set-cookie": "origin=1", ...location });
       res.end(JSON.stringify(echo));
     });
   });
