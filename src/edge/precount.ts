@@ -20,10 +20,11 @@
  * whose view was fresh (synced within 2 × S + 1 s) or one that carried
  * unsent hits; a first strong decision (or one after a longer pause) only
  * learns the view. An answer "moved" the count when some window's
- * remaining differs from the previous answer's minus this isolate's hits
- * the object took in between: others' hits, refill (buckets, sliding
- * windows) and a new window all count, since the view no longer matches
- * the object after any of them. The chain stops
+ * remaining is below the previous answer's minus this isolate's hits the
+ * object took in between: someone else's hits. Quota coming back (refill,
+ * a new window) does not count: it only makes an old view conservative,
+ * and following a refill would mean a read per sync for a whole window.
+ * The chain stops
  * - at a sync that sent no hits, when no answer since the end of the sync
  *   before the previous one moved the count (it stood still for two sync
  *   periods) and no call carrying this isolate's hits outside the chain (a
@@ -176,7 +177,8 @@ export class PrecountTable {
     // Only a counter hot in this isolate keeps a refresh chain: on one hit now and then, syncing would cost more than it saves.
     const own = carried > 0 || (fresh && hot);
     const learned = this.learn(id, objectName, call, syncMs, verdict.decisions, accepted + (verdict.allowed ? call.cost : 0), own);
-    learned.lastHitAt = startedAt;
+    // When the hit was decided, not when it was asked: a slow object (a cold start) must not make a hot counter look cold.
+    learned.lastHitAt = this.now();
     if (own) this.keepSyncing(learned, defer, this.now());
     return verdict;
   }
@@ -335,13 +337,17 @@ export class PrecountTable {
 
   /**
    * Replace the view with what the object answered, noting whether the
-   * count moved since the previous answer by anything but `consumed` (the
-   * hits of this isolate the object took in that call): someone else's
-   * hits, refill, a new window.
+   * count moved since the previous answer by more than `consumed` (the
+   * hits of this isolate the object took in that call): someone else is
+   * still counting. Quota that came back (refill, a new window) is not a
+   * move: a sliding window or bucket refills for a whole window after the
+   * last hit, and reading it every sync_ms for that long would cost an RPC
+   * per counter per sync for nothing (a view that is too low is only
+   * conservative, and a counter that is not hot is decided by the object).
    */
   private refresh(entry: Entry, decisions: readonly Decision[], consumed: number): void {
     const previous = entry.snapshot;
-    const changed = previous.length !== decisions.length || decisions.some((d, i) => d.remaining !== previous[i].remaining - consumed);
+    const changed = previous.length !== decisions.length || decisions.some((d, i) => d.remaining < previous[i].remaining - consumed);
     if (changed) entry.moved += 1;
     entry.lastMoved = changed;
     this.setView(entry, decisions);

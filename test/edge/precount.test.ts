@@ -95,6 +95,25 @@ describe("edge pre-counting only on counters hot in the isolate", () => {
   });
 });
 
+describe("edge pre-counting background syncs end when the count stands still", () => {
+  it("stops syncing a refilling bucket soon after its last hit (refill is not someone else counting)", async () => {
+    let rpcs = 0;
+    const background: Promise<unknown>[] = [];
+    const table = new PrecountTable((name, calls) => {
+      rpcs += 1;
+      return send(name, calls);
+    }, () => Date.now());
+    // 1,000 per 10 s: it refills 2.5 tokens per 25 ms sync, for 5 s after 500 hits.
+    const call: CounterCall = { key: "pc-refill", cost: 1, limits: [{ id: "pc-refill-tb", algorithm: "token_bucket", limit: 1_000, windowMs: 10_000, burst: 1_000 }] };
+    for (let i = 0; i < 500; i++) await table.decide("pc-obj-refill", call, SYNC_MS, (p) => void background.push(p));
+    const afterHits = rpcs;
+    await new Promise((resolve) => setTimeout(resolve, 40 * SYNC_MS));
+    // The last hits' sync, then at most two reads that see no one else counting; not one read per sync for 5 s.
+    expect(rpcs - afterHits).toBeLessThanOrEqual(4);
+    await Promise.all(background);
+  });
+});
+
 describe("edge pre-counting convergence after traffic stops", () => {
   const S = 50;
   /**
