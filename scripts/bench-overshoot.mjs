@@ -13,10 +13,9 @@
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
-import { createServer } from "node:net";
 import { join, relative } from "node:path";
 import { seededRandom, seedOf } from "./bench-random.mjs";
-import { startWorkerd } from "./bench-workerd.mjs";
+import { capnpText, freePort, startWorkerd } from "./bench-workerd.mjs";
 import { PRECOUNT_SHARE } from "../src/edge/precount.ts";
 
 const RULES = new URL("../src/bench/rules.json", import.meta.url);
@@ -194,19 +193,7 @@ function get(agent, port, path, key) {
   });
 }
 
-/** A free TCP port on 127.0.0.1 (asked of the OS, then released). */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-const text = (value) => JSON.stringify(String(value));
+const text = capnpText;
 
 /**
  * Cap'n Proto text for edge `n`. Edge 1 declares the Durable Object

@@ -43,8 +43,13 @@ export function workerdVersion() {
   }
 }
 
-/** A free TCP port on 127.0.0.1 (asked of the OS, then released). */
-function freePort() {
+/**
+ * A free TCP port on 127.0.0.1 (asked of the OS, then released).
+ *
+ * @example
+ * const port = await freePort(); // 40123
+ */
+export function freePort() {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.on("error", reject);
@@ -55,7 +60,14 @@ function freePort() {
   });
 }
 
-const text = (value) => JSON.stringify(String(value));
+/**
+ * A Cap'n Proto text literal.
+ *
+ * @example
+ * capnpText("a\"b"); // "\"a\\\"b\""
+ */
+export const capnpText = (value) => JSON.stringify(String(value));
+const text = capnpText;
 
 // Cap'n Proto constant names must be camelCase: "rpc-floor" → "rpcFloorWorker".
 const constName = (id) => id.replace(/[^A-Za-z0-9]+(.)/g, (_, c) => c.toUpperCase()) + "Worker";
