@@ -184,14 +184,17 @@ export class PrecountTable {
   }
 
   /**
-   * Whether `call` would be decided here without the object right now
-   * (it fits this isolate's budget on a fresh enough view). Changes nothing.
+   * Whether `call` would be decided here without the object at `now`
+   * (it fits this isolate's budget on a fresh enough view of a hot
+   * counter). Changes nothing; `decideLocally` with the same `now` and no
+   * change in between then succeeds.
    *
    * @example
-   * if (table.canDecideLocally(call, 100)) table.decideLocally(call, 100, defer);
+   * const now = Date.now();
+   * if (table.canDecideLocally(call, 100, now)) table.decideLocally(call, 100, defer, now);
    */
-  canDecideLocally(call: CounterCall, syncMs: number): boolean {
-    return this.localEntry(call, syncMs, this.now()) !== undefined;
+  canDecideLocally(call: CounterCall, syncMs: number, now: number = this.now()): boolean {
+    return this.localEntry(call, syncMs, now) !== undefined;
   }
 
   /**
@@ -202,8 +205,7 @@ export class PrecountTable {
    * @example
    * const verdict = table.decideLocally(call, 100, defer) ?? await table.decide(name, call, 100, defer);
    */
-  decideLocally(call: CounterCall, syncMs: number, defer: (work: Promise<unknown>) => void): CounterVerdict | undefined {
-    const now = this.now();
+  decideLocally(call: CounterCall, syncMs: number, defer: (work: Promise<unknown>) => void, now: number = this.now()): CounterVerdict | undefined {
     const entry = this.localEntry(call, syncMs, now);
     if (entry === undefined) return undefined;
     entry.pending += call.cost;
@@ -384,6 +386,16 @@ function isHot(entry: Entry, now: number): boolean {
 /** How long a view may be decided from locally after its last sync. */
 function freshFor(syncMs: number): number {
   return 2 * syncMs + 1_000;
+}
+
+/**
+ * Which pre-counted counter a call is (its key and limits; not its cost).
+ *
+ * @example
+ * precountId(call) === precountId({ ...call, cost: 3 }); // true
+ */
+export function precountId(call: CounterCall): string {
+  return entryId(call);
 }
 
 function entryId(call: CounterCall): string {

@@ -7,7 +7,7 @@ import type { CounterCall, CounterVerdict } from "../durable/protocol.ts";
 import type { Env } from "../env.ts";
 import { BlockCache } from "./block-cache.ts";
 import { Coalescer } from "./coalescer.ts";
-import { PrecountTable } from "./precount.ts";
+import { PrecountTable, precountId } from "./precount.ts";
 
 /** One counter call and how the edge may treat it. */
 export interface EdgeCall {
@@ -96,9 +96,10 @@ export class EdgeRuntime {
       const block = !item.shadow && item.bypass !== true ? this.blocks.lookup(blockKey(item.call), now) : undefined;
       cached.push(block);
       if (block !== undefined) continue;
-      if (item.syncMs === undefined || item.call.cost <= 0 || item.bypass === true || !this.precount.canDecideLocally(item.call, item.syncMs)) return undefined;
-      // The same counter twice in one request would spend one budget twice; let decideCalls take it in order.
-      const id = blockKey(item.call);
+      // The same `now` for the check and the decision below, so a view cannot age past a limit in between.
+      if (item.syncMs === undefined || item.call.cost <= 0 || item.bypass === true || !this.precount.canDecideLocally(item.call, item.syncMs, now)) return undefined;
+      // The same counter twice in one request (whatever the costs) would spend one budget twice; let decideCalls take it in order.
+      const id = precountId(item.call);
       if (precounted?.has(id)) return undefined;
       (precounted ??= new Set()).add(id);
     }
@@ -108,7 +109,10 @@ export class EdgeRuntime {
         this.stats.cachedBlocks += 1;
         return block;
       }
-      return this.precount.decideLocally(item.call, item.syncMs as number, defer) as CounterVerdict;
+      const verdict = this.precount.decideLocally(item.call, item.syncMs as number, defer, now);
+      // Unreachable after the checks above; a plain error beats a verdict missing further on.
+      if (verdict === undefined) throw new Error(`pre-counted call for ${item.call.key} could not be decided locally after its check`);
+      return verdict;
     });
   }
 
