@@ -132,7 +132,7 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     id: "precount", title: "1,000 recurring keys, precount (sync 100 ms), 1 min", path: "/sharded/precount",
     keys: { kind: "recurring", keys: 1_000 }, limit: OPEN_1M, quick: true,
-    meaning: "edge pre-counting: the isolate decides locally and syncs its hits to the objects every 100 ms",
+    meaning: "edge pre-counting on 1,000 keys that each come back about once a second: rarely hot (two hits within 100 ms), so mostly decided by the objects, as strong mode",
   },
   {
     id: "precount-hot", title: "one hot key, precount (sync 100 ms), all allowed", path: "/sharded/precount-hot",
