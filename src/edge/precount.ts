@@ -150,7 +150,7 @@ export class PrecountTable {
   async decide(objectName: string, call: CounterCall, syncMs: number, defer: (work: Promise<unknown>) => void): Promise<CounterVerdict> {
     const local = this.decideLocally(call, syncMs, defer);
     if (local !== undefined) return local;
-    const id = entryId(call);
+    const id = precountId(call);
     const entry = this.entries.get(id);
     // A hit on a counter this isolate is pre-counting keeps its refresh chain going; a first (or long-paused) one only learns.
     const startedAt = this.now();
@@ -218,7 +218,7 @@ export class PrecountTable {
   }
 
   private localEntry(call: CounterCall, syncMs: number, now: number): Entry | undefined {
-    const entry = this.entries.get(entryId(call));
+    const entry = this.entries.get(precountId(call));
     if (entry === undefined || entry.pending + entry.inflight + call.cost > entry.budget || now - entry.syncedAt >= freshFor(syncMs) || !isHot(entry, now)) return undefined;
     return entry;
   }
@@ -231,7 +231,7 @@ export class PrecountTable {
    * table.view(call)?.map((d) => d.remaining);
    */
   view(call: CounterCall): readonly Decision[] | undefined {
-    const entry = this.entries.get(entryId(call));
+    const entry = this.entries.get(precountId(call));
     return entry === undefined ? undefined : localVerdict(entry, this.now()).decisions;
   }
 
@@ -395,10 +395,6 @@ function freshFor(syncMs: number): number {
  * precountId(call) === precountId({ ...call, cost: 3 }); // true
  */
 export function precountId(call: CounterCall): string {
-  return entryId(call);
-}
-
-function entryId(call: CounterCall): string {
   return call.key + "\u0001" + call.limits.map((l) => l.id).join("\u0002");
 }
 

@@ -14,7 +14,7 @@ import { recordFailureMode, recordGlobalShadow, recordOutcomes, scheduleFlush } 
 import { enqueueRequest } from "../queue/enqueue.ts";
 import type { CompiledRules } from "../rules/types.ts";
 import type { Defer } from "./defer.ts";
-import { DECISION_HEADER } from "./headers.ts";
+import { DECISION_HEADER, rateLimitHeaders } from "./headers.ts";
 import { problem, tooManyRequests } from "./problem.ts";
 
 /** An answer to send now, or the decision under which the request goes on. */
@@ -59,13 +59,14 @@ export async function admit(request: Request, env: Env, rules: CompiledRules, de
 }
 
 /**
- * Headers an admitted request's response carries besides the rate-limit
- * ones: `X-RateLimit-Decision: failure-open` when the counters could not be
- * asked.
+ * Headers an admitted request's response carries: the rate-limit ones, and
+ * `X-RateLimit-Decision: failure-open` when the counters could not be asked.
  *
  * @example
- * withRateLimitHeaders(response, result, admittedExtras(result));
+ * withHeaders(response, admittedHeaders(result));
  */
-export function admittedExtras(result: RateLimitResult): [string, string][] {
-  return result.reason === "failure_open" ? [[DECISION_HEADER, "failure-open"]] : [];
+export function admittedHeaders(result: RateLimitResult): [string, string][] {
+  const headers = rateLimitHeaders(result);
+  if (result.reason === "failure_open") headers.push([DECISION_HEADER, "failure-open"]);
+  return headers;
 }

@@ -15,10 +15,10 @@ import type { RateLimitResult } from "../limiter/types.ts";
 import { LiveRules, type LiveRulesOptions } from "../live-rules/live-rules.ts";
 import { queuedStatus } from "../queue/status-route.ts";
 import type { CompiledRules } from "../rules/types.ts";
-import { admit, admittedExtras } from "./admit.ts";
+import { admit, admittedHeaders } from "./admit.ts";
 import { deferFrom, deferOf } from "./defer.ts";
 import { echo, forwardToOrigin } from "./forward.ts";
-import { rateLimitHeaders } from "./headers.ts";
+import { withHeaders } from "./headers.ts";
 import { rateLimit, type RateLimitVariables } from "./middleware.ts";
 import { problem } from "./problem.ts";
 
@@ -62,11 +62,8 @@ export function createApp(rules: LiveRules | (() => CompiledRules), options: Liv
         const result = admission.result;
         // The slot is already taken in the counter; holding the request until it comes keeps the origin at the limit's rate.
         if (result.delayMs !== undefined && result.delayMs > 0) await scheduler.wait(result.delayMs);
-        const headers = rateLimitHeaders(result);
-        for (const extra of admittedExtras(result)) headers.push(extra);
-        const response = await originResponse(request, env, result, headers.length > 0);
-        for (const [name, value] of headers) response.headers.set(name, value);
-        return response;
+        const headers = admittedHeaders(result);
+        return withHeaders(await originResponse(request, env, result, headers.length > 0), headers);
       } catch (error) {
         return errorResponse(error);
       }

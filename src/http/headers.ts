@@ -80,17 +80,14 @@ export function rateLimitHeaders(result: RateLimitResult): [string, string][] {
 }
 
 /**
- * `response` with the rate-limit headers (and `extra`) added: set in place
- * when its headers are mutable, the cheap and common case; otherwise (a
- * `fetch` response, whose headers are immutable) on a copy, the body passed
- * through, not buffered.
+ * `response` with `headers` added: set in place when its headers are
+ * mutable, the cheap and common case; otherwise (a `fetch` response, whose
+ * headers are immutable) on a copy, the body passed through, not buffered.
  *
  * @example
- * return withRateLimitHeaders(await fetch(upstream), result);
+ * return withHeaders(await fetch(upstream), rateLimitHeaders(result));
  */
-export function withRateLimitHeaders(response: Response, result: RateLimitResult, extra: readonly [string, string][] = []): Response {
-  const headers = rateLimitHeaders(result);
-  for (const header of extra) headers.push(header);
+export function withHeaders(response: Response, headers: readonly [string, string][]): Response {
   if (headers.length === 0) return response;
   try {
     for (const [name, value] of headers) response.headers.set(name, value);

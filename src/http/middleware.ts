@@ -6,9 +6,9 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { Env } from "../env.ts";
 import type { RateLimitResult } from "../limiter/types.ts";
 import type { CompiledRules } from "../rules/types.ts";
-import { admit, admittedExtras } from "./admit.ts";
+import { admit, admittedHeaders } from "./admit.ts";
 import { deferOf } from "./defer.ts";
-import { DECISION_HEADER, withRateLimitHeaders } from "./headers.ts";
+import { DECISION_HEADER, withHeaders } from "./headers.ts";
 
 /** Hono context variables the middleware sets. */
 export interface RateLimitVariables {
@@ -52,7 +52,7 @@ export function rateLimit(options: RateLimitOptions): MiddlewareHandler<{ Bindin
     if (result.delayMs !== undefined && result.delayMs > 0) await scheduler.wait(result.delayMs);
     await next();
     const response = c.res;
-    const labelled = withRateLimitHeaders(response, result, admittedExtras(result));
+    const labelled = withHeaders(response, admittedHeaders(result));
     // Assigning c.res makes Hono copy the response again: only when it had to be copied.
     if (labelled !== response) c.res = labelled;
   };
