@@ -137,6 +137,7 @@ export function printReport(results) {
     const b = results.background;
     if (b) {
       console.log(`Other processes used a median ${b.medianPercent.toFixed(1)} % (max ${b.maxPercent.toFixed(0)} %) of the CPU during the loads; ${b.repeatedRuns} run(s) repeated for exceeding ${b.thresholdPercent} %.`);
+      if (b.serverBusyWaitSeconds !== undefined) console.log(`Runs started only with workerd idle (< ${b.serverIdleCpuMaxPercent} % of a core with no load): ${b.serverBusyWaitSeconds} s spent waiting for earlier runs' deferred work (alarms)${b.patienceLeftSeconds === 0 ? "; patience ran out, so some runs started anyway" : ""}.`);
       if (b.runsOverThreshold > 0) console.log(`WARNING: ${b.runsOverThreshold} run(s) still shared the machine with other work (> ${b.thresholdPercent} %): their absolute figures are low; ratios suffer less.`);
     }
     console.log("");

@@ -10,7 +10,7 @@ import type { Decision } from "../algorithms/types.ts";
 import { CounterStore, DURABLE_WINDOW_MS } from "./counter-store.ts";
 import type { CounterCall, CounterVerdict, LimitCall } from "./protocol.ts";
 
-/** How often idle counters are swept from memory and storage while any exist. */
+/** The shortest gap between sweeps of idle counters (a sweep waits for the first counter that can be idle). */
 export const SWEEP_INTERVAL_MS = 10_000;
 
 interface Entry {
@@ -33,7 +33,13 @@ export class CounterObject extends DurableObject {
   private readonly store: CounterStore;
   /** counter key -> limit id -> state. */
   private readonly counters = new Map<string, Map<string, Entry>>();
-  private sweepScheduled = false;
+  /** When the sweep alarm is set for (undefined: none set). */
+  private sweepAt: number | undefined;
+  /**
+   * The earliest `idleAt` among counters committed since the last sweep (it
+   * may have moved on since; then the sweep finds nothing and looks again).
+   */
+  private earliestIdleAt = Infinity;
   /** `decide` RPCs served since this instance started (tests count edge savings with it). */
   private calls = 0;
   /**
@@ -49,6 +55,7 @@ export class CounterObject extends DurableObject {
     for (const stored of this.store.loadActive(now)) {
       const at = stored.id.indexOf(SEP);
       this.entriesOf(stored.id.slice(0, at)).set(stored.id.slice(at + 1), { state: stored.state, idleAt: stored.idleAt });
+      this.earliestIdleAt = Math.min(this.earliestIdleAt, stored.idleAt);
     }
     if (this.counters.size > 0) this.scheduleSweep(now);
   }
@@ -111,12 +118,17 @@ export class CounterObject extends DurableObject {
 
   /** Sweeps idle counters so memory and storage stay bounded by active keys. */
   override async alarm(): Promise<void> {
-    this.sweepScheduled = false;
+    this.sweepAt = undefined;
     const now = Date.now();
+    let earliest = Infinity;
     for (const [key, windows] of this.counters) {
-      for (const [id, entry] of windows) if (entry.idleAt <= now) windows.delete(id);
+      for (const [id, entry] of windows) {
+        if (entry.idleAt <= now) windows.delete(id);
+        else earliest = Math.min(earliest, entry.idleAt);
+      }
       if (windows.size === 0) this.counters.delete(key);
     }
+    this.earliestIdleAt = earliest;
     this.store.deleteIdle(now);
     this.scheduleSweep(now);
   }
@@ -178,6 +190,7 @@ export class CounterObject extends DurableObject {
     const idleAt = getAlgorithm(limit.algorithm).idleAt(state, limit);
     const entry = { state, idleAt };
     windows.set(limit.id, entry);
+    if (idleAt < this.earliestIdleAt) this.earliestIdleAt = idleAt;
     if (limit.windowMs >= DURABLE_WINDOW_MS) this.unsaved.set(key + SEP + limit.id, entry);
   }
 
@@ -192,9 +205,16 @@ export class CounterObject extends DurableObject {
     return windows;
   }
 
+  // No sooner than SWEEP_INTERVAL_MS, and no sooner than a counter can be
+  // idle: an object holding one key's 1-minute window (per-key placement)
+  // wakes once when it goes idle, not six times on the way. A shorter-lived
+  // counter arriving later moves the alarm earlier (at most once per alarm,
+  // since the new time is at least SWEEP_INTERVAL_MS ahead).
   private scheduleSweep(now: number): void {
-    if (this.sweepScheduled || this.counters.size === 0) return;
-    this.sweepScheduled = true;
-    void this.ctx.storage.setAlarm(now + SWEEP_INTERVAL_MS);
+    if (this.counters.size === 0) return;
+    const at = Math.max(now + SWEEP_INTERVAL_MS, this.earliestIdleAt);
+    if (this.sweepAt !== undefined && this.sweepAt <= at) return;
+    this.sweepAt = at;
+    void this.ctx.storage.setAlarm(at);
   }
 }

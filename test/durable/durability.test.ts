@@ -61,6 +61,25 @@ describe("durability of counters", () => {
     expect(await stub.stats()).toMatchObject({ memory: 0, stored: 0 });
   });
 
+  it("sets its sweep for when a counter can first be idle, and earlier when a shorter one arrives", async () => {
+    const stub = counters.getByName("durability-sweep-time");
+    const alarm = () => runInDurableObject(stub, (_instance: CounterObject, state) => state.storage.getAlarm());
+    const before = Date.now();
+    await stub.decide([call("hour", 3_600_000, 10)]);
+    // A fixed window of an hour is idle at the end of its window: no sweep before then.
+    const windowEnd = Math.floor(before / 3_600_000) * 3_600_000 + 3_600_000;
+    expect(await alarm()).toBeGreaterThanOrEqual(Math.max(windowEnd, before + 10_000));
+    await stub.decide([call("second", 1_000, 10)]);
+    const moved = (await alarm()) as number;
+    expect(moved).toBeGreaterThanOrEqual(before + 10_000);
+    expect(moved).toBeLessThan(Date.now() + 10_000 + 1_000);
+    // Once that earlier sweep has run, the next one waits for the hour counter again.
+    await new Promise((r) => setTimeout(r, 2_100));
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect(await stub.stats()).toMatchObject({ memory: 1, stored: 1 });
+    expect(await alarm()).toBeGreaterThanOrEqual(windowEnd);
+  });
+
   it("decides a batch in order, as if each call came alone", async () => {
     const stub = counters.getByName("durability-batch");
     const verdicts = await stub.decide(Array.from({ length: 5 }, () => call("batch", 60_000, 3)));
