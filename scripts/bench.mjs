@@ -107,14 +107,19 @@ const FOREIGN_CPU_MAX = 15;
  */
 const SERVER_IDLE_CPU_MAX = 10;
 
-async function runLoads(scenarios, ports, client, results, serverPid) {
+/**
+ * Every scenario in a workerd of its own (bare, floodgate, the peer and the
+ * probes together, fresh storage), its targets alternating round by round.
+ * A shared process made each scenario inherit the ones before it: thousands
+ * of per-key objects and the peer's alarms, which fire a window after its
+ * requests and write, whatever target is being loaded then.
+ */
+async function runLoads(scenarios, startServer, client, results) {
   const runId = startedAt.toString(36);
-  const load = (target, scenario, nonce, seconds) =>
-    runLoad({ client: client.name, url: `http://127.0.0.1:${ports[target.service]}${target.path}`, connections: settings.connections, seconds, keyArgs: keyArgsOf(scenario, nonce), serverPid });
   // Time the bench may spend waiting for, or repeating runs because of, other work on the machine.
   let patience = quick ? 10_000 : 150_000;
   let serverWaits = 0;
-  const quietMoment = async () => {
+  const quietMoment = async (serverPid) => {
     for (;;) {
       const watch = watchForeignCpu([serverPid]);
       const server = watchProcessCpu(serverPid);
@@ -127,38 +132,51 @@ async function runLoads(scenarios, ports, client, results, serverPid) {
       await new Promise((r) => setTimeout(r, 750));
     }
   };
-  const measure = async (target, scenario, nonce) => {
-    for (let attempt = 1; ; attempt++) {
-      const idleBusy = await quietMoment();
-      const before = Date.now();
-      const result = await load(target, scenario, `${nonce}-${attempt}`, settings.seconds);
-      if (!(result.foreignCpuPercent > FOREIGN_CPU_MAX) || patience <= 0) return { ...result, attempts: attempt, idleForeignCpuPercent: idleBusy };
-      patience -= Date.now() - before;
-      log(`  ${scenario.id}/${target.id}: other processes used ${result.foreignCpuPercent.toFixed(0)} % of the CPU during the run; repeating it`);
-    }
-  };
 
-  if (settings.warmupSeconds > 0) {
-    log(`warm-up: ${settings.warmupSeconds} s per worker`);
-    const warm = scenarios.find((s) => s.keys.kind === "recurring") ?? scenarios[0];
-    for (const target of targetsOf({ ...warm, probes: true })) await load(target, warm, `${runId}-warm`, settings.warmupSeconds);
-  }
-
-  const raw = new Map(scenarios.map((s) => [s.id, new Map(targetsOf(s).map((t) => [t.id, []]))]));
-  for (let round = 0; round < settings.rounds; round++) {
-    for (const scenario of scenarios) {
-      const targets = targetsOf(scenario);
-      // Rotate the order each round so no target always runs first (or right after another).
-      const order = targets.map((_, i) => targets[(i + round) % targets.length]);
-      for (const target of order) {
-        const result = await measure(target, scenario, `${runId}-${round}-${target.id}`);
-        raw.get(scenario.id).get(target.id).push({ round, ...result });
+  const all = [];
+  const rows = [];
+  for (const scenario of scenarios) {
+    const targets = targetsOf(scenario);
+    const server = await startServer(scenario);
+    const load = (target, nonce, seconds) =>
+      runLoad({ client: client.name, url: `http://127.0.0.1:${server.ports[target.service]}${target.path}`, connections: settings.connections, seconds, keyArgs: keyArgsOf(scenario, nonce), serverPid: server.pid });
+    const measure = async (target, nonce) => {
+      for (let attempt = 1; ; attempt++) {
+        const idleBusy = await quietMoment(server.pid);
+        const before = Date.now();
+        const result = await load(target, `${nonce}-${attempt}`, settings.seconds);
+        if (!(result.foreignCpuPercent > FOREIGN_CPU_MAX) || patience <= 0) return { ...result, attempts: attempt, idleForeignCpuPercent: idleBusy };
+        patience -= Date.now() - before;
+        log(`  ${scenario.id}/${target.id}: other processes used ${result.foreignCpuPercent.toFixed(0)} % of the CPU during the run; repeating it`);
       }
-      const fg = raw.get(scenario.id).get("floodgate").at(-1);
-      log(`round ${round + 1}/${settings.rounds} ${scenario.id}: ${order.map((t) => `${t.id} ${Math.round(raw.get(scenario.id).get(t.id).at(-1).rps)}`).join(", ")} req/s` + (fg.failOpen ? ` (floodgate failed open ${fg.failOpen}×)` : ""));
+    };
+    const byTarget = new Map(targets.map((t) => [t.id, []]));
+    try {
+      // A fresh process: compile and warm every target before the first measured round.
+      if (settings.warmupSeconds > 0) for (const target of targets) await load(target, `${runId}-warm-${target.id}`, settings.warmupSeconds);
+      for (let round = 0; round < settings.rounds; round++) {
+        // Rotate the order each round so no target always runs first (or right after another).
+        const order = targets.map((_, i) => targets[(i + round) % targets.length]);
+        for (const target of order) byTarget.get(target.id).push({ round, ...(await measure(target, `${runId}-${round}-${target.id}`)) });
+        const fg = byTarget.get("floodgate").at(-1);
+        log(`${scenario.id} round ${round + 1}/${settings.rounds}: ${order.map((t) => `${t.id} ${Math.round(byTarget.get(t.id).at(-1).rps)}`).join(", ")} req/s` + (fg.failOpen ? ` (floodgate failed open ${fg.failOpen}×)` : ""));
+      }
+    } finally {
+      await server.stop();
     }
+    all.push(...[...byTarget.values()].flat());
+    rows.push({
+      id: scenario.id,
+      title: scenario.title,
+      path: scenario.path,
+      meaning: scenario.meaning,
+      limit: scenario.limit,
+      targets: summarizeLoads(byTarget),
+      exactness: scenario.exactness
+        ? Object.fromEntries(["floodgate", ...(scenario.variants ?? []), "peer"].map((id) => [id, exactness(byTarget.get(id), scenario.limit)]))
+        : undefined,
+    });
   }
-  const all = [...raw.values()].flatMap((m) => [...m.values()].flat());
   const foreign = all.map((r) => r.foreignCpuPercent).filter(Number.isFinite);
   results.background = {
     thresholdPercent: FOREIGN_CPU_MAX,
@@ -170,21 +188,7 @@ async function runLoads(scenarios, ports, client, results, serverPid) {
     serverBusyWaitSeconds: serverWaits,
     patienceLeftSeconds: Math.max(0, Math.round(patience / 1000)),
   };
-  return scenarios.map((scenario) => {
-    const byTarget = raw.get(scenario.id);
-    const summary = summarizeLoads(byTarget);
-    return {
-      id: scenario.id,
-      title: scenario.title,
-      path: scenario.path,
-      meaning: scenario.meaning,
-      limit: scenario.limit,
-      targets: summary,
-      exactness: scenario.exactness
-        ? Object.fromEntries(["floodgate", ...(scenario.variants ?? []), "peer"].map((id) => [id, exactness(byTarget.get(id), scenario.limit)]))
-        : undefined,
-    };
-  });
+  return rows;
 }
 
 async function profile(scenario, ports, client, built) {
@@ -214,11 +218,19 @@ async function main() {
     log("building floodgate, origin, bare, peer and probe workers (wrangler deploy --dry-run)");
     const built = await buildWorkers(root, join(work, "build"));
     if (profileScenario) process.env.BENCH_INSPECT ??= "9229";
-    const { path, ports } = await writeConfig(join(work, "build"), services(built), join(work, "storage"));
-    const server = await startWorkerd(path, ports, join(work, "workerd.log"));
-    log(`workerd (pid ${server.pid}) serving ${Object.entries(ports).map(([id, port]) => `${id} :${port}`).join(", ")}`);
+    let current;
+    let started = 0;
+    // A fresh workerd with fresh storage (its own directory) each time.
+    const startServer = async (scenario) => {
+      started += 1;
+      const { path, ports } = await writeConfig(join(work, "build"), services(built), join(work, "storage", String(started)));
+      const server = await startWorkerd(path, ports, join(work, `workerd-${scenario.id}.log`));
+      current = server;
+      log(`${scenario.id}: workerd (pid ${server.pid}) serving ${Object.entries(ports).map(([id, port]) => `${id} :${port}`).join(", ")}`);
+      return { pid: server.pid, ports, stop: async () => { await server.stop(); current = undefined; } };
+    };
     const stopOnSignal = async () => {
-      await server.stop();
+      await current?.stop();
       process.exit(130);
     };
     process.once("SIGINT", stopOnSignal);
@@ -227,13 +239,18 @@ async function main() {
       if (profileScenario) {
         const scenario = SCENARIOS.find((s) => s.id === profileScenario);
         if (!scenario) throw new Error(`--profile: no scenario "${profileScenario}" (have ${SCENARIOS.map((s) => s.id).join(", ")})`);
-        await profile(scenario, ports, client, built);
+        const server = await startServer(scenario);
+        try {
+          await profile(scenario, server.ports, client, built);
+        } finally {
+          await server.stop();
+        }
         return;
       }
-      results.scenarios = await runLoads(scenarios, ports, client, results, server.pid);
+      results.scenarios = await runLoads(scenarios, startServer, client, results);
       results.probes = PROBES.map((p) => ({ ...p }));
     } finally {
-      await server.stop();
+      await current?.stop();
       process.off("SIGINT", stopOnSignal);
       process.off("SIGTERM", stopOnSignal);
       log("workerd stopped");
