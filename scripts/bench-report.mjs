@@ -30,6 +30,7 @@ function notes(scenario, id) {
   const out = [];
   const exact = scenario.exactness?.[id];
   if (exact) out.push(`${exact.verdict} (allowed ${exact.allowed.join(", ")} of ${exact.limit}; peer: ${scenario.exactness.peer.verdict})`);
+  if (t.floodgateOverThis !== undefined) out.push(`floodgate ${t.floodgateOverThis.toFixed(2)}× this (rounds ${t.floodgateOverThisRounds.map((r) => r.toFixed(2)).join(", ")})`);
   if (t.failOpen > 0) out.push(`${t.failOpen} failed open`);
   if (t.errors > 0) out.push(`${t.errors} errors`);
   return out.join("; ") || "";

@@ -165,13 +165,19 @@ async function runLoads(scenarios, startServer, client, results) {
       await server.stop();
     }
     all.push(...[...byTarget.values()].flat());
+    const targetSummary = summarizeLoads(byTarget);
+    // What a variant gives up (e.g. coalescing): floodgate's throughput over the variant's, round by round.
+    for (const variant of scenario.variants ?? []) {
+      const perRound = byTarget.get(variant).map((r) => (byTarget.get("floodgate").find((f) => f.round === r.round)?.rps ?? NaN) / r.rps);
+      targetSummary[variant] = { ...targetSummary[variant], floodgateOverThis: median(perRound), floodgateOverThisRounds: perRound };
+    }
     rows.push({
       id: scenario.id,
       title: scenario.title,
       path: scenario.path,
       meaning: scenario.meaning,
       limit: scenario.limit,
-      targets: summarizeLoads(byTarget),
+      targets: targetSummary,
       exactness: scenario.exactness
         ? Object.fromEntries(["floodgate", ...(scenario.variants ?? []), "peer"].map((id) => [id, exactness(byTarget.get(id), scenario.limit)]))
         : undefined,
