@@ -2,9 +2,12 @@
  * Request coalescing: concurrent decisions for the same counter object in
  * one isolate travel as one batched RPC. While an RPC to an object is in
  * flight from this isolate, calls for it gather in the next batch, which
- * leaves as soon as that RPC returns. The object decides a batch in order,
- * so every call gets exactly the answer it would have got alone, and an
- * idle isolate adds no delay at all.
+ * leaves as soon as that RPC returns; when that RPC carried other callers'
+ * calls too (the object is contended), no sooner than CONTENDED_INTERVAL_MS
+ * after it left, so batches grow and each RPC and storage write serves more
+ * decisions (group commit). The object decides a batch in order, so every
+ * call gets exactly the answer it would have got alone, and an idle or
+ * uncontended isolate adds no delay at all.
  *
  * Workers tie promises to the request that created them: when a request
  * ends (answered, timed out, or dropped by its client), continuations it
@@ -43,6 +46,23 @@ export const BUSY_FOR_MS = 1_000;
 export const MAX_BATCH_CALLS = 512;
 
 /**
+ * Shortest gap between two batches to one contended object (see `release`).
+ * Measured on one hot key in local workerd, where an RPC returns in a few
+ * ms: 8 ms took throughput from 0.50× to 0.65× bare; 16 ms did no better.
+ */
+export const CONTENDED_INTERVAL_MS = 8;
+
+/** Tuning for a Coalescer; the defaults suit the gateway. */
+export interface CoalescerOptions {
+  /** The longest a batch waits for the RPC before it; past that it goes out anyway, so a slow or lost RPC delays others by at most this. Default 100. */
+  readonly maxWaitMs?: number;
+  /** How long a sender's request stays alive for its batch (callers give up after the decision timeout anyway). Default 1,000. */
+  readonly keepAliveMs?: number;
+  /** Shortest gap between two batches to a contended object. Default CONTENDED_INTERVAL_MS. */
+  readonly contendedIntervalMs?: number;
+}
+
+/**
  * Per-isolate batcher of counter calls, one queue per object.
  *
  * @example
@@ -53,6 +73,7 @@ export class Coalescer {
   private readonly send: SendBatch;
   private readonly maxWaitMs: number;
   private readonly keepAliveMs: number;
+  private readonly contendedIntervalMs: number;
   /** The batch gathering calls for an object while an RPC to it is in flight. */
   private readonly open = new Map<string, Batch>();
   /** Start times of the RPCs in flight per object (a lost one stops counting after BUSY_FOR_MS). */
@@ -62,15 +83,11 @@ export class Coalescer {
   /** RPCs sent, for tests and metrics. */
   rpcs = 0;
 
-  /**
-   * `maxWaitMs`: the longest a batch waits for the RPC before it; past that
-   * it goes out anyway, so a slow or lost RPC delays others by at most this.
-   */
-  /** `keepAliveMs`: how long a sender's request stays alive for its batch (callers give up after the decision timeout anyway). */
-  constructor(send: SendBatch, maxWaitMs = 100, keepAliveMs = 1_000) {
+  constructor(send: SendBatch, options: CoalescerOptions = {}) {
     this.send = send;
-    this.maxWaitMs = maxWaitMs;
-    this.keepAliveMs = keepAliveMs;
+    this.maxWaitMs = options.maxWaitMs ?? 100;
+    this.keepAliveMs = options.keepAliveMs ?? 1_000;
+    this.contendedIntervalMs = options.contendedIntervalMs ?? CONTENDED_INTERVAL_MS;
   }
 
   /**
@@ -125,7 +142,7 @@ export class Coalescer {
     const settled = sent.then(
       (verdicts) => { for (const w of batch.waiters) w.resolve(verdicts.slice(w.from, w.from + w.count)); },
       (error: unknown) => { for (const w of batch.waiters) w.reject(error); },
-    ).finally(() => this.release(batch.name, startedAt));
+    ).finally(() => this.release(batch.name, startedAt, batch.waiters.length > 0));
     // Only other callers' answers depend on this request staying alive; a batch of its own calls alone needs no keep-alive.
     if (batch.waiters.length > 0) {
       let timer: ReturnType<typeof setTimeout> | undefined;
@@ -149,7 +166,13 @@ export class Coalescer {
     return live.length > 0;
   }
 
-  private release(objectName: string, startedAt: number): void {
+  // A batch that carried other callers' calls means the object is contended
+  // here: the next batch then leaves no sooner than CONTENDED_INTERVAL_MS
+  // after this one did, so it gathers more calls (fewer RPCs and commits per
+  // decision). The sender holds it: its request is kept alive until then.
+  private async release(objectName: string, startedAt: number, contended: boolean): Promise<void> {
+    const hold = contended ? startedAt + this.contendedIntervalMs - Date.now() : 0;
+    if (hold > 0) await new Promise((resolve) => setTimeout(resolve, hold));
     const left = (this.inFlight.get(objectName) ?? []).filter((t) => t !== startedAt);
     if (left.length > 0) this.inFlight.set(objectName, left);
     else this.inFlight.delete(objectName);

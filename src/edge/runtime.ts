@@ -61,7 +61,7 @@ export class EdgeRuntime {
   constructor(counters: Env["COUNTERS"], options: EdgeOptions = {}) {
     this.now = options.now ?? Date.now;
     const direct = (name: string, calls: readonly CounterCall[]) => counters.getByName(name).decide(calls) as Promise<CounterVerdict[]>;
-    this.coalescer = new Coalescer(direct, undefined, options.decisionTimeoutMs);
+    this.coalescer = new Coalescer(direct, { keepAliveMs: options.decisionTimeoutMs });
     this.sendBatch = options.coalesce === false ? direct : (name, calls, defer) => this.coalescer.submit(name, calls, defer);
     // Precount syncs already run inside the request's waitUntil, which keeps their RPCs alive.
     this.precount = new PrecountTable((name, calls) => this.sendBatch(name, calls), this.now);

@@ -150,7 +150,7 @@ export async function decideEach(env: Env, requests: readonly DomainDescriptors[
  */
 function counterCall(key: string, limits: readonly CompiledLimit[], cost: number, honour: boolean): CounterCall {
   const delays = honour ? limits.filter((limit) => limit.onLimit === "delay") : [];
-  if (delays.length === 0) return { key, limits: limits.map(toLimitCall), cost };
+  if (delays.length === 0) return { key, limits: limitCalls(limits), cost };
   return {
     key,
     limits: limits.map((limit) => (limit.onLimit === "delay" ? { ...toLimitCall(limit), reserve: true } : toLimitCall(limit))),
@@ -168,6 +168,25 @@ function precountSyncMs(limits: readonly CompiledLimit[]): number | undefined {
     syncMs = Math.min(syncMs ?? Infinity, limit.precount.syncMs);
   }
   return syncMs;
+}
+
+// One shared LimitCall array per compiled limits array: no allocation per
+// request, and the calls of a batch then share it, which the RPC's
+// structured clone sends once and refers back to for the rest.
+const limitCallArrays = new WeakMap<readonly CompiledLimit[], readonly LimitCall[]>();
+const limitCallOf = new WeakMap<CompiledLimit, LimitCall>();
+
+function limitCalls(limits: readonly CompiledLimit[]): readonly LimitCall[] {
+  let calls = limitCallArrays.get(limits);
+  if (calls === undefined) {
+    calls = limits.map((limit) => {
+      let call = limitCallOf.get(limit);
+      if (call === undefined) limitCallOf.set(limit, (call = toLimitCall(limit)));
+      return call;
+    });
+    limitCallArrays.set(limits, calls);
+  }
+  return calls;
 }
 
 /**

@@ -52,7 +52,7 @@ describe("request coalescing", () => {
 
   it("fails every caller of a failed batch, and the next batch still goes out", async () => {
     const t = manualTransport();
-    const coalescer = new Coalescer(t.send);
+    const coalescer = new Coalescer(t.send, { contendedIntervalMs: 0 });
     const first = coalescer.submit("obj", [call("1")]);
     const second = coalescer.submit("obj", [call("2")]);
     const third = coalescer.submit("obj", [call("3")]);
@@ -71,12 +71,47 @@ describe("request coalescing", () => {
 
   it("does not let an RPC that never returns stall the next batches beyond maxWaitMs", async () => {
     const t = manualTransport();
-    const coalescer = new Coalescer(t.send, 20);
+    const coalescer = new Coalescer(t.send, { maxWaitMs: 20 });
     void coalescer.submit("obj", [call("1")]);
     const next = coalescer.submit("obj", [call("2")]);
     await new Promise((r) => setTimeout(r, 40));
     expect(t.batches).toHaveLength(2);
     t.batches[1].finish();
     expect((await next)[0].decisions[0].remaining).toBe(2);
+  });
+
+  it("holds the next batch to a contended object until contendedIntervalMs after the last left, gathering what arrives meanwhile", async () => {
+    const t = manualTransport();
+    const coalescer = new Coalescer(t.send, { contendedIntervalMs: 40 });
+    const early = [1, 2, 3].map((n) => coalescer.submit("obj", [call(String(n))]));
+    await tick();
+    t.batches[0].finish(); // ["1"] alone: not contended, so ["2", "3"] leaves at once
+    await tick();
+    expect(t.batches.map((b) => b.calls.length)).toEqual([1, 2]);
+    const leftAt = Date.now();
+    t.batches[1].finish(); // two callers' calls: contended
+    await Promise.all(early); // the answers themselves are not held
+    const late = [4, 5, 6].map((n) => coalescer.submit("obj", [call(String(n))]));
+    await new Promise((r) => setTimeout(r, 10));
+    expect(t.batches).toHaveLength(2);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(t.batches.map((b) => b.calls.map((c) => c.key))).toEqual([["1"], ["2", "3"], ["4", "5", "6"]]);
+    t.batches[2].finish();
+    expect((await Promise.all(late)).map((v) => v[0].decisions[0].remaining)).toEqual([4, 5, 6]);
+    expect(Date.now() - leftAt).toBeGreaterThanOrEqual(40);
+  });
+
+  it("sends at once to an object whose last batch was its sender's alone", async () => {
+    const t = manualTransport();
+    const coalescer = new Coalescer(t.send, { contendedIntervalMs: 10_000 });
+    const first = coalescer.submit("obj", [call("1"), call("2")]);
+    await tick();
+    t.batches[0].finish();
+    await first;
+    const second = coalescer.submit("obj", [call("3")]);
+    await tick();
+    expect(t.batches).toHaveLength(2);
+    t.batches[1].finish();
+    expect((await second)[0].decisions[0].remaining).toBe(3);
   });
 });
