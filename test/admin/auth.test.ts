@@ -30,6 +30,28 @@ describe("admin endpoints without ADMIN_TOKEN configured", () => {
 
 describe("admin endpoints with ADMIN_TOKEN configured", () => {
   const call = gateway(rules, { ADMIN_TOKEN: TOKEN }, options());
+  const wrongMethods: [string, string, string][] = [
+    ["GET", "/__ratelimit/json", "POST"],
+    ["POST", "/__ratelimit/rules", "GET, HEAD, PUT, DELETE"],
+    ["PATCH", "/__ratelimit/counters?domain=auth&descriptor=k=v", "GET, HEAD, DELETE"],
+    ["DELETE", "/__ratelimit/metrics", "GET, HEAD"],
+  ];
+  for (const [method, path, allow] of wrongMethods) {
+    it(`${method} ${path.split("?")[0]}: 405 with Allow: ${allow} (after the token check)`, async () => {
+      const none = await call(path, { method });
+      expect(none.status).toBe(401);
+      const res = await call(path, { method, headers: { authorization: `Bearer ${TOKEN}` } });
+      expect(res.status).toBe(405);
+      expect(res.headers.get("Allow")).toBe(allow);
+      expect(res.headers.get("content-type")).toBe("application/problem+json");
+      expect((await res.json<{ detail: string }>()).detail).toContain(`${method} is not supported`);
+    });
+  }
+  it("still answers 404 for an unknown path under /__ratelimit/", async () => {
+    const res = await call("/__ratelimit/nope", { method: "POST", headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(res.status).toBe(404);
+  });
+
   for (const [method, path, body] of endpoints) {
     it(`${method} ${path.split("?")[0]}: 401 without a token, 401 with a wrong one, 2xx with the right one`, async () => {
       const none = await call(path, { method, body });
