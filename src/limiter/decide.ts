@@ -170,23 +170,17 @@ function precountSyncMs(limits: readonly CompiledLimit[]): number | undefined {
   return syncMs;
 }
 
-// One shared LimitCall array per compiled limits array: no allocation per
-// request, and the calls of a batch then share it, which the RPC's
-// structured clone sends once and refers back to for the rest.
-const limitCallArrays = new WeakMap<readonly CompiledLimit[], readonly LimitCall[]>();
+// One LimitCall per compiled limit, made once: no allocation per request
+// but the array, and the calls of a batch share their limits, which the
+// RPC's structured clone sends once and refers back to for the rest.
 const limitCallOf = new WeakMap<CompiledLimit, LimitCall>();
 
-function limitCalls(limits: readonly CompiledLimit[]): readonly LimitCall[] {
-  let calls = limitCallArrays.get(limits);
-  if (calls === undefined) {
-    calls = limits.map((limit) => {
-      let call = limitCallOf.get(limit);
-      if (call === undefined) limitCallOf.set(limit, (call = toLimitCall(limit)));
-      return call;
-    });
-    limitCallArrays.set(limits, calls);
-  }
-  return calls;
+function limitCalls(limits: readonly CompiledLimit[]): LimitCall[] {
+  return limits.map((limit) => {
+    let call = limitCallOf.get(limit);
+    if (call === undefined) limitCallOf.set(limit, (call = toLimitCall(limit)));
+    return call;
+  });
 }
 
 /**
