@@ -193,8 +193,8 @@ export class PrecountTable {
    * const now = Date.now();
    * if (table.canDecideLocally(call, 100, now)) table.decideLocally(call, 100, defer, now);
    */
-  canDecideLocally(call: CounterCall, syncMs: number, now: number = this.now()): boolean {
-    return this.localEntry(call, syncMs, now) !== undefined;
+  canDecideLocally(call: CounterCall, syncMs: number, now: number = this.now(), id: string = precountId(call)): boolean {
+    return this.localEntry(id, call, syncMs, now) !== undefined;
   }
 
   /**
@@ -205,8 +205,8 @@ export class PrecountTable {
    * @example
    * const verdict = table.decideLocally(call, 100, defer) ?? await table.decide(name, call, 100, defer);
    */
-  decideLocally(call: CounterCall, syncMs: number, defer: (work: Promise<unknown>) => void, now: number = this.now()): CounterVerdict | undefined {
-    const entry = this.localEntry(call, syncMs, now);
+  decideLocally(call: CounterCall, syncMs: number, defer: (work: Promise<unknown>) => void, now: number = this.now(), id: string = precountId(call)): CounterVerdict | undefined {
+    const entry = this.localEntry(id, call, syncMs, now);
     if (entry === undefined) return undefined;
     entry.pending += call.cost;
     entry.lastHitAt = now;
@@ -217,8 +217,8 @@ export class PrecountTable {
     return localVerdict(entry, now);
   }
 
-  private localEntry(call: CounterCall, syncMs: number, now: number): Entry | undefined {
-    const entry = this.entries.get(precountId(call));
+  private localEntry(id: string, call: CounterCall, syncMs: number, now: number): Entry | undefined {
+    const entry = this.entries.get(id);
     if (entry === undefined || entry.pending + entry.inflight + call.cost > entry.budget || now - entry.syncedAt >= freshFor(syncMs) || !isHot(entry, now)) return undefined;
     return entry;
   }
@@ -402,9 +402,10 @@ function localVerdict(entry: Entry, now: number): CounterVerdict {
   const aged = now - entry.syncedAt;
   return {
     allowed: true,
+    // Every field written out (no spread): this runs for every locally decided hit.
     decisions: entry.snapshot.map((d) => ({
-      ...d,
       allowed: true,
+      limit: d.limit,
       remaining: Math.max(0, d.remaining - entry.pending - entry.inflight),
       resetAfterMs: Math.max(0, d.resetAfterMs - aged),
       retryAfterMs: 0,

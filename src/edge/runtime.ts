@@ -90,30 +90,37 @@ export class EdgeRuntime {
    */
   localVerdicts(items: readonly EdgeCall[], defer: (work: Promise<unknown>) => void): CounterVerdict[] | undefined {
     const now = this.now();
-    const cached: (CounterVerdict | undefined)[] = [];
-    let precounted: Set<string> | undefined;
+    // Per item: its cached block, or the pre-counted counter's id (computed once, used for both steps).
+    const found: (CounterVerdict | string)[] = [];
     for (const item of items) {
       const block = !item.shadow && item.bypass !== true ? this.blocks.lookup(blockKey(item.call), now) : undefined;
-      cached.push(block);
-      if (block !== undefined) continue;
-      // The same `now` for the check and the decision below, so a view cannot age past a limit in between.
-      if (item.syncMs === undefined || item.call.cost <= 0 || item.bypass === true || !this.precount.canDecideLocally(item.call, item.syncMs, now)) return undefined;
-      // The same counter twice in one request (whatever the costs) would spend one budget twice; let decideCalls take it in order.
-      const id = precountId(item.call);
-      if (precounted?.has(id)) return undefined;
-      (precounted ??= new Set()).add(id);
-    }
-    return items.map((item, i) => {
-      const block = cached[i];
       if (block !== undefined) {
-        this.stats.cachedBlocks += 1;
-        return block;
+        found.push(block);
+        continue;
       }
-      const verdict = this.precount.decideLocally(item.call, item.syncMs as number, defer, now);
+      if (item.syncMs === undefined || item.call.cost <= 0 || item.bypass === true) return undefined;
+      const id = precountId(item.call);
+      // The same `now` for the check and the decision below, so a view cannot age past a limit in between.
+      if (!this.precount.canDecideLocally(item.call, item.syncMs, now, id)) return undefined;
+      // The same counter twice in one request (whatever the costs) would spend one budget twice; let decideCalls take it in order.
+      if (found.includes(id)) return undefined;
+      found.push(id);
+    }
+    const verdicts: CounterVerdict[] = [];
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
+      const step = found[i];
+      if (typeof step !== "string") {
+        this.stats.cachedBlocks += 1;
+        verdicts.push(step);
+        continue;
+      }
+      const verdict = this.precount.decideLocally(item.call, item.syncMs as number, defer, now, step);
       // Unreachable after the checks above; a plain error beats a verdict missing further on.
       if (verdict === undefined) throw new Error(`pre-counted call for ${item.call.key} could not be decided locally after its check`);
-      return verdict;
-    });
+      verdicts.push(verdict);
+    }
+    return verdicts;
   }
 
   /**

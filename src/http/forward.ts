@@ -63,9 +63,10 @@ export async function forwardToOrigin(request: Request, origin: URL): Promise<Re
   // are ours to drop. Most requests have neither, and then the copy and its
   // deletes, a visible share of a forward's cost, are skipped.
   const headers = incoming.has("connection") || incoming.has("proxy-connection") ? forwardHeaders(incoming) : incoming;
-  const hasBody = request.method !== "GET" && request.method !== "HEAD";
+  const method = request.method;
+  const hasBody = method !== "GET" && method !== "HEAD";
   return fetch(upstreamHref(origin, request.url), {
-    method: request.method,
+    method,
     headers,
     body: hasBody ? request.body : undefined,
     redirect: "manual",

@@ -95,11 +95,12 @@ export async function decideEach(env: Env, requests: readonly DomainDescriptors[
     const matches = descriptors.map((descriptor, i) => overrides?.[i] ?? matchDescriptor(domain, descriptor));
     // Unlimited matches stay in: their `replaces` still drop other limits.
     const kept = applyReplaces(matches);
-    descriptors.forEach((descriptor, i) => {
+    for (let i = 0; i < descriptors.length; i++) {
+      const descriptor = descriptors[i];
       const cost = costs?.[i] ?? defaultCost;
       const index = outcomes.push({ domain: domain.domain, descriptor, cost, match: matches[i], policies: [] }) - 1;
       const limits = kept[i];
-      if (limits.length === 0) return;
+      if (limits.length === 0) continue;
       const key = counterKey(domain.domain, descriptor);
       const shadow = (options.shadowAll ?? false) || (matches[i]?.shadowMode ?? false);
       // Shadow limits never block, so they never delay or queue either.
@@ -107,39 +108,47 @@ export async function decideEach(env: Env, requests: readonly DomainDescriptors[
       const call = counterCall(key, limits, cost, honour);
       const name = objectName(domain.domain, domain.placement, domain.shards, key);
       outcomes[index].counter = { object: name, call };
-      const list = byObject.get(name) ?? [];
+      let list = byObject.get(name);
+      if (list === undefined) byObject.set(name, (list = []));
       const bypass = honour && limits.some((limit) => limit.onLimit === "delay" || limit.onLimit === "queue");
       const syncMs = options.defer && !bypass ? precountSyncMs(limits) : undefined;
       list.push({ call, outcome: index, limits, shadow, bypass, syncMs });
-      byObject.set(name, list);
-    });
+    }
   }
   if (byObject.size === 0) return outcomes;
   const edge = options.edge ?? EdgeRuntime.of(env.COUNTERS, { coalesce: settingsOf(env).coalescing, decisionTimeoutMs: options.timeoutMs });
   const defer = options.defer ?? (() => undefined);
+  const lists = [...byObject.values()];
   // A request answered entirely in this isolate (cached blocks, pre-counted budget) needs no object, and so no timeout.
-  const local = byObject.size === 1 ? edge.localVerdicts([...byObject.values()][0], defer) : undefined;
+  const local = lists.length === 1 ? edge.localVerdicts(lists[0], defer) : undefined;
   const answers = local !== undefined ? [local] : await withTimeout(
-    Promise.all([...byObject].map(([name, pending]) => edge.decideCalls(name, pending, defer))),
+    Promise.all([...byObject.keys()].map((name, i) => edge.decideCalls(name, lists[i], defer))),
     options.timeoutMs,
   );
-  [...byObject.values()].forEach((pending, i) => {
-    pending.forEach((p, j) => {
+  for (let i = 0; i < lists.length; i++) {
+    const pending = lists[i];
+    for (let j = 0; j < pending.length; j++) {
+      const p = pending[j];
       const outcome = outcomes[p.outcome];
       const verdict = answers[i][j] as CounterVerdict;
-      p.limits.forEach((limit, k) => outcome.policies.push({
-        domain: outcome.domain,
-        descriptor: outcome.descriptor,
-        name: limit.name,
-        windowMs: limit.windowMs,
-        shadow: outcome.match?.shadowMode ?? false,
-        decision: verdict.decisions[k],
-        rule: limit,
-        ...(p.bypass && (limit.onLimit === "delay" || limit.onLimit === "queue") ? { onLimit: limit.onLimit } : {}),
-        ...(verdict.delayMs ? { delayMs: verdict.delayMs } : {}),
-      }));
-    });
-  });
+      for (let k = 0; k < p.limits.length; k++) {
+        const limit = p.limits[k];
+        // Optional fields set only when present (no spreads: this runs for every limit of every request).
+        const policy: { -readonly [F in keyof PolicyOutcome]: PolicyOutcome[F] } = {
+          domain: outcome.domain,
+          descriptor: outcome.descriptor,
+          name: limit.name,
+          windowMs: limit.windowMs,
+          shadow: outcome.match?.shadowMode ?? false,
+          decision: verdict.decisions[k],
+          rule: limit,
+        };
+        if (p.bypass && (limit.onLimit === "delay" || limit.onLimit === "queue")) policy.onLimit = limit.onLimit;
+        if (verdict.delayMs) policy.delayMs = verdict.delayMs;
+        outcome.policies.push(policy);
+      }
+    }
+  }
   return outcomes;
 }
 

@@ -7,16 +7,20 @@ import type { DomainDescriptors } from "../limiter/decide.ts";
 import { matchRoute } from "../rules/index.ts";
 import type { CompiledRules, DescriptorEntry, EntrySource } from "../rules/types.ts";
 import { clientAddress } from "./client-ip.ts";
+import { urlParts } from "./url-parts.ts";
 
 /** The request facts entry sources read; the client IP is resolved lazily. */
 interface RequestFacts {
   readonly request: Request;
-  readonly url: URL;
+  readonly href: string;
+  /** Built only for a query source. */
+  url?: URL;
   // Read once: each URL or Request getter is a call into the runtime.
   readonly path: string;
   readonly host: string;
   readonly method: string;
   readonly trustedProxyHops: number;
+  headers?: Headers;
   clientIp?: string;
   cookies?: Map<string, string>;
 }
@@ -35,8 +39,9 @@ export interface MappingOptions {
  * // [{ domain, descriptors: [[{ key: "path", value: "/login" }, { key: "remote_address", value: "unknown" }]] }]
  */
 export function requestDescriptors(rules: CompiledRules, request: Request, options: MappingOptions = {}): DomainDescriptors[] {
-  const url = new URL(request.url);
-  const facts: RequestFacts = { request, url, path: url.pathname, host: url.hostname, method: request.method, trustedProxyHops: options.trustedProxyHops ?? 0 };
+  const href = request.url;
+  const { path, host } = urlParts(href);
+  const facts: RequestFacts = { request, href, path, host, method: request.method, trustedProxyHops: options.trustedProxyHops ?? 0 };
   const out: DomainDescriptors[] = [];
   const target = { method: facts.method, path: facts.path, host: facts.host };
   for (const domain of rules.domains.values()) {
@@ -62,13 +67,13 @@ function sourceValue(source: EntrySource, facts: RequestFacts): string | undefin
     case "value":
       return source.value;
     case "header":
-      return facts.request.headers.get(source.name) ?? undefined;
+      return (facts.headers ??= facts.request.headers).get(source.name) ?? undefined;
     case "query":
-      return facts.url.searchParams.get(source.name) ?? undefined;
+      return (facts.url ??= new URL(facts.href)).searchParams.get(source.name) ?? undefined;
     case "cookie":
-      return (facts.cookies ??= parseCookies(facts.request.headers.get("cookie"))).get(source.name);
+      return (facts.cookies ??= parseCookies((facts.headers ??= facts.request.headers).get("cookie"))).get(source.name);
     case "remote_address":
-      return (facts.clientIp ??= clientAddress(facts.request.headers, facts.trustedProxyHops));
+      return (facts.clientIp ??= clientAddress((facts.headers ??= facts.request.headers), facts.trustedProxyHops));
     case "path":
       return facts.path;
     case "method":
