@@ -6,7 +6,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { getAlgorithm, reserve } from "../algorithms/index.ts";
-import type { Decision } from "../algorithms/types.ts";
+import type { Decision, Step } from "../algorithms/types.ts";
 import { CounterStore, DURABLE_WINDOW_MS } from "./counter-store.ts";
 import type { CounterCall, CounterVerdict, LimitCall } from "./protocol.ts";
 
@@ -160,7 +160,7 @@ export class CounterObject extends DurableObject {
   /** Whether `cost` hits on every window of `call` would be allowed now (nothing consumed). */
   private fits(call: CounterCall, cost: number, now: number): boolean {
     const windows = this.counters.get(call.key);
-    return call.limits.every((limit) => getAlgorithm(limit.algorithm).decide(windows?.get(limit.id)?.state, limit, now, cost).decision.allowed);
+    return call.limits.every((limit) => this.step(limit, windows, now, cost).decision.allowed);
   }
 
   /**
@@ -189,7 +189,7 @@ export class CounterObject extends DurableObject {
 
   private decideOne(call: CounterCall, now: number): CounterVerdict {
     const windows = this.counters.get(call.key);
-    const steps = call.limits.map((limit) => getAlgorithm(limit.algorithm).decide(windows?.get(limit.id)?.state, limit, now, call.cost));
+    const steps = call.limits.map((limit) => this.step(limit, windows, now, call.cost));
     const allowed = steps.every((step) => step.decision.allowed);
     if (!allowed) {
       // Nothing was consumed, so report the windows that would have allowed
@@ -205,7 +205,12 @@ export class CounterObject extends DurableObject {
   }
 
   private peekDecision(limit: LimitCall, windows: Map<string, Entry> | undefined, now: number): Decision {
-    return getAlgorithm(limit.algorithm).decide(windows?.get(limit.id)?.state, limit, now, 0).decision;
+    return this.step(limit, windows, now, 0).decision;
+  }
+
+  /** One window's step for `cost` hits now, from its current state (nothing committed). */
+  private step(limit: LimitCall, windows: Map<string, Entry> | undefined, now: number, cost: number): Step<unknown> {
+    return getAlgorithm(limit.algorithm).decide(windows?.get(limit.id)?.state, limit, now, cost);
   }
 
   private commit(key: string, windows: Map<string, Entry>, limit: LimitCall, state: unknown): void {

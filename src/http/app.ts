@@ -13,6 +13,7 @@ import { adminRoutes } from "../admin/routes.ts";
 import { ConfigError, settingsOf, type Env } from "../env.ts";
 import type { RateLimitResult } from "../limiter/types.ts";
 import { LiveRules, type LiveRulesOptions } from "../live-rules/live-rules.ts";
+import { pathStart } from "../mapping/url-parts.ts";
 import { queuedStatus } from "../queue/status-route.ts";
 import type { CompiledRules } from "../rules/types.ts";
 import { admit, admittedHeaders } from "./admit.ts";
@@ -74,7 +75,7 @@ export function createApp(rules: LiveRules | (() => CompiledRules), options: Liv
 // The admin API lives under /__ratelimit; a percent-encoded path may decode
 // into it, so the router (which decodes) decides those too.
 function needsRouter(url: string): boolean {
-  const path = url.indexOf("/", url.indexOf("//") + 2);
+  const path = pathStart(url);
   if (path < 0 || url.startsWith("/__ratelimit", path)) return true;
   const escape = url.indexOf("%", path);
   const query = url.indexOf("?", path);

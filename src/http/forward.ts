@@ -4,6 +4,7 @@
  * with nothing behind it.
  */
 import type { RateLimitResult } from "../limiter/types.ts";
+import { pathStart } from "../mapping/url-parts.ts";
 
 // RFC 9110 section 7.6.1: connection-specific fields are not forwarded.
 const HOP_BY_HOP = ["connection", "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding"];
@@ -39,7 +40,7 @@ const bases = new WeakMap<URL, string>();
 export function upstreamHref(origin: URL, url: string): string {
   let base = bases.get(origin);
   if (base === undefined) bases.set(origin, (base = origin.origin + origin.pathname.replace(/\/+$/, "")));
-  const path = url.indexOf("/", url.indexOf("//") + 2);
+  const path = pathStart(url);
   if (path < 0) return base + "/";
   let end = url.indexOf("#", path);
   if (end < 0) end = url.length;

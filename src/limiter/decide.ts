@@ -122,7 +122,7 @@ export async function decideEach(env: Env, requests: readonly DomainDescriptors[
   // A request answered entirely in this isolate (cached blocks, pre-counted budget) needs no object, and so no timeout.
   const local = lists.length === 1 ? edge.localVerdicts(lists[0], defer) : undefined;
   const answers = local !== undefined ? [local] : await withTimeout(
-    Promise.all([...byObject.keys()].map((name, i) => edge.decideCalls(name, lists[i], defer))),
+    Promise.all([...byObject].map(([name, pending]) => edge.decideCalls(name, pending, defer))),
     options.timeoutMs,
   );
   for (let i = 0; i < lists.length; i++) {

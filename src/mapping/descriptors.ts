@@ -67,13 +67,13 @@ function sourceValue(source: EntrySource, facts: RequestFacts): string | undefin
     case "value":
       return source.value;
     case "header":
-      return (facts.headers ??= facts.request.headers).get(source.name) ?? undefined;
+      return headersOf(facts).get(source.name) ?? undefined;
     case "query":
       return (facts.url ??= new URL(facts.href)).searchParams.get(source.name) ?? undefined;
     case "cookie":
-      return (facts.cookies ??= parseCookies((facts.headers ??= facts.request.headers).get("cookie"))).get(source.name);
+      return (facts.cookies ??= parseCookies(headersOf(facts).get("cookie"))).get(source.name);
     case "remote_address":
-      return (facts.clientIp ??= clientAddress((facts.headers ??= facts.request.headers), facts.trustedProxyHops));
+      return (facts.clientIp ??= clientAddress(headersOf(facts), facts.trustedProxyHops));
     case "path":
       return facts.path;
     case "method":
@@ -81,6 +81,11 @@ function sourceValue(source: EntrySource, facts: RequestFacts): string | undefin
     case "host":
       return facts.host.toLowerCase();
   }
+}
+
+// Each read of `request.headers` is a call into the runtime: once per request.
+function headersOf(facts: RequestFacts): Headers {
+  return (facts.headers ??= facts.request.headers);
 }
 
 /**

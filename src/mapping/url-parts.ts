@@ -4,6 +4,17 @@
  * measurable share of the hot path's cost.
  */
 
+/**
+ * Where the path of an absolute URL starts: its first "/" after the "//"
+ * (-1 when it has none).
+ *
+ * @example
+ * pathStart("http://gw:8787/v1/items?id=1"); // 14
+ */
+export function pathStart(url: string): number {
+  return url.indexOf("/", url.indexOf("//") + 2);
+}
+
 /** What routes match on, as `URL.pathname` and `URL.hostname` give them. */
 export interface UrlParts {
   readonly path: string;
@@ -23,7 +34,7 @@ export interface UrlParts {
  */
 export function urlParts(url: string): UrlParts {
   const start = url.startsWith("http://") ? 7 : url.startsWith("https://") ? 8 : -1;
-  const slash = start < 0 ? -1 : url.indexOf("/", start);
+  const slash = start < 0 ? -1 : pathStart(url);
   // A serialized special URL always has a path, and the authority never holds "?" or "#".
   if (slash < 0 || hasAny(url, start, slash, "?#\\")) return viaUrl(url);
   const at = url.lastIndexOf("@", slash);
