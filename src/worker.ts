@@ -6,19 +6,19 @@
  */
 import { WorkerEntrypoint } from "cloudflare:workers";
 import rulesJson from "../rules.json";
-import type { Env } from "./env.ts";
+import type { Env } from "./config.ts";
 import type { EnvoyResponse } from "./envoy/response.ts";
-import { createApp } from "./http/app.ts";
-import { LiveRules } from "./live-rules/live-rules.ts";
+import { createApp } from "./gateway/app.ts";
+import { LiveRules } from "./rules/live.ts";
 import { consumeQueue } from "./queue/consumer.ts";
 import { bundledRules } from "./rules/bundled.ts";
-import { callShouldRateLimit } from "./rpc/should-rate-limit.ts";
+import { callShouldRateLimit } from "./envoy/rpc.ts";
 
 export { CounterObject } from "./durable/counter-object.ts";
-export { MetricsObject } from "./durable/metrics-object.ts";
-export { QueueStatusObject } from "./durable/queue-status-object.ts";
-export { RulesObject } from "./durable/rules-object.ts";
-export { rateLimit } from "./http/middleware.ts";
+export { MetricsObject } from "./metrics/metrics-object.ts";
+export { QueueStatusObject } from "./queue/status-object.ts";
+export { RulesObject } from "./rules/rules-object.ts";
+export { rateLimit } from "./hono/middleware.ts";
 
 // One per isolate, shared by HTTP and RPC, so both decide with the same rules.
 const live = new LiveRules(bundledRules, { bundledJson: rulesJson });

@@ -5,13 +5,13 @@
  */
 import type { Context } from "hono";
 import { EdgeRuntime } from "../edge/runtime.ts";
-import { settingsOf, type Env } from "../env.ts";
+import { settingsOf, type Env } from "../config.ts";
 import { counterKey, objectName } from "../durable/placement.ts";
 import type { CounterVerdict } from "../durable/protocol.ts";
 import { deferOf } from "../http/defer.ts";
 import { problem } from "../http/problem.ts";
 import { toLimitCall } from "../limiter/decide.ts";
-import type { LiveRules } from "../live-rules/live-rules.ts";
+import type { LiveRules } from "../rules/live.ts";
 import { matchDescriptor } from "../rules/index.ts";
 import type { CompiledLimit, DescriptorEntry } from "../rules/types.ts";
 import { parseCounterQuery } from "./descriptor-param.ts";

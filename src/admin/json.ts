@@ -4,15 +4,15 @@
  * problem+json naming what is wrong; 413 past MAX_JSON_BODY_BYTES.
  */
 import type { Context } from "hono";
-import type { Env } from "../env.ts";
+import type { Env } from "../config.ts";
 import { shouldRateLimit } from "../envoy/service.ts";
 import { BodyTooLargeError, readBodyText } from "../http/body.ts";
 import { deferOf } from "../http/defer.ts";
 import { DECISION_HEADER } from "../http/headers.ts";
 import { problem } from "../http/problem.ts";
-import type { LiveRules } from "../live-rules/live-rules.ts";
+import type { LiveRules } from "../rules/live.ts";
 import { parseRulesText } from "../rules/index.ts";
-import { settingsOf } from "../env.ts";
+import { settingsOf } from "../config.ts";
 
 /** Largest decision request body accepted. */
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;

@@ -4,7 +4,7 @@
  * sent first; other isolates' are at most METRICS_FLUSH_MS (plus one RPC) old.
  */
 import type { Context } from "hono";
-import type { Env } from "../env.ts";
+import type { Env } from "../config.ts";
 import { flushNow, METRICS_OBJECT } from "../metrics/recorder.ts";
 import { PROMETHEUS_CONTENT_TYPE, renderPrometheus } from "../metrics/prometheus.ts";
 import type { Sample } from "../metrics/samples.ts";

@@ -3,9 +3,9 @@
  * API and the admin API (rules, counters, metrics).
  */
 import { Hono, type Context } from "hono";
-import type { Env } from "../env.ts";
+import type { Env } from "../config.ts";
 import { problem } from "../http/problem.ts";
-import type { LiveRules } from "../live-rules/live-rules.ts";
+import type { LiveRules } from "../rules/live.ts";
 import { requireAdminToken } from "./auth.ts";
 import { counters } from "./counters.ts";
 import { handleJson } from "./json.ts";

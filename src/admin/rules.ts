@@ -4,11 +4,11 @@
  * change nothing), or go back to the bundled `rules.json`.
  */
 import type { Context } from "hono";
-import { settingsOf, type Env } from "../env.ts";
+import { settingsOf, type Env } from "../config.ts";
 import { BodyTooLargeError, readBodyText } from "../http/body.ts";
 import { deferOf } from "../http/defer.ts";
 import { problem } from "../http/problem.ts";
-import type { LiveRules } from "../live-rules/live-rules.ts";
+import type { LiveRules } from "../rules/live.ts";
 import { recordConfigLoad, scheduleFlush } from "../metrics/recorder.ts";
 import { compileRulesText } from "../rules/index.ts";
 

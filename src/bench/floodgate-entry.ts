@@ -6,7 +6,7 @@
  * `rules.json`. `npm run bench` builds it with the project's wrangler.toml
  * and this file as the entry.
  */
-import { createApp } from "../http/app.ts";
+import { createApp } from "../gateway/app.ts";
 import { compileRules } from "../rules/index.ts";
 import type { CompiledRules } from "../rules/types.ts";
 import benchRules from "./rules.json";

@@ -2,7 +2,7 @@
  * floodgate as soaked by `npm run soak`: the real app and objects (everything
  * `src/worker.ts` exports) over the soak rules (`src/bench/soak-rules.json`).
  */
-import { createApp } from "../http/app.ts";
+import { createApp } from "../gateway/app.ts";
 import { compileRules } from "../rules/index.ts";
 import type { CompiledRules } from "../rules/types.ts";
 import soakRules from "./soak-rules.json";

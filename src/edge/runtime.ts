@@ -4,7 +4,7 @@
  * `decideCalls` the decision engine uses for every object it needs.
  */
 import type { CounterCall, CounterVerdict } from "../durable/protocol.ts";
-import type { Env } from "../env.ts";
+import type { Env } from "../config.ts";
 import { BlockCache } from "./block-cache.ts";
 import { Coalescer } from "./coalescer.ts";
 import { PrecountTable, precountId } from "./precount.ts";

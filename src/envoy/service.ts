@@ -4,13 +4,13 @@
  * limits from the rules in force, decided by the counter objects, answered
  * as envoyproxy/ratelimit answers, and counted in the metrics.
  */
-import { settingsOf, type Env } from "../env.ts";
-import { CounterUnavailableError, decideEach, type DomainDescriptors } from "../limiter/decide.ts";
+import { settingsOf, type Env } from "../config.ts";
+import { CounterUnavailableError, decideEach } from "../limiter/decide.ts";
 import { recordDomainNotFound, recordFailureMode, recordGlobalShadow, recordOutcomes, scheduleFlush } from "../metrics/recorder.ts";
 import { EMPTY_LEVEL } from "../rules/descriptors.ts";
 import { UNIT_MS } from "../rules/keys.ts";
 import { derivedName, limitId } from "../rules/names.ts";
-import type { CompiledLimit, CompiledRules, DescriptorMatch } from "../rules/types.ts";
+import type { CompiledLimit, CompiledRules, DescriptorMatch, DomainDescriptors } from "../rules/types.ts";
 import { parseEnvoyRequest, type EnvoyDescriptor } from "./request.ts";
 import { allOk, envoyResponse, type EnvoyResponse } from "./response.ts";
 

@@ -1,10 +1,8 @@
 /**
- * Where an allowed request goes: the origin at ORIGIN_URL (streamed both
- * ways), or, with no origin configured, a JSON echo so `npm run dev` works
- * with nothing behind it.
+ * Forwarding an allowed request to the origin at ORIGIN_URL, streamed both
+ * ways, with hop-by-hop headers dropped.
  */
-import type { RateLimitResult } from "../limiter/types.ts";
-import { pathStart } from "../mapping/url-parts.ts";
+import { pathStart } from "./url-parts.ts";
 
 // RFC 9110 section 7.6.1: connection-specific fields are not forwarded.
 const HOP_BY_HOP = ["connection", "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding"];
@@ -86,32 +84,4 @@ export function forwardHeaders(incoming: Headers): Headers {
   const named = (headers.get("connection") ?? "").split(",").map((h) => h.trim().toLowerCase()).filter(Boolean);
   for (const name of [...HOP_BY_HOP, ...named, "host"]) headers.delete(name);
   return headers;
-}
-
-/**
- * The built-in origin: a 200 JSON echo of the request and the decision.
- *
- * @example
- * const response = echo(request, result); // {"echo":{"method":"GET",...},"rate_limit":{...}}
- */
-export function echo(request: Request, result: RateLimitResult): Response {
-  const url = new URL(request.url);
-  const body = {
-    echo: {
-      method: request.method,
-      path: url.pathname,
-      query: Object.fromEntries(url.searchParams),
-      headers: Object.fromEntries(request.headers),
-    },
-    rate_limit: {
-      allowed: result.allowed,
-      reason: result.reason,
-      policy: result.policy?.name ?? null,
-      limit: result.limit,
-      remaining: result.remaining,
-      reset_after_ms: result.resetAfterMs,
-      ...(result.delayMs ? { delay_ms: result.delayMs } : {}),
-    },
-  };
-  return Response.json(body, { headers: { "cache-control": "no-store" } });
 }

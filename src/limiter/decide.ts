@@ -6,25 +6,11 @@
 import { counterKey, objectName } from "../durable/placement.ts";
 import type { CounterCall, CounterVerdict, LimitCall } from "../durable/protocol.ts";
 import { EdgeRuntime } from "../edge/runtime.ts";
-import { settingsOf, type Env } from "../env.ts";
+import { settingsOf, type Env } from "../config.ts";
 import { applyReplaces, matchDescriptor } from "../rules/index.ts";
-import type { CompiledDomain, CompiledLimit, DescriptorEntry, DescriptorMatch } from "../rules/types.ts";
+import type { CompiledLimit, DescriptorEntry, DescriptorMatch, DomainDescriptors } from "../rules/types.ts";
 import { summarize } from "./summarize.ts";
 import type { DescriptorOutcome, PolicyOutcome, RateLimitResult } from "./types.ts";
-
-/** Descriptors of one request for one domain. */
-export interface DomainDescriptors {
-  readonly domain: CompiledDomain;
-  readonly descriptors: readonly (readonly DescriptorEntry[])[];
-  /**
-   * Hits per descriptor (Envoy's per-descriptor `hits_addend`), parallel to
-   * `descriptors`; an absent entry takes `DecideOptions.cost`. A parallel
-   * array keeps the HTTP path, which never sets it, allocation-free.
-   */
-  readonly costs?: readonly (number | undefined)[];
-  /** Matches decided by the caller instead of the tree (Envoy's per-descriptor `limit` override). */
-  readonly overrides?: readonly (DescriptorMatch | undefined)[];
-}
 
 /** Options for one decision. */
 export interface DecideOptions {

@@ -5,7 +5,7 @@
  * scheduled while counts are pending, so no count waits longer than that
  * (plus one RPC) to be visible.
  */
-import type { Env } from "../env.ts";
+import type { Env } from "../config.ts";
 import type { DescriptorOutcome } from "../limiter/types.ts";
 import {
   CONFIG_LOAD_ERROR, CONFIG_LOAD_SUCCESS, DOMAIN_NOT_FOUND, FAILURE_MODE_DECISIONS, GLOBAL_SHADOW_MODE, limitMetric,

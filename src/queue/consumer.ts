@@ -6,8 +6,8 @@
  * in the request's QueueStatusObject, which also makes a redelivered
  * message (queues deliver at least once) a no-op once it was delivered.
  */
-import { settingsOf, type Env, type Settings } from "../env.ts";
-import type { AttemptOutcome } from "../durable/queue-status-object.ts";
+import { settingsOf, type Env, type Settings } from "../config.ts";
+import type { AttemptOutcome } from "./status-object.ts";
 import { deliver } from "./deliver.ts";
 import { asQueuedMessage, type QueuedMessage } from "./message.ts";
 import { paceDelivery } from "./pace.ts";

@@ -5,10 +5,10 @@
  * so a consumer that is quick never finds it missing.
  */
 import { RESERVABLE } from "../algorithms/index.ts";
-import { ConfigError, settingsOf, type Env } from "../env.ts";
+import { ConfigError, settingsOf, type Env } from "../config.ts";
 import { BodyTooLargeError, readBodyBytes } from "../http/body.ts";
 import { forwardHeaders, upstreamUrl } from "../http/forward.ts";
-import { rateLimitHeaders } from "../http/headers.ts";
+import { rateLimitHeaders } from "../limiter/respond.ts";
 import { problem } from "../http/problem.ts";
 import type { RateLimitResult } from "../limiter/types.ts";
 import { messageBytes, QUEUE_MAX_BODY_BYTES, QUEUE_MAX_MESSAGE_BYTES, toBase64, type PaceTarget, type QueuedMessage } from "./message.ts";

@@ -4,9 +4,9 @@
  * only a hash of each counter key (domain and descriptor values), so it
  * stores no client IPs or API keys in the clear.
  */
-import { bearerToken, tokensEqual } from "../admin/auth.ts";
+import { bearerToken, tokensEqual } from "../http/bearer.ts";
 import { counterKey } from "../durable/placement.ts";
-import type { DomainDescriptors } from "../limiter/decide.ts";
+import type { DomainDescriptors } from "../rules/types.ts";
 
 /**
  * SHA-256 (hex) of a counter key.

@@ -7,7 +7,7 @@
  * message back on the queue with that delay when it is long.
  */
 import type { CounterVerdict } from "../durable/protocol.ts";
-import type { Env } from "../env.ts";
+import type { Env } from "../config.ts";
 import type { PaceTarget } from "./message.ts";
 
 /** Longest wait for a slot within one consumer run; later slots go back on the queue. */

@@ -7,13 +7,13 @@
  * values. Anyone else gets 403; an unknown id 404.
  */
 import type { Context } from "hono";
-import type { QueuedStatus } from "../durable/queue-status-object.ts";
-import { settingsOf, type Env } from "../env.ts";
+import type { QueuedStatus } from "./status-object.ts";
+import { settingsOf, type Env } from "../config.ts";
 import { deferOf } from "../http/defer.ts";
 import { problem } from "../http/problem.ts";
-import type { LiveRules } from "../live-rules/live-rules.ts";
-import { InvalidClientIpError } from "../mapping/client-ip.ts";
-import { requestDescriptors } from "../mapping/descriptors.ts";
+import type { LiveRules } from "../rules/live.ts";
+import { InvalidClientIpError } from "../request/client-ip.ts";
+import { requestDescriptors } from "../request/descriptors.ts";
 import { isAdmin, sameOwner } from "./owner.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

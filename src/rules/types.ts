@@ -137,3 +137,17 @@ export interface DescriptorMatch {
 export type CompileResult =
   | { readonly ok: true; readonly rules: CompiledRules; readonly summary: string }
   | { readonly ok: false; readonly errors: readonly RuleError[] };
+
+/** Descriptors of one request for one domain. */
+export interface DomainDescriptors {
+  readonly domain: CompiledDomain;
+  readonly descriptors: readonly (readonly DescriptorEntry[])[];
+  /**
+   * Hits per descriptor (Envoy's per-descriptor `hits_addend`), parallel to
+   * `descriptors`; an absent entry takes the decision's default cost. A parallel
+   * array keeps the HTTP path, which never sets it, allocation-free.
+   */
+  readonly costs?: readonly (number | undefined)[];
+  /** Matches decided by the caller instead of the tree (Envoy's per-descriptor `limit` override). */
+  readonly overrides?: readonly (DescriptorMatch | undefined)[];
+}

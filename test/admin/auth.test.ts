@@ -1,6 +1,6 @@
 // Bearer-token protection of /__ratelimit/json and the admin endpoints.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { bearerToken, tokensEqual } from "../../src/admin/auth.ts";
+import { bearerToken, tokensEqual } from "../../src/http/bearer.ts";
 import { gateway } from "../support/app.ts";
 import { TOKEN } from "../support/envoy.ts";
 

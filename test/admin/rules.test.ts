@@ -3,7 +3,7 @@
 import { env } from "cloudflare:workers";
 import { evictAllDurableObjects } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { Env } from "../../src/env.ts";
+import type { Env } from "../../src/config.ts";
 import { d, envoyApi } from "../support/envoy.ts";
 
 const before = { domain: "hot", descriptors: [{ key: "k", rate_limit: { unit: "minute", requests_per_unit: 5 } }] };

@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 const repo = fileURLToPath(new URL("../..", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "rules-check-"));
 
-function check(args, entry = "src/rules/cli.ts") {
+function check(args, entry = "tools/rules-check.ts") {
   const run = spawnSync(process.execPath, ["--disable-warning=ExperimentalWarning", entry, ...args], { cwd: repo, encoding: "utf8" });
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
 }

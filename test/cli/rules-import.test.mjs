@@ -17,7 +17,7 @@ function run(entry, args) {
   const result = spawnSync(process.execPath, ["--disable-warning=ExperimentalWarning", entry, ...args], { cwd: repo, encoding: "utf8" });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
-const importYaml = (...files) => run("src/rules/import-cli.ts", files);
+const importYaml = (...files) => run("tools/rules-import.ts", files);
 
 function file(name, content) {
   const path = join(dir, name);
@@ -39,7 +39,7 @@ for (const example of examples) {
     const golden = join(fixtures, example.replace(/\.yaml$/, ".json"));
     assert.equal(stdout, readFileSync(join(repo, golden), "utf8"), `${golden} is stale: regenerate it with npm run rules:import`);
     const out = file(example.replace(/\.yaml$/, ".json"), stdout);
-    const check = run("src/rules/cli.ts", [out]);
+    const check = run("tools/rules-check.ts", [out]);
     assert.equal(check.code, 0, check.stderr);
   });
 }
@@ -57,7 +57,7 @@ test("several files become an array of domain documents, which rules:check accep
   assert.equal(code, 0, stderr);
   const rules = JSON.parse(stdout);
   assert.deepEqual(rules.map((r) => r.domain), ["mongo_cps", "messaging"]);
-  assert.equal(run("src/rules/cli.ts", [file("two.json", stdout)]).code, 0);
+  assert.equal(run("tools/rules-check.ts", [file("two.json", stdout)]).code, 0);
 });
 
 test("YAML numbers and booleans used as keys, values and names become strings with their source text", () => {

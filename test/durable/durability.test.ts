@@ -3,7 +3,7 @@ import { evictAllDurableObjects, runDurableObjectAlarm, runInDurableObject } fro
 import { describe, expect, it } from "vitest";
 import { CounterObject } from "../../src/durable/counter-object.ts";
 import type { CounterCall } from "../../src/durable/protocol.ts";
-import type { Env } from "../../src/env.ts";
+import type { Env } from "../../src/config.ts";
 import { gateway, uniqueIp } from "../support/app.ts";
 
 const counters = (env as unknown as Env).COUNTERS;

@@ -2,8 +2,9 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { EdgeRuntime } from "../../src/edge/runtime.ts";
 import { PRECOUNT_SHARE } from "../../src/edge/precount.ts";
-import type { Env } from "../../src/env.ts";
-import { decide, type DomainDescriptors } from "../../src/limiter/decide.ts";
+import type { Env } from "../../src/config.ts";
+import { decide } from "../../src/limiter/decide.ts";
+import type { DomainDescriptors } from "../../src/rules/types.ts";
 import { compiled } from "../support/app.ts";
 
 const counters = (env as unknown as Env).COUNTERS;

@@ -7,7 +7,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { CounterCall } from "../../src/durable/protocol.ts";
 import { EdgeRuntime } from "../../src/edge/runtime.ts";
-import type { Env } from "../../src/env.ts";
+import type { Env } from "../../src/config.ts";
 
 const SYNC_MS = 50;
 

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { CounterCall } from "../../src/durable/protocol.ts";
 import { PRECOUNT_SHARE, PrecountTable } from "../../src/edge/precount.ts";
-import type { Env } from "../../src/env.ts";
+import type { Env } from "../../src/config.ts";
 
 const counters = (env as unknown as Env).COUNTERS;
 const send = (name: string, calls: readonly CounterCall[]) => counters.getByName(name).decide(calls);

@@ -1,7 +1,7 @@
 // POST /__ratelimit/json against the running app: Envoy's request and
 // response shapes, HTTP codes, hits_addend, overrides, shadow and failure modes.
 import { describe, expect, it } from "vitest";
-import type { Env } from "../../src/env.ts";
+import type { Env } from "../../src/config.ts";
 import { MAX_JSON_BODY_BYTES } from "../../src/admin/json.ts";
 import { d, envoyApi, freshWindow } from "../support/envoy.ts";
 

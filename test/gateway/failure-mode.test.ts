@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import type { CounterCall } from "../../src/durable/protocol.ts";
-import type { Env } from "../../src/env.ts";
+import type { Env } from "../../src/config.ts";
 import { gateway, testEnv, uniqueIp } from "../support/app.ts";
 
 const rules = {

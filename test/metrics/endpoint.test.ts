@@ -2,7 +2,7 @@
 // decision API and through the HTTP gateway.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { Env } from "../../src/env.ts";
+import type { Env } from "../../src/config.ts";
 import { uniqueIp } from "../support/app.ts";
 import { d, envoyApi } from "../support/envoy.ts";
 

@@ -4,9 +4,9 @@
  */
 import { env } from "cloudflare:workers";
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
-import { createApp } from "../../src/http/app.ts";
-import type { Env } from "../../src/env.ts";
-import type { LiveRulesOptions } from "../../src/live-rules/live-rules.ts";
+import { createApp } from "../../src/gateway/app.ts";
+import type { Env } from "../../src/config.ts";
+import type { LiveRulesOptions } from "../../src/rules/live.ts";
 import { compileRules } from "../../src/rules/index.ts";
 import type { CompiledRules } from "../../src/rules/types.ts";
 

@@ -2,8 +2,8 @@
  * Helpers for the Envoy decision API and the admin API: a gateway with an
  * ADMIN_TOKEN over test rules, and `/__ratelimit/json` calls in Envoy's shape.
  */
-import type { Env } from "../../src/env.ts";
-import type { LiveRulesOptions } from "../../src/live-rules/live-rules.ts";
+import type { Env } from "../../src/config.ts";
+import type { LiveRulesOptions } from "../../src/rules/live.ts";
 import { gateway } from "./app.ts";
 
 export const TOKEN = "test-admin-token";

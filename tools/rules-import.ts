@@ -8,8 +8,8 @@
  * Runs on Node directly (type stripping), like `rules:check`.
  */
 import { isScalar, parseDocument, visit } from "yaml";
-import { compileRules } from "./compile.ts";
-import { fromEnvoy } from "./envoy-yaml.ts";
+import { compileRules } from "../src/rules/compile.ts";
+import { fromEnvoy } from "../src/rules/envoy-yaml.ts";
 
 import { nodeProcess, readFileSync, type Writer } from "./node-io.ts";
 

@@ -4,7 +4,7 @@
  * go down when they really reset).
  */
 import { DurableObject } from "cloudflare:workers";
-import { OVERFLOW, type Sample, sampleId } from "../metrics/samples.ts";
+import { OVERFLOW, type Sample, sampleId } from "./samples.ts";
 
 /** Most series kept; further new series fold into their `_overflow` series. */
 export const MAX_SERIES = 10_000;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseCookies, requestDescriptors } from "../../src/mapping/descriptors.ts";
+import { parseCookies, requestDescriptors } from "../../src/request/descriptors.ts";
 import { compiled } from "../support/app.ts";
 
 const rules = compiled([

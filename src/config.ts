@@ -4,10 +4,10 @@
  * into typed settings with the defaults of SPEC section 2.
  */
 import type { CounterObject } from "./durable/counter-object.ts";
-import type { MetricsObject } from "./durable/metrics-object.ts";
-import type { QueueStatusObject } from "./durable/queue-status-object.ts";
+import type { MetricsObject } from "./metrics/metrics-object.ts";
+import type { QueueStatusObject } from "./queue/status-object.ts";
 import type { QueuedMessage } from "./queue/message.ts";
-import type { RulesObject } from "./durable/rules-object.ts";
+import type { RulesObject } from "./rules/rules-object.ts";
 
 export interface Env {
   COUNTERS: DurableObjectNamespace<CounterObject>;

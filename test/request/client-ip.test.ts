@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { clientAddress, InvalidClientIpError, ipv6Prefix64, normalizeIp, UNKNOWN_CLIENT } from "../../src/mapping/client-ip.ts";
+import { clientAddress, InvalidClientIpError, ipv6Prefix64, normalizeIp, UNKNOWN_CLIENT } from "../../src/request/client-ip.ts";
 
 const h = (init: Record<string, string>) => new Headers(init);
 

@@ -2,10 +2,10 @@
  * The RPC form of ShouldRateLimit: the answer of `POST /__ratelimit/json`
  * as a return value, its errors as thrown ones.
  */
-import { settingsOf, type Env } from "../env.ts";
-import type { EnvoyResponse } from "../envoy/response.ts";
-import { shouldRateLimit } from "../envoy/service.ts";
-import type { LiveRules } from "../live-rules/live-rules.ts";
+import { settingsOf, type Env } from "../config.ts";
+import type { EnvoyResponse } from "./response.ts";
+import { shouldRateLimit } from "./service.ts";
+import type { LiveRules } from "../rules/live.ts";
 
 type Defer = (work: Promise<unknown>) => void;
 

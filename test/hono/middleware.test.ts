@@ -6,8 +6,8 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
-import type { Env } from "../../src/env.ts";
-import { rateLimit, type RateLimitVariables } from "../../src/http/middleware.ts";
+import type { Env } from "../../src/config.ts";
+import { rateLimit, type RateLimitVariables } from "../../src/hono/middleware.ts";
 import { compiled, gateway, testEnv, uniqueIp } from "../support/app.ts";
 
 const rules = {

@@ -3,12 +3,12 @@
  * the handlers after it.
  */
 import type { Context, MiddlewareHandler } from "hono";
-import type { Env } from "../env.ts";
+import type { Env } from "../config.ts";
 import type { RateLimitResult } from "../limiter/types.ts";
 import type { CompiledRules } from "../rules/types.ts";
-import { admit, admittedHeaders } from "./admit.ts";
-import { deferOf } from "./defer.ts";
-import { DECISION_HEADER, withHeaders } from "./headers.ts";
+import { admit, admittedHeaders } from "../gateway/admit.ts";
+import { deferOf } from "../http/defer.ts";
+import { DECISION_HEADER, withHeaders } from "../http/headers.ts";
 
 /** Hono context variables the middleware sets. */
 export interface RateLimitVariables {

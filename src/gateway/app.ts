@@ -3,30 +3,28 @@
  * (a Hono app), and for every other path rate limiting, then the origin (or
  * the built-in echo). Nothing under /__ratelimit/ is ever forwarded.
  *
- * Requests outside /__ratelimit/ skip the router: they take the same steps
- * as the `rateLimit()` middleware followed by the forwarding handler, but
- * without building a Hono context, which the bench showed to be a visible
- * share of a pass-through's cost.
+ * Requests outside /__ratelimit/ skip the router: building a Hono context
+ * is a visible share of a pass-through's cost (bench/README.md).
  */
 import { Hono } from "hono";
 import { adminRoutes } from "../admin/routes.ts";
-import { ConfigError, settingsOf, type Env } from "../env.ts";
+import { ConfigError, settingsOf, type Env } from "../config.ts";
 import type { RateLimitResult } from "../limiter/types.ts";
-import { LiveRules, type LiveRulesOptions } from "../live-rules/live-rules.ts";
-import { pathStart } from "../mapping/url-parts.ts";
+import { LiveRules, type LiveRulesOptions } from "../rules/live.ts";
+import { pathStart } from "../http/url-parts.ts";
 import { queuedStatus } from "../queue/status-route.ts";
 import type { CompiledRules } from "../rules/types.ts";
 import { admit, admittedHeaders } from "./admit.ts";
-import { deferFrom, deferOf } from "./defer.ts";
-import { echo, forwardToOrigin } from "./forward.ts";
-import { withHeaders } from "./headers.ts";
-import { rateLimit, type RateLimitVariables } from "./middleware.ts";
-import { problem } from "./problem.ts";
+import { deferFrom, deferOf, type Defer } from "../http/defer.ts";
+import { forwardToOrigin } from "../http/forward.ts";
+import { echo } from "./echo.ts";
+import { withHeaders } from "../http/headers.ts";
+import { problem } from "../http/problem.ts";
 
 /** The gateway as a module worker's default export: `fetch`, plus the Hono app behind /__ratelimit/. */
 export interface Gateway {
   fetch(request: Request, env: Env, ctx?: ExecutionContext): Promise<Response>;
-  readonly app: Hono<{ Bindings: Env; Variables: RateLimitVariables }>;
+  readonly app: Hono<{ Bindings: Env }>;
 }
 
 /**
@@ -39,7 +37,7 @@ export interface Gateway {
  */
 export function createApp(rules: LiveRules | (() => CompiledRules), options: LiveRulesOptions = {}): Gateway {
   const live = rules instanceof LiveRules ? rules : new LiveRules(rules, options);
-  const app = new Hono<{ Bindings: Env; Variables: RateLimitVariables }>();
+  const app = new Hono<{ Bindings: Env }>();
 
   app.get("/__ratelimit/healthcheck", (c) => c.text("OK"));
   // Before the admin routes: the client that queued a request may read it without the token.
@@ -47,24 +45,26 @@ export function createApp(rules: LiveRules | (() => CompiledRules), options: Liv
   app.route("/__ratelimit", adminRoutes(live));
   app.all("/__ratelimit/*", () => problem(404, "Not Found", "No such floodgate endpoint."));
   // Reached only by paths the router decodes into something else (see needsRouter).
-  app.use("*", rateLimit({ rules: (c) => live.current(c.env, settingsOf(c.env).decisionTimeoutMs, deferOf(c)) }));
-  app.all("*", (c) => originResponse(c.req.raw, c.env, c.get("rateLimit"), true));
+  app.all("*", (c) => limitThenForward(c.req.raw, c.env, deferOf(c)));
   app.onError(errorResponse);
+
+  async function limitThenForward(request: Request, env: Env, defer: Defer): Promise<Response> {
+    const pending = live.current(env, settingsOf(env).decisionTimeoutMs, defer);
+    const admission = await admit(request, env, pending instanceof Promise ? await pending : pending, defer);
+    if (admission.response) return admission.response;
+    const result = admission.result;
+    // The slot is already taken in the counter; holding the request until it comes keeps the origin at the limit's rate.
+    if (result.delayMs !== undefined && result.delayMs > 0) await scheduler.wait(result.delayMs);
+    const headers = admittedHeaders(result);
+    return withHeaders(await originResponse(request, env, result, headers.length > 0), headers);
+  }
 
   return {
     app,
     async fetch(request, env, ctx) {
       if (needsRouter(request.url)) return app.fetch(request, env, ctx);
       try {
-        const defer = deferFrom(ctx);
-        const pending = live.current(env, settingsOf(env).decisionTimeoutMs, defer);
-        const admission = await admit(request, env, pending instanceof Promise ? await pending : pending, defer);
-        if (admission.response) return admission.response;
-        const result = admission.result;
-        // The slot is already taken in the counter; holding the request until it comes keeps the origin at the limit's rate.
-        if (result.delayMs !== undefined && result.delayMs > 0) await scheduler.wait(result.delayMs);
-        const headers = admittedHeaders(result);
-        return withHeaders(await originResponse(request, env, result, headers.length > 0), headers);
+        return await limitThenForward(request, env, deferFrom(ctx));
       } catch (error) {
         return errorResponse(error);
       }

@@ -3,11 +3,10 @@
  * of each domain (SPEC section 3): the first matching route of a domain
  * wins, and a descriptor with an entry that has no value is skipped.
  */
-import type { DomainDescriptors } from "../limiter/decide.ts";
 import { matchRoute } from "../rules/index.ts";
-import type { CompiledRules, DescriptorEntry, EntrySource } from "../rules/types.ts";
+import type { CompiledRules, DescriptorEntry, DomainDescriptors, EntrySource } from "../rules/types.ts";
 import { clientAddress } from "./client-ip.ts";
-import { urlParts } from "./url-parts.ts";
+import { urlParts } from "../http/url-parts.ts";
 
 /** The request facts entry sources read; the client IP is resolved lazily. */
 interface RequestFacts {

@@ -7,8 +7,8 @@
  * TypeScript. The project type-checks against Workers types without
  * @types/node, so the few Node APIs used here are typed locally.
  */
-import { compileRules } from "./compile.ts";
-import { parseRulesText } from "./text.ts";
+import { compileRules } from "../src/rules/compile.ts";
+import { parseRulesText } from "../src/rules/text.ts";
 
 import { nodeProcess, readFileSync, type Writer } from "./node-io.ts";
 

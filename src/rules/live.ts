@@ -7,10 +7,10 @@
  * within MAX_AGE_MS plus one RPC. An unreachable RulesObject never fails a
  * request: the last good rules stay in force.
  */
-import type { RulesRecord } from "../durable/rules-object.ts";
-import type { Env } from "../env.ts";
-import { compileRulesText } from "../rules/index.ts";
-import type { CompiledRules } from "../rules/types.ts";
+import type { RulesRecord } from "./rules-object.ts";
+import type { Env } from "../config.ts";
+import { compileRulesText } from "./index.ts";
+import type { CompiledRules } from "./types.ts";
 
 /** Age from which a request triggers a background version check. */
 export const REFRESH_AFTER_MS = 4_000;

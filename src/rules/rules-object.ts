@@ -1,12 +1,12 @@
 /**
  * RulesObject: the rules uploaded with `PUT /__ratelimit/rules`, stored in
  * SQLite with a version that only goes up. Every isolate polls it
- * (`src/live-rules/`); it validates again before storing, so nothing but
+ * (`live.ts`); it validates again before storing, so nothing but
  * valid rules is ever kept, whoever calls it.
  */
 import { DurableObject } from "cloudflare:workers";
-import { compileRulesText } from "../rules/index.ts";
-import type { RuleError } from "../rules/types.ts";
+import { compileRulesText } from "./index.ts";
+import type { RuleError } from "./types.ts";
 
 /** What is in force: uploaded rules, or the ones bundled with the worker. */
 export interface RulesRecord {

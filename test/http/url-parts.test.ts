@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { urlParts } from "../../src/mapping/url-parts.ts";
+import { urlParts } from "../../src/http/url-parts.ts";
 
 const viaUrl = (href: string) => {
   const url = new URL(href);

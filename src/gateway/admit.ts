@@ -5,17 +5,18 @@
  * counters are unreachable and FAILURE_MODE is closed), or the decision
  * with which to let the request through.
  */
-import { settingsOf, type Env } from "../env.ts";
+import { settingsOf, type Env } from "../config.ts";
 import { CounterUnavailableError, decide } from "../limiter/decide.ts";
 import type { RateLimitResult } from "../limiter/types.ts";
-import { InvalidClientIpError } from "../mapping/client-ip.ts";
-import { requestDescriptors } from "../mapping/descriptors.ts";
+import { InvalidClientIpError } from "../request/client-ip.ts";
+import { requestDescriptors } from "../request/descriptors.ts";
 import { recordFailureMode, recordGlobalShadow, recordOutcomes, scheduleFlush } from "../metrics/recorder.ts";
 import { enqueueRequest } from "../queue/enqueue.ts";
 import type { CompiledRules } from "../rules/types.ts";
-import type { Defer } from "./defer.ts";
-import { DECISION_HEADER, rateLimitHeaders } from "./headers.ts";
-import { problem, tooManyRequests } from "./problem.ts";
+import type { Defer } from "../http/defer.ts";
+import { DECISION_HEADER } from "../http/headers.ts";
+import { problem } from "../http/problem.ts";
+import { rateLimitHeaders, tooManyRequests } from "../limiter/respond.ts";
 
 /** An answer to send now, or the decision under which the request goes on. */
 export type Admission = { readonly response: Response; readonly result?: undefined } | { readonly response?: undefined; readonly result: RateLimitResult };
