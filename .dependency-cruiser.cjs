@@ -9,6 +9,7 @@ const LAYERS = [
   ["gateway"], // the Worker's own app: admit, forward, echo
   ["admin", "queue"], // admin API; on_limit "queue" (producer, consumer, status)
   ["envoy"], // the decision API (/json, RPC) in Envoy's shapes
+  ["context"], // the per-isolate context: settings, live rules, edge runtime, metrics recorder
   ["metrics"], // recorder, Prometheus text, MetricsObject
   ["limiter"], // plan, fold, summarize; the result as HTTP
   ["request", "edge"], // request → descriptors; the isolate side of the counters

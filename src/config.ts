@@ -119,18 +119,3 @@ function wholeNumber(given: string | undefined, name: string, fallback: number, 
   }
   return value;
 }
-
-// Settings parse once per env object, not once per request.
-const settingsCache = new WeakMap<object, Settings>();
-
-/**
- * `readSettings`, memoised per env object (the runtime reuses it across requests).
- *
- * @example
- * if (settingsOf(env).originUrl) { ... }
- */
-export function settingsOf(env: Env): Settings {
-  let settings = settingsCache.get(env);
-  if (!settings) settingsCache.set(env, (settings = readSettings(env)));
-  return settings;
-}

@@ -1,34 +1,36 @@
 /**
- * floodgate's Worker entry: the gateway app over the live rules (bundled
- * `rules.json` until rules are uploaded), the consumer of queued requests,
- * the Durable Object classes, and FloodgateRpc, the service-binding
- * entrypoint for other Workers.
+ * floodgate's Worker entry, wiring only: one context per isolate (settings
+ * from `env`, the live rules — bundled `rules.json` until rules are
+ * uploaded —, the edge runtime, the metrics recorder), and over it the
+ * gateway app, the consumer of queued requests, the Durable Object classes,
+ * and FloodgateRpc, the service-binding entrypoint for other Workers.
  */
 import { WorkerEntrypoint } from "cloudflare:workers";
 import rulesJson from "../rules.json";
 import type { Env } from "./config.ts";
+import { isolateContexts } from "./context/isolate.ts";
+import { callShouldRateLimit } from "./envoy/rpc.ts";
 import type { EnvoyResponse } from "./envoy/response.ts";
 import { createApp } from "./gateway/app.ts";
-import { LiveRules } from "./rules/live.ts";
 import { consumeQueue } from "./queue/consumer.ts";
 import { bundledRules } from "./rules/bundled.ts";
-import { callShouldRateLimit } from "./envoy/rpc.ts";
+import { LiveRules } from "./rules/live.ts";
 
 export { CounterObject } from "./durable/counter-object.ts";
+export { rateLimit } from "./hono/middleware.ts";
 export { MetricsObject } from "./metrics/metrics-object.ts";
 export { QueueStatusObject } from "./queue/status-object.ts";
 export { RulesObject } from "./rules/rules-object.ts";
-export { rateLimit } from "./hono/middleware.ts";
 
-// One per isolate, shared by HTTP and RPC, so both decide with the same rules.
-const live = new LiveRules(bundledRules, { bundledJson: rulesJson });
+// HTTP, RPC and the queue consumer share one context per isolate, so all decide with the same rules and edge.
+const isolateOf = isolateContexts(new LiveRules(bundledRules, { bundledJson: rulesJson }));
 
-const app = createApp(live);
+const app = createApp(isolateOf);
 
 export default {
   fetch: app.fetch,
   // Delivers requests queued by `on_limit: "queue"` (the [[queues.consumers]] in wrangler.toml).
-  queue: (batch, env) => consumeQueue(batch, env),
+  queue: (batch, env) => consumeQueue(batch, env, isolateOf(env).settings),
 } satisfies ExportedHandler<Env, unknown>;
 
 /**
@@ -42,6 +44,6 @@ export default {
  */
 export class FloodgateRpc extends WorkerEntrypoint<Env> {
   async shouldRateLimit(request: unknown): Promise<EnvoyResponse> {
-    return callShouldRateLimit(this.env, live, request, (work) => this.ctx.waitUntil(work));
+    return callShouldRateLimit(isolateOf(this.env), request, (work) => this.ctx.waitUntil(work));
   }
 }

@@ -4,7 +4,8 @@
  * `WWW-Authenticate: Bearer` for a missing or wrong token.
  */
 import type { MiddlewareHandler } from "hono";
-import { settingsOf, type Env } from "../config.ts";
+import type { Env } from "../config.ts";
+import type { IsolateOf } from "../context/isolate.ts";
 import { bearerToken, tokensEqual } from "../http/bearer.ts";
 import { problem } from "../http/problem.ts";
 
@@ -12,11 +13,11 @@ import { problem } from "../http/problem.ts";
  * Middleware admitting only requests that carry ADMIN_TOKEN.
  *
  * @example
- * admin.use("*", requireAdminToken());
+ * admin.use("*", requireAdminToken(isolateOf));
  */
-export function requireAdminToken(): MiddlewareHandler<{ Bindings: Env }> {
+export function requireAdminToken(isolateOf: IsolateOf): MiddlewareHandler<{ Bindings: Env }> {
   return async function adminAuth(c, next) {
-    const expected = settingsOf(c.env).adminToken;
+    const expected = isolateOf(c.env).settings.adminToken;
     if (expected === undefined) {
       return problem(404, "Not Found", "No such floodgate endpoint (admin endpoints need ADMIN_TOKEN to be configured).");
     }

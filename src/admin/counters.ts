@@ -4,14 +4,13 @@
  * same lookup a decision uses, and the owning object answers.
  */
 import type { Context } from "hono";
-import { EdgeRuntime } from "../edge/runtime.ts";
-import { settingsOf, type Env } from "../config.ts";
+import type { Env } from "../config.ts";
+import type { Isolate } from "../context/isolate.ts";
 import { counterKey, objectName } from "../durable/placement.ts";
 import type { CounterVerdict } from "../durable/protocol.ts";
 import { deferOf } from "../http/defer.ts";
 import { problem } from "../http/problem.ts";
 import { toLimitCall } from "../limiter/decide.ts";
-import type { LiveRules } from "../rules/live.ts";
 import { matchDescriptor } from "../rules/index.ts";
 import type { CompiledLimit, DescriptorEntry } from "../rules/types.ts";
 import { parseCounterQuery } from "./descriptor-param.ts";
@@ -20,13 +19,12 @@ import { parseCounterQuery } from "./descriptor-param.ts";
  * Read (`reset` false) or reset and then read (`reset` true) one counter.
  *
  * @example
- * admin.get("/counters", (c) => counters(c, live, false));
+ * admin.get("/counters", (c) => counters(c, isolateOf(c.env), false));
  */
-export async function counters(c: Context<{ Bindings: Env }>, live: LiveRules, reset: boolean): Promise<Response> {
+export async function counters(c: Context<{ Bindings: Env }>, isolate: Isolate, reset: boolean): Promise<Response> {
   const query = parseCounterQuery(new URL(c.req.url).search);
   if (!query.ok) return problem(400, "Bad Request", query.message);
-  const pending = live.current(c.env, settingsOf(c.env).decisionTimeoutMs, deferOf(c));
-  const rules = pending instanceof Promise ? await pending : pending;
+  const rules = await isolate.currentRules(deferOf(c));
   const domain = rules.domains.get(query.domain);
   if (domain === undefined) return problem(404, "Not Found", `No domain "${query.domain}" in the rules in force.`);
   const match = matchDescriptor(domain, query.entries);
@@ -35,10 +33,10 @@ export async function counters(c: Context<{ Bindings: Env }>, live: LiveRules, r
     return problem(404, "Not Found", `The descriptor ${label(query.entries)} ${why} in domain "${query.domain}".`);
   }
   const key = counterKey(domain.domain, query.entries);
-  const stub = c.env.COUNTERS.getByName(objectName(domain.domain, domain.placement, domain.shards, key));
+  const stub = isolate.env.COUNTERS.getByName(objectName(domain.domain, domain.placement, domain.shards, key));
   if (reset) {
     await stub.reset(key);
-    EdgeRuntime.of(c.env.COUNTERS).blocks.forget(key);
+    isolate.edge.blocks.forget(key);
   }
   const verdict = await stub.peek({ key, limits: match.limits.map(toLimitCall), cost: 0 });
   return Response.json({

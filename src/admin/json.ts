@@ -10,9 +10,8 @@ import { BodyTooLargeError, readBodyText } from "../http/body.ts";
 import { deferOf } from "../http/defer.ts";
 import { DECISION_HEADER } from "../http/headers.ts";
 import { problem } from "../http/problem.ts";
-import type { LiveRules } from "../rules/live.ts";
+import type { Isolate } from "../context/isolate.ts";
 import { parseRulesText } from "../rules/index.ts";
-import { settingsOf } from "../config.ts";
 
 /** Largest decision request body accepted. */
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;
@@ -21,9 +20,9 @@ export const MAX_JSON_BODY_BYTES = 1024 * 1024;
  * Handle one decision request.
  *
  * @example
- * admin.post("/json", (c) => handleJson(c, live));
+ * admin.post("/json", (c) => handleJson(c, isolateOf(c.env)));
  */
-export async function handleJson(c: Context<{ Bindings: Env }>, live: LiveRules): Promise<Response> {
+export async function handleJson(c: Context<{ Bindings: Env }>, isolate: Isolate): Promise<Response> {
   let text: string;
   try {
     text = await readBodyText(c.req.raw, MAX_JSON_BODY_BYTES);
@@ -36,9 +35,8 @@ export async function handleJson(c: Context<{ Bindings: Env }>, live: LiveRules)
     return problem(400, "Bad Request", `The body is not JSON (line ${parsed.line}, column ${parsed.column}: ${parsed.reason}).`);
   }
   const defer = deferOf(c);
-  const pending = live.current(c.env, settingsOf(c.env).decisionTimeoutMs, defer);
-  const rules = pending instanceof Promise ? await pending : pending;
-  const answer = await shouldRateLimit(c.env, rules, parsed.value, defer);
+  const rules = await isolate.currentRules(defer);
+  const answer = await shouldRateLimit(isolate, rules, parsed.value, defer);
   switch (answer.kind) {
     case "invalid":
       return problem(400, "Bad Request", `${answer.path}: ${answer.message}`, { path: answer.path });

@@ -5,7 +5,8 @@
  */
 import type { Context } from "hono";
 import type { Env } from "../config.ts";
-import { flushNow, METRICS_OBJECT } from "../metrics/recorder.ts";
+import type { Isolate } from "../context/isolate.ts";
+import { METRICS_OBJECT } from "../metrics/recorder.ts";
 import { PROMETHEUS_CONTENT_TYPE, renderPrometheus } from "../metrics/prometheus.ts";
 import type { Sample } from "../metrics/samples.ts";
 
@@ -13,10 +14,10 @@ import type { Sample } from "../metrics/samples.ts";
  * Answer a scrape.
  *
  * @example
- * admin.get("/metrics", getMetrics);
+ * admin.get("/metrics", (c) => getMetrics(c, isolateOf(c.env)));
  */
-export async function getMetrics(c: Context<{ Bindings: Env }>): Promise<Response> {
-  await flushNow(c.env);
-  const samples = (await c.env.METRICS.getByName(METRICS_OBJECT).read()) as Sample[];
+export async function getMetrics(_c: Context<{ Bindings: Env }>, isolate: Isolate): Promise<Response> {
+  await isolate.metrics.flushNow();
+  const samples = (await isolate.env.METRICS.getByName(METRICS_OBJECT).read()) as Sample[];
   return new Response(renderPrometheus(samples), { headers: { "content-type": PROMETHEUS_CONTENT_TYPE, "cache-control": "no-store" } });
 }

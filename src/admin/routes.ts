@@ -5,32 +5,32 @@
 import { Hono, type Context } from "hono";
 import type { Env } from "../config.ts";
 import { problem } from "../http/problem.ts";
-import type { LiveRules } from "../rules/live.ts";
+import type { Isolate, IsolateOf } from "../context/isolate.ts";
 import { requireAdminToken } from "./auth.ts";
 import { counters } from "./counters.ts";
 import { handleJson } from "./json.ts";
 import { getMetrics } from "./metrics.ts";
 import { deleteRules, getRules, putRules } from "./rules.ts";
 
-type Handler = (c: Context<{ Bindings: Env }>) => Response | Promise<Response>;
+type Handler = (c: Context<{ Bindings: Env }>, isolate: Isolate) => Response | Promise<Response>;
 
 /**
  * Routes to mount at `/__ratelimit`.
  *
  * @example
- * app.route("/__ratelimit", adminRoutes(live));
+ * app.route("/__ratelimit", adminRoutes(isolateOf));
  */
-export function adminRoutes(live: LiveRules): Hono<{ Bindings: Env }> {
+export function adminRoutes(isolateOf: IsolateOf): Hono<{ Bindings: Env }> {
   const endpoints: Record<string, Partial<Record<"GET" | "POST" | "PUT" | "DELETE", Handler>>> = {
-    "/json": { POST: (c) => handleJson(c, live) },
-    "/rules": { GET: (c) => getRules(c, live), PUT: (c) => putRules(c, live), DELETE: (c) => deleteRules(c, live) },
-    "/counters": { GET: (c) => counters(c, live, false), DELETE: (c) => counters(c, live, true) },
+    "/json": { POST: handleJson },
+    "/rules": { GET: getRules, PUT: putRules, DELETE: deleteRules },
+    "/counters": { GET: (c, isolate) => counters(c, isolate, false), DELETE: (c, isolate) => counters(c, isolate, true) },
     "/metrics": { GET: getMetrics },
   };
   const admin = new Hono<{ Bindings: Env }>();
-  admin.use("*", requireAdminToken());
+  admin.use("*", requireAdminToken(isolateOf));
   for (const [path, handlers] of Object.entries(endpoints)) {
-    for (const [method, handler] of Object.entries(handlers)) admin.on(method, path, handler);
+    for (const [method, handler] of Object.entries(handlers)) admin.on(method, path, (c) => handler(c, isolateOf(c.env)));
     // Any other method: 405 naming the ones the endpoint takes (RFC 9110
     // section 15.5.6), not the 404 of an unknown path; after the token
     // check, so it tells nothing to a caller without one. HEAD is served by

@@ -4,12 +4,11 @@
  * change nothing), or go back to the bundled `rules.json`.
  */
 import type { Context } from "hono";
-import { settingsOf, type Env } from "../config.ts";
+import type { Env } from "../config.ts";
+import type { Isolate } from "../context/isolate.ts";
 import { BodyTooLargeError, readBodyText } from "../http/body.ts";
 import { deferOf } from "../http/defer.ts";
 import { problem } from "../http/problem.ts";
-import type { LiveRules } from "../rules/live.ts";
-import { recordConfigLoad, scheduleFlush } from "../metrics/recorder.ts";
 import { compileRulesText } from "../rules/index.ts";
 
 /** Largest rules upload accepted (stored in chunks; a 10,000-descriptor file is about 1 MB). */
@@ -21,13 +20,14 @@ type C = Context<{ Bindings: Env }>;
  * The rules in force: `{ version, source, updated_at, rules }`.
  *
  * @example
- * admin.get("/rules", (c) => getRules(c, live));
+ * admin.get("/rules", (c) => getRules(c, isolateOf(c.env)));
  */
-export async function getRules(c: C, live: LiveRules): Promise<Response> {
-  const state = await live.fresh(c.env, settingsOf(c.env).decisionTimeoutMs, deferOf(c));
+export async function getRules(c: C, isolate: Isolate): Promise<Response> {
+  const live = isolate.rules;
+  const state = await live.fresh(isolate.env, isolate.settings.decisionTimeoutMs, deferOf(c));
   let rules: unknown = live.bundledJson ?? null;
   if (state.source === "stored") {
-    const record = await c.env.RULES.getByName(live.objectName).since(-1);
+    const record = await isolate.env.RULES.getByName(live.objectName).since(-1);
     rules = record?.text !== undefined ? JSON.parse(record.text.replace(/^\uFEFF/, "")) : null;
   }
   return Response.json({ version: state.version, source: state.source, updated_at: state.updatedAt ?? null, rules });
@@ -37,9 +37,10 @@ export async function getRules(c: C, live: LiveRules): Promise<Response> {
  * Validate and store an upload; 400 with every `{ path, message }` when invalid.
  *
  * @example
- * admin.put("/rules", (c) => putRules(c, live));
+ * admin.put("/rules", (c) => putRules(c, isolateOf(c.env)));
  */
-export async function putRules(c: C, live: LiveRules): Promise<Response> {
+export async function putRules(c: C, isolate: Isolate): Promise<Response> {
+  const live = isolate.rules;
   let text: string;
   try {
     text = await readBodyText(c.req.raw, MAX_RULES_BODY_BYTES);
@@ -49,9 +50,9 @@ export async function putRules(c: C, live: LiveRules): Promise<Response> {
   }
   const compiled = compileRulesText(text, { source: "rules" });
   // Validated here for the errors and the local apply; the object validates again before it stores.
-  const stored = compiled.ok ? await c.env.RULES.getByName(live.objectName).put(text) : compiled;
-  recordConfigLoad(stored.ok);
-  scheduleFlush(c.env, settingsOf(c.env).metricsFlushMs, deferOf(c));
+  const stored = compiled.ok ? await isolate.env.RULES.getByName(live.objectName).put(text) : compiled;
+  isolate.metrics.recordConfigLoad(stored.ok);
+  isolate.metrics.scheduleFlush(deferOf(c));
   if (!compiled.ok || !stored.ok) {
     const errors = stored.ok ? [] : stored.errors;
     const n = errors.length;
@@ -66,10 +67,11 @@ export async function putRules(c: C, live: LiveRules): Promise<Response> {
  * Go back to the bundled rules (a new version).
  *
  * @example
- * admin.delete("/rules", (c) => deleteRules(c, live));
+ * admin.delete("/rules", (c) => deleteRules(c, isolateOf(c.env)));
  */
-export async function deleteRules(c: C, live: LiveRules): Promise<Response> {
-  const version = await c.env.RULES.getByName(live.objectName).revert();
+export async function deleteRules(_c: C, isolate: Isolate): Promise<Response> {
+  const live = isolate.rules;
+  const version = await isolate.env.RULES.getByName(live.objectName).revert();
   const state = live.bundledState(version, new Date().toISOString());
   live.accept(state);
   return Response.json({ version, source: "bundled" });

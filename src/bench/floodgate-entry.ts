@@ -6,14 +6,13 @@
  * `rules.json`. `npm run bench` builds it with the project's wrangler.toml
  * and this file as the entry.
  */
+import { isolateContexts } from "../context/isolate.ts";
 import { createApp } from "../gateway/app.ts";
-import { compileRules } from "../rules/index.ts";
-import type { CompiledRules } from "../rules/types.ts";
+import { compileOnce } from "../rules/index.ts";
+import { LiveRules } from "../rules/live.ts";
 import benchRules from "./rules.json";
 
 export * from "../worker.ts";
-
-let compiled: CompiledRules | undefined;
 
 /**
  * The compiled bench rules, once per isolate (as `bundledRules` does).
@@ -21,11 +20,6 @@ let compiled: CompiledRules | undefined;
  * @example
  * benchRulesCompiled().domains.get("bench-sharded");
  */
-export function benchRulesCompiled(): CompiledRules {
-  if (compiled) return compiled;
-  const result = compileRules(benchRules, { source: "src/bench/rules.json" });
-  if (!result.ok) throw new Error(`src/bench/rules.json is invalid:\n${result.errors.map((e) => `${e.path}: ${e.message}`).join("\n")}`);
-  return (compiled = result.rules);
-}
+export const benchRulesCompiled = compileOnce(benchRules, "src/bench/rules.json");
 
-export default createApp(benchRulesCompiled);
+export default createApp(isolateContexts(new LiveRules(benchRulesCompiled)));

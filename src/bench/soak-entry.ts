@@ -2,14 +2,13 @@
  * floodgate as soaked by `npm run soak`: the real app and objects (everything
  * `src/worker.ts` exports) over the soak rules (`src/bench/soak-rules.json`).
  */
+import { isolateContexts } from "../context/isolate.ts";
 import { createApp } from "../gateway/app.ts";
-import { compileRules } from "../rules/index.ts";
-import type { CompiledRules } from "../rules/types.ts";
+import { compileOnce } from "../rules/index.ts";
+import { LiveRules } from "../rules/live.ts";
 import soakRules from "./soak-rules.json";
 
 export * from "../worker.ts";
-
-let compiled: CompiledRules | undefined;
 
 /**
  * The compiled soak rules, once per isolate.
@@ -17,11 +16,6 @@ let compiled: CompiledRules | undefined;
  * @example
  * soakRulesCompiled().domains.get("soak");
  */
-export function soakRulesCompiled(): CompiledRules {
-  if (compiled) return compiled;
-  const result = compileRules(soakRules, { source: "src/bench/soak-rules.json" });
-  if (!result.ok) throw new Error(`src/bench/soak-rules.json is invalid:\n${result.errors.map((e) => `${e.path}: ${e.message}`).join("\n")}`);
-  return (compiled = result.rules);
-}
+export const soakRulesCompiled = compileOnce(soakRules, "src/bench/soak-rules.json");
 
-export default createApp(soakRulesCompiled);
+export default createApp(isolateContexts(new LiveRules(soakRulesCompiled)));

@@ -40,11 +40,9 @@ export interface EdgeOptions {
   readonly decisionTimeoutMs?: number;
 }
 
-const runtimes = new WeakMap<object, EdgeRuntime>();
-
 /**
- * Edge machinery for a counters binding. One runtime per isolate and binding:
- * caches and batches are per isolate by nature.
+ * Edge machinery for a counters binding. One runtime per isolate, made with
+ * the isolate's context (src/context/): caches and batches are per isolate by nature.
  *
  * @example
  * const edge = new EdgeRuntime(env.COUNTERS);
@@ -65,18 +63,6 @@ export class EdgeRuntime {
     this.sendBatch = options.coalesce === false ? direct : (name, calls, defer) => this.coalescer.submit(name, calls, defer);
     // Precount syncs already run inside the request's waitUntil, which keeps their RPCs alive.
     this.precount = new PrecountTable((name, calls) => this.sendBatch(name, calls), this.now);
-  }
-
-  /**
-   * The isolate's runtime for a binding (created on first use).
-   *
-   * @example
-   * const edge = EdgeRuntime.of(env.COUNTERS, { coalesce: settings.coalescing });
-   */
-  static of(counters: Env["COUNTERS"], options: EdgeOptions = {}): EdgeRuntime {
-    let runtime = runtimes.get(counters);
-    if (runtime === undefined) runtimes.set(counters, (runtime = new EdgeRuntime(counters, options)));
-    return runtime;
   }
 
   /**

@@ -4,9 +4,10 @@
  * limits from the rules in force, decided by the counter objects, answered
  * as envoyproxy/ratelimit answers, and counted in the metrics.
  */
-import { settingsOf, type Env } from "../config.ts";
+import { countersUnreachable } from "../context/failure-mode.ts";
+import type { Isolate } from "../context/isolate.ts";
+import type { Defer } from "../http/defer.ts";
 import { CounterUnavailableError, decideEach } from "../limiter/decide.ts";
-import { recordDomainNotFound, recordFailureMode, recordGlobalShadow, recordOutcomes, scheduleFlush } from "../metrics/recorder.ts";
 import { EMPTY_LEVEL } from "../rules/descriptors.ts";
 import { UNIT_MS } from "../rules/keys.ts";
 import { derivedName, limitId } from "../rules/names.ts";
@@ -22,25 +23,23 @@ export type ServiceAnswer =
   /** Counters unreachable and FAILURE_MODE=closed (HTTP 503). */
   | { readonly kind: "unavailable"; readonly message: string };
 
-type Defer = (work: Promise<unknown>) => void;
-
 /**
  * Decide an Envoy RateLimitRequest (already parsed from JSON) against `rules`.
  *
  * @example
- * const answer = await shouldRateLimit(env, rules, { domain: "api", descriptors: [{ entries: [{ key: "api_key", value: "k1" }] }] }, defer);
+ * const answer = await shouldRateLimit(isolate, rules, { domain: "api", descriptors: [{ entries: [{ key: "api_key", value: "k1" }] }] }, defer);
  * if (answer.kind === "response") answer.response.overallCode; // "OK"
  */
-export async function shouldRateLimit(env: Env, rules: CompiledRules, body: unknown, defer: Defer): Promise<ServiceAnswer> {
+export async function shouldRateLimit(isolate: Isolate<unknown>, rules: CompiledRules, body: unknown, defer: Defer): Promise<ServiceAnswer> {
   const parsed = parseEnvoyRequest(body);
   if (!parsed.ok) return { kind: "invalid", path: parsed.path, message: parsed.message };
   const request = parsed.request;
-  const settings = settingsOf(env);
+  const { settings, metrics } = isolate;
   const domain = rules.domains.get(request.domain);
   if (domain === undefined) {
     // As in Envoy: no limit applies, and each descriptor counts as domain_not_found.
-    for (let i = 0; i < request.descriptors.length; i++) recordDomainNotFound(request.domain);
-    scheduleFlush(env, settings.metricsFlushMs, defer);
+    for (let i = 0; i < request.descriptors.length; i++) metrics.recordDomainNotFound(request.domain);
+    metrics.scheduleFlush(defer);
     return { kind: "response", response: allOk(request.descriptors.length) };
   }
   const query: DomainDescriptors = {
@@ -50,19 +49,17 @@ export async function shouldRateLimit(env: Env, rules: CompiledRules, body: unkn
     overrides: request.descriptors.map((d) => (d.limit ? overrideMatch(d) : undefined)),
   };
   try {
-    const outcomes = await decideEach(env, [query], { cost: request.hitsAddend, timeoutMs: settings.decisionTimeoutMs });
+    const outcomes = await decideEach(isolate.edge, [query], { cost: request.hitsAddend, timeoutMs: settings.decisionTimeoutMs });
     const response = envoyResponse(outcomes, settings.shadowMode, Date.now());
-    recordOutcomes(outcomes);
-    if (settings.shadowMode && response.statuses.some((s) => s.code === "OVER_LIMIT")) recordGlobalShadow();
+    metrics.recordOutcomes(outcomes);
+    if (settings.shadowMode && response.statuses.some((s) => s.code === "OVER_LIMIT")) metrics.recordGlobalShadow();
     return { kind: "response", response };
   } catch (error) {
     if (!(error instanceof CounterUnavailableError)) throw error;
-    recordFailureMode(settings.failureMode);
-    console.error(JSON.stringify({ event: "ratelimit.counter_unavailable", failure_mode: settings.failureMode, domain: request.domain, error: error.message }));
-    if (settings.failureMode === "closed") return { kind: "unavailable", message: "The rate limiter could not reach its counters; try again shortly." };
+    if (countersUnreachable(isolate, error, { domain: request.domain }) === "closed") return { kind: "unavailable", message: "The rate limiter could not reach its counters; try again shortly." };
     return { kind: "response", response: allOk(request.descriptors.length), failureOpen: true };
   } finally {
-    scheduleFlush(env, settings.metricsFlushMs, defer);
+    metrics.scheduleFlush(defer);
   }
 }
 

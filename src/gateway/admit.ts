@@ -5,12 +5,12 @@
  * counters are unreachable and FAILURE_MODE is closed), or the decision
  * with which to let the request through.
  */
-import { settingsOf, type Env } from "../config.ts";
+import { countersUnreachable } from "../context/failure-mode.ts";
+import type { Isolate } from "../context/isolate.ts";
 import { CounterUnavailableError, decide } from "../limiter/decide.ts";
 import type { RateLimitResult } from "../limiter/types.ts";
 import { InvalidClientIpError } from "../request/client-ip.ts";
 import { requestDescriptors } from "../request/descriptors.ts";
-import { recordFailureMode, recordGlobalShadow, recordOutcomes, scheduleFlush } from "../metrics/recorder.ts";
 import { enqueueRequest } from "../queue/enqueue.ts";
 import type { CompiledRules } from "../rules/types.ts";
 import type { Defer } from "../http/defer.ts";
@@ -26,35 +26,34 @@ export type Admission = { readonly response: Response; readonly result?: undefin
  * outcome in metrics.
  *
  * @example
- * const admission = await admit(request, env, rules, (p) => ctx.waitUntil(p));
+ * const admission = await admit(request, isolate, rules, (p) => ctx.waitUntil(p));
  * if (admission.response) return admission.response; // 429, 202, 400 or 503
  * const result = admission.result; // allowed (maybe delayed, maybe failure_open)
  */
-export async function admit(request: Request, env: Env, rules: CompiledRules, defer: Defer): Promise<Admission> {
-  const settings = settingsOf(env);
+export async function admit(request: Request, isolate: Isolate<unknown>, rules: CompiledRules, defer: Defer): Promise<Admission> {
+  const settings = isolate.settings;
   let result: RateLimitResult;
   try {
     const descriptors = requestDescriptors(rules, request, { trustedProxyHops: settings.trustedProxyHops });
-    result = await decide(env, descriptors, {
+    result = await decide(isolate.edge, descriptors, {
       timeoutMs: settings.decisionTimeoutMs, shadowAll: settings.shadowMode, defer, onLimit: true,
     });
   } catch (error) {
     if (error instanceof InvalidClientIpError) return { response: problem(400, "Bad Request", error.message) };
     if (!(error instanceof CounterUnavailableError)) throw error;
-    console.error(JSON.stringify({ event: "ratelimit.counter_unavailable", failure_mode: settings.failureMode, path: new URL(request.url).pathname, error: error.message }));
-    recordFailureMode(settings.failureMode);
-    scheduleFlush(env, settings.metricsFlushMs, defer);
-    if (settings.failureMode === "closed") {
+    const mode = countersUnreachable(isolate, error, { path: new URL(request.url).pathname });
+    isolate.metrics.scheduleFlush(defer);
+    if (mode === "closed") {
       return { response: problem(503, "Service Unavailable", "The rate limiter could not reach its counters; try again shortly.", { retry_after: 1 }, { "Retry-After": "1", [DECISION_HEADER]: "failure-closed" }) };
     }
     result = { allowed: true, reason: "failure_open", limit: 0, remaining: 0, resetAfterMs: 0, retryAfterMs: 0, policies: [] };
   }
   if (result.descriptors !== undefined) {
-    recordOutcomes(result.descriptors);
-    if (result.reason === "shadow") recordGlobalShadow();
-    scheduleFlush(env, settings.metricsFlushMs, defer);
+    isolate.metrics.recordOutcomes(result.descriptors);
+    if (result.reason === "shadow") isolate.metrics.recordGlobalShadow();
+    isolate.metrics.scheduleFlush(defer);
   }
-  if (result.reason === "queued") return { response: await enqueueRequest(env, request, result) };
+  if (result.reason === "queued") return { response: await enqueueRequest(isolate, request, result) };
   if (!result.allowed) return { response: tooManyRequests(result) };
   return { result };
 }

@@ -8,12 +8,11 @@
  */
 import { Hono } from "hono";
 import { adminRoutes } from "../admin/routes.ts";
-import { ConfigError, settingsOf, type Env } from "../config.ts";
+import { ConfigError, type Env } from "../config.ts";
+import type { IsolateOf } from "../context/isolate.ts";
 import type { RateLimitResult } from "../limiter/types.ts";
-import { LiveRules, type LiveRulesOptions } from "../rules/live.ts";
 import { pathStart } from "../http/url-parts.ts";
 import { queuedStatus } from "../queue/status-route.ts";
-import type { CompiledRules } from "../rules/types.ts";
 import { admit, admittedHeaders } from "./admit.ts";
 import { deferFrom, deferOf, type Defer } from "../http/defer.ts";
 import { forwardToOrigin } from "../http/forward.ts";
@@ -28,35 +27,35 @@ export interface Gateway {
 }
 
 /**
- * Build the gateway. `rules` is the live rules source (uploads via
- * `PUT /__ratelimit/rules` apply on every isolate), or a function returning
- * the rules to use until something is uploaded.
+ * Build the gateway over the isolate contexts `isolateOf` makes (each holds
+ * the live rules, which follow `PUT /__ratelimit/rules` on every isolate).
  *
  * @example
- * export default createApp(new LiveRules(bundledRules, { bundledJson: rulesJson }));
+ * export default createApp(isolateContexts(new LiveRules(bundledRules, { bundledJson: rulesJson })));
  */
-export function createApp(rules: LiveRules | (() => CompiledRules), options: LiveRulesOptions = {}): Gateway {
-  const live = rules instanceof LiveRules ? rules : new LiveRules(rules, options);
+export function createApp(isolateOf: IsolateOf): Gateway {
   const app = new Hono<{ Bindings: Env }>();
 
   app.get("/__ratelimit/healthcheck", (c) => c.text("OK"));
   // Before the admin routes: the client that queued a request may read it without the token.
-  app.get("/__ratelimit/queued/:id", (c) => queuedStatus(c, live));
-  app.route("/__ratelimit", adminRoutes(live));
+  app.get("/__ratelimit/queued/:id", (c) => queuedStatus(c, isolateOf));
+  app.route("/__ratelimit", adminRoutes(isolateOf));
   app.all("/__ratelimit/*", () => problem(404, "Not Found", "No such floodgate endpoint."));
   // Reached only by paths the router decodes into something else (see needsRouter).
   app.all("*", (c) => limitThenForward(c.req.raw, c.env, deferOf(c)));
   app.onError(errorResponse);
 
   async function limitThenForward(request: Request, env: Env, defer: Defer): Promise<Response> {
-    const pending = live.current(env, settingsOf(env).decisionTimeoutMs, defer);
-    const admission = await admit(request, env, pending instanceof Promise ? await pending : pending, defer);
+    const isolate = isolateOf(env);
+    // Awaited only when it is a promise: the hot path takes no extra turn for rules already in hand.
+    const pending = isolate.currentRules(defer);
+    const admission = await admit(request, isolate, pending instanceof Promise ? await pending : pending, defer);
     if (admission.response) return admission.response;
     const result = admission.result;
     // The slot is already taken in the counter; holding the request until it comes keeps the origin at the limit's rate.
     if (result.delayMs !== undefined && result.delayMs > 0) await scheduler.wait(result.delayMs);
     const headers = admittedHeaders(result);
-    return withHeaders(await originResponse(request, env, result, headers.length > 0), headers);
+    return withHeaders(await originResponse(request, isolate.settings.originUrl, result, headers.length > 0), headers);
   }
 
   return {
@@ -87,8 +86,7 @@ function needsRouter(url: string): boolean {
  * be set (a fetch response's cannot, so it is copied: only when headers
  * are to be added, since the copy is a visible share of a request's cost).
  */
-async function originResponse(request: Request, env: Env, result: RateLimitResult, mutable: boolean): Promise<Response> {
-  const origin = settingsOf(env).originUrl;
+async function originResponse(request: Request, origin: URL | undefined, result: RateLimitResult, mutable: boolean): Promise<Response> {
   if (!origin) return echo(request, result);
   try {
     const upstream = await forwardToOrigin(request, origin);

@@ -6,6 +6,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { Env } from "../config.ts";
 import type { RateLimitResult } from "../limiter/types.ts";
 import type { CompiledRules } from "../rules/types.ts";
+import { isolateContexts } from "../context/isolate.ts";
 import { admit, admittedHeaders } from "../gateway/admit.ts";
 import { deferOf } from "../http/defer.ts";
 import { DECISION_HEADER, withHeaders } from "../http/headers.ts";
@@ -39,11 +40,13 @@ export { DECISION_HEADER };
  * app.all("*", (c) => c.text("hello"));
  */
 export function rateLimit(options: RateLimitOptions): MiddlewareHandler<{ Bindings: Env; Variables: RateLimitVariables }> {
-  const rulesOf = typeof options.rules === "function" ? options.rules : () => options.rules as CompiledRules;
+  const rules = options.rules;
+  const rulesOf = typeof rules === "function" ? rules : () => rules;
+  // This middleware's own isolate contexts: its settings, edge runtime and metrics, made from the app's env.
+  const isolateOf = isolateContexts(rulesOf);
   return async function rateLimitMiddleware(c, next) {
-    const pending = rulesOf(c);
-    const rules = pending instanceof Promise ? await pending : pending;
-    const admission = await admit(c.req.raw, c.env, rules, deferOf(c));
+    const isolate = isolateOf(c.env);
+    const admission = await admit(c.req.raw, isolate, await isolate.rules(c), deferOf(c));
     if (admission.response) return admission.response;
     const result = admission.result;
     c.set("rateLimit", result);

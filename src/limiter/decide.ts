@@ -5,8 +5,7 @@
  */
 import { counterKey, objectName } from "../durable/placement.ts";
 import type { CounterCall, CounterVerdict, LimitCall } from "../durable/protocol.ts";
-import { EdgeRuntime } from "../edge/runtime.ts";
-import { settingsOf, type Env } from "../config.ts";
+import type { EdgeRuntime } from "../edge/runtime.ts";
 import { applyReplaces, matchDescriptor } from "../rules/index.ts";
 import type { CompiledLimit, DescriptorEntry, DescriptorMatch, DomainDescriptors } from "../rules/types.ts";
 import { summarize } from "./summarize.ts";
@@ -22,8 +21,6 @@ export interface DecideOptions {
   readonly shadowAll?: boolean;
   /** Where background work goes (ctx.waitUntil); pre-counting syncs need it. Without it, precount limits are decided strongly. */
   readonly defer?: (work: Promise<unknown>) => void;
-  /** The isolate's edge runtime (block cache, coalescing, pre-counting); default: the one for `env.COUNTERS`. */
-  readonly edge?: EdgeRuntime;
   /**
    * Honour `on_limit: "delay"` and `"queue"` (the gateway does). Without it
    * (the decision API) every limit answers plainly, as Envoy's would.
@@ -50,11 +47,11 @@ interface Pending {
  * `timeoutMs`; the caller applies FAILURE_MODE.
  *
  * @example
- * const result = await decide(env, [{ domain, descriptors: [[{ key: "remote_address", value: ip }]] }], { timeoutMs: 1000 });
+ * const result = await decide(isolate.edge, [{ domain, descriptors: [[{ key: "remote_address", value: ip }]] }], { timeoutMs: 1000 });
  * result.allowed; // false once the IP is over its limit
  */
-export async function decide(env: Env, requests: readonly DomainDescriptors[], options: DecideOptions): Promise<RateLimitResult> {
-  const outcomes = await decideEach(env, requests, options);
+export async function decide(edge: EdgeRuntime, requests: readonly DomainDescriptors[], options: DecideOptions): Promise<RateLimitResult> {
+  const outcomes = await decideEach(edge, requests, options);
   const policies: PolicyOutcome[] = [];
   for (const outcome of outcomes) for (const policy of outcome.policies) policies.push(policy);
   const result = summarize(policies, options.shadowAll);
@@ -67,10 +64,10 @@ export async function decide(env: Env, requests: readonly DomainDescriptors[], o
  * The Envoy API answers one status per descriptor from this.
  *
  * @example
- * const [outcome] = await decideEach(env, [{ domain, descriptors: [[{ key: "k", value: "v" }]], costs: [0] }], { timeoutMs: 1000 });
+ * const [outcome] = await decideEach(isolate.edge, [{ domain, descriptors: [[{ key: "k", value: "v" }]], costs: [0] }], { timeoutMs: 1000 });
  * outcome.policies[0]?.decision.remaining; // read without consuming
  */
-export async function decideEach(env: Env, requests: readonly DomainDescriptors[], options: DecideOptions): Promise<DescriptorOutcome[]> {
+export async function decideEach(edge: EdgeRuntime, requests: readonly DomainDescriptors[], options: DecideOptions): Promise<DescriptorOutcome[]> {
   const defaultCost = options.cost ?? 1;
   const outcomes: {
     domain: string; descriptor: readonly DescriptorEntry[]; cost: number; match?: DescriptorMatch; policies: PolicyOutcome[];
@@ -102,7 +99,6 @@ export async function decideEach(env: Env, requests: readonly DomainDescriptors[
     }
   }
   if (byObject.size === 0) return outcomes;
-  const edge = options.edge ?? EdgeRuntime.of(env.COUNTERS, { coalesce: settingsOf(env).coalescing, decisionTimeoutMs: options.timeoutMs });
   const defer = options.defer ?? (() => undefined);
   const lists = [...byObject.values()];
   // A request answered entirely in this isolate (cached blocks, pre-counted budget) needs no object, and so no timeout.

@@ -3,9 +3,11 @@
  * the request path); the sum is sent to the MetricsObject in the background
  * (ctx.waitUntil) at most once per METRICS_FLUSH_MS, and a send is always
  * scheduled while counts are pending, so no count waits longer than that
- * (plus one RPC) to be visible.
+ * (plus one RPC) to be visible. One recorder per isolate, held by the
+ * isolate's context (src/context/).
  */
 import type { Env } from "../config.ts";
+import type { Defer } from "../http/defer.ts";
 import type { DescriptorOutcome } from "../limiter/types.ts";
 import {
   CONFIG_LOAD_ERROR, CONFIG_LOAD_SUCCESS, DOMAIN_NOT_FOUND, FAILURE_MODE_DECISIONS, GLOBAL_SHADOW_MODE, limitMetric,
@@ -19,138 +21,154 @@ export const ISOLATE_MAX_SERIES = 2_000;
 /** Name of the one MetricsObject every isolate reports to. */
 export const METRICS_OBJECT = "global";
 
-type Defer = (work: Promise<unknown>) => void;
-
-const pending = new SampleSums(ISOLATE_MAX_SERIES);
-// Per-limit stats are summed apart, by one string key, so a decision costs a
-// Map lookup and five additions; they become samples only when sent.
-const limitSums = new Map<string, { labels: readonly (readonly [string, string])[]; delta: StatDelta }>();
-let scheduled = false;
-let lastSendAt = 0;
-
-/**
- * Count the decision of every descriptor, with Envoy's per-limit stats.
- * Series are labelled by domain, descriptor (the Envoy stat key of the
- * matched rule, or the request's own `key_value` path when the rule sets
- * `detailed_metric`) and limit name.
- *
- * @example
- * recordOutcomes(result.descriptors ?? []);
- */
-export function recordOutcomes(outcomes: readonly DescriptorOutcome[]): void {
-  for (const outcome of outcomes) {
-    if (outcome.policies.length === 0 || outcome.match === undefined) continue;
-    const node = outcome.match.node;
-    const descriptor = node.detailedMetric
-      ? outcome.descriptor.map((e) => `${e.key}_${e.value}`).join(".")
-      : node.statKey;
-    const consumed = outcome.policies.every((p) => p.decision.allowed);
-    for (const policy of outcome.policies) {
-      const delta = limitStats(policy.decision, outcome.cost, consumed, policy.shadow);
-      let key = `${outcome.domain}\u0000${descriptor}\u0000${policy.name}`;
-      let entry = limitSums.get(key);
-      if (entry === undefined) {
-        const full = limitSums.size >= ISOLATE_MAX_SERIES;
-        if (full) key = OVERFLOW_KEY;
-        entry = limitSums.get(key);
-        if (entry === undefined) {
-          const labels = full
-            ? [["domain", OVERFLOW], ["descriptor", OVERFLOW], ["limit", OVERFLOW]] as const
-            : [["domain", outcome.domain], ["descriptor", descriptor], ["limit", policy.name]] as const;
-          limitSums.set(key, (entry = { labels, delta: { total_hits: 0, over_limit: 0, near_limit: 0, within_limit: 0, shadow_mode: 0 } }));
-        }
-      }
-      for (const stat of LIMIT_STATS) entry.delta[stat] += delta[stat];
-    }
-  }
-}
-
 const OVERFLOW_KEY = "\u0001overflow";
 
 /**
- * Count one descriptor sent for a domain the rules do not define.
+ * One isolate's pending metric counts and their sends to the MetricsObject.
  *
  * @example
- * recordDomainNotFound("unknown-domain");
+ * const metrics = new MetricsRecorder(env.METRICS, settings.metricsFlushMs);
+ * metrics.recordOutcomes(result.descriptors ?? []);
+ * metrics.scheduleFlush((p) => ctx.waitUntil(p));
  */
-export function recordDomainNotFound(domain: string): void {
-  pending.add({ name: DOMAIN_NOT_FOUND, labels: [["domain", domain]], value: 1 });
-}
+export class MetricsRecorder {
+  private readonly pending = new SampleSums(ISOLATE_MAX_SERIES);
+  // Per-limit stats are summed apart, by one string key, so a decision costs a
+  // Map lookup and five additions; they become samples only when sent.
+  private readonly limitSums = new Map<string, { labels: readonly (readonly [string, string])[]; delta: StatDelta }>();
+  private readonly metrics: Env["METRICS"] | undefined;
+  private readonly flushMs: number;
+  private scheduled = false;
+  private lastSendAt = 0;
 
-/**
- * Count a request SHADOW_MODE let through.
- *
- * @example
- * if (result.reason === "shadow") recordGlobalShadow();
- */
-export function recordGlobalShadow(): void {
-  pending.add({ name: GLOBAL_SHADOW_MODE, labels: [], value: 1 });
-}
-
-/**
- * Count a decision FAILURE_MODE made.
- *
- * @example
- * recordFailureMode("open");
- */
-export function recordFailureMode(mode: "open" | "closed"): void {
-  pending.add({ name: FAILURE_MODE_DECISIONS, labels: [["mode", mode]], value: 1 });
-}
-
-/**
- * Count a rules upload, accepted or rejected.
- *
- * @example
- * recordConfigLoad(result.ok);
- */
-export function recordConfigLoad(ok: boolean): void {
-  pending.add({ name: ok ? CONFIG_LOAD_SUCCESS : CONFIG_LOAD_ERROR, labels: [], value: 1 });
-}
-
-/**
- * Make sure pending counts get sent: at once when the last send is at least
- * `intervalMs` old, else when it will be. One send is scheduled at a time.
- *
- * @example
- * scheduleFlush(env, settings.metricsFlushMs, (p) => ctx.waitUntil(p));
- */
-export function scheduleFlush(env: Env, intervalMs: number, defer: Defer): void {
-  if (scheduled || (pending.size === 0 && limitSums.size === 0)) return;
-  scheduled = true;
-  const wait = Math.max(0, lastSendAt + intervalMs - Date.now());
-  defer((async () => {
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    // Counts added while this send is on the wire schedule the next one.
-    scheduled = false;
-    await send(env);
-  })());
-}
-
-/**
- * Send this isolate's pending counts now (the metrics endpoint does, so its
- * own isolate is never stale). Never throws: counts that could not be sent
- * are kept for the next send.
- *
- * @example
- * await flushNow(env);
- */
-export async function flushNow(env: Env): Promise<void> {
-  await send(env);
-}
-
-async function send(env: Env): Promise<void> {
-  const batch = pending.take();
-  for (const { labels, delta } of limitSums.values()) {
-    for (const stat of LIMIT_STATS) batch.push({ name: limitMetric(stat), labels, value: delta[stat] });
+  /** `metrics` absent: an app using the middleware without a METRICS binding keeps no metrics. */
+  constructor(metrics: Env["METRICS"] | undefined, flushMs: number) {
+    this.metrics = metrics;
+    this.flushMs = flushMs;
   }
-  limitSums.clear();
-  // An app using the middleware without a METRICS binding keeps no metrics.
-  if (batch.length === 0 || env.METRICS === undefined) return;
-  lastSendAt = Date.now();
-  try {
-    await env.METRICS.getByName(METRICS_OBJECT).add(batch);
-  } catch (error) {
-    for (const sample of batch) pending.add(sample as Sample);
-    console.error(JSON.stringify({ event: "floodgate.metrics_send_failed", error: String(error) }));
+
+  /**
+   * Count the decision of every descriptor, with Envoy's per-limit stats.
+   * Series are labelled by domain, descriptor (the Envoy stat key of the
+   * matched rule, or the request's own `key_value` path when the rule sets
+   * `detailed_metric`) and limit name.
+   *
+   * @example
+   * metrics.recordOutcomes(result.descriptors ?? []);
+   */
+  recordOutcomes(outcomes: readonly DescriptorOutcome[]): void {
+    for (const outcome of outcomes) {
+      if (outcome.policies.length === 0 || outcome.match === undefined) continue;
+      const node = outcome.match.node;
+      const descriptor = node.detailedMetric
+        ? outcome.descriptor.map((e) => `${e.key}_${e.value}`).join(".")
+        : node.statKey;
+      const consumed = outcome.policies.every((p) => p.decision.allowed);
+      for (const policy of outcome.policies) {
+        const delta = limitStats(policy.decision, outcome.cost, consumed, policy.shadow);
+        let key = `${outcome.domain}\u0000${descriptor}\u0000${policy.name}`;
+        let entry = this.limitSums.get(key);
+        if (entry === undefined) {
+          const full = this.limitSums.size >= ISOLATE_MAX_SERIES;
+          if (full) key = OVERFLOW_KEY;
+          entry = this.limitSums.get(key);
+          if (entry === undefined) {
+            const labels = full
+              ? [["domain", OVERFLOW], ["descriptor", OVERFLOW], ["limit", OVERFLOW]] as const
+              : [["domain", outcome.domain], ["descriptor", descriptor], ["limit", policy.name]] as const;
+            this.limitSums.set(key, (entry = { labels, delta: { total_hits: 0, over_limit: 0, near_limit: 0, within_limit: 0, shadow_mode: 0 } }));
+          }
+        }
+        for (const stat of LIMIT_STATS) entry.delta[stat] += delta[stat];
+      }
+    }
+  }
+
+  /**
+   * Count one descriptor sent for a domain the rules do not define.
+   *
+   * @example
+   * metrics.recordDomainNotFound("unknown-domain");
+   */
+  recordDomainNotFound(domain: string): void {
+    this.pending.add({ name: DOMAIN_NOT_FOUND, labels: [["domain", domain]], value: 1 });
+  }
+
+  /**
+   * Count a request SHADOW_MODE let through.
+   *
+   * @example
+   * if (result.reason === "shadow") metrics.recordGlobalShadow();
+   */
+  recordGlobalShadow(): void {
+    this.pending.add({ name: GLOBAL_SHADOW_MODE, labels: [], value: 1 });
+  }
+
+  /**
+   * Count a decision FAILURE_MODE made.
+   *
+   * @example
+   * metrics.recordFailureMode("open");
+   */
+  recordFailureMode(mode: "open" | "closed"): void {
+    this.pending.add({ name: FAILURE_MODE_DECISIONS, labels: [["mode", mode]], value: 1 });
+  }
+
+  /**
+   * Count a rules upload, accepted or rejected.
+   *
+   * @example
+   * metrics.recordConfigLoad(result.ok);
+   */
+  recordConfigLoad(ok: boolean): void {
+    this.pending.add({ name: ok ? CONFIG_LOAD_SUCCESS : CONFIG_LOAD_ERROR, labels: [], value: 1 });
+  }
+
+  /**
+   * Make sure pending counts get sent: at once when the last send is at
+   * least METRICS_FLUSH_MS old, else when it will be. One send is scheduled
+   * at a time.
+   *
+   * @example
+   * metrics.scheduleFlush((p) => ctx.waitUntil(p));
+   */
+  scheduleFlush(defer: Defer): void {
+    if (this.scheduled || (this.pending.size === 0 && this.limitSums.size === 0)) return;
+    this.scheduled = true;
+    const wait = Math.max(0, this.lastSendAt + this.flushMs - Date.now());
+    defer((async () => {
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      // Counts added while this send is on the wire schedule the next one.
+      this.scheduled = false;
+      await this.send();
+    })());
+  }
+
+  /**
+   * Send this isolate's pending counts now (the metrics endpoint does, so its
+   * own isolate is never stale). Never throws: counts that could not be sent
+   * are kept for the next send.
+   *
+   * @example
+   * await metrics.flushNow();
+   */
+  async flushNow(): Promise<void> {
+    await this.send();
+  }
+
+  private async send(): Promise<void> {
+    const batch = this.pending.take();
+    for (const { labels, delta } of this.limitSums.values()) {
+      for (const stat of LIMIT_STATS) batch.push({ name: limitMetric(stat), labels, value: delta[stat] });
+    }
+    this.limitSums.clear();
+    if (batch.length === 0 || this.metrics === undefined) return;
+    this.lastSendAt = Date.now();
+    try {
+      await this.metrics.getByName(METRICS_OBJECT).add(batch);
+    } catch (error) {
+      for (const sample of batch) this.pending.add(sample as Sample);
+      console.error(JSON.stringify({ event: "floodgate.metrics_send_failed", error: String(error) }));
+    }
   }
 }

@@ -6,7 +6,7 @@
  * in the request's QueueStatusObject, which also makes a redelivered
  * message (queues deliver at least once) a no-op once it was delivered.
  */
-import { settingsOf, type Env, type Settings } from "../config.ts";
+import { readSettings, type Env, type Settings } from "../config.ts";
 import type { AttemptOutcome } from "./status-object.ts";
 import { deliver } from "./deliver.ts";
 import { asQueuedMessage, type QueuedMessage } from "./message.ts";
@@ -35,8 +35,7 @@ export function backoffSeconds(failures: number, baseSeconds: number): number {
  * @example
  * export default { fetch: app.fetch, queue: (batch, env) => consumeQueue(batch, env) };
  */
-export async function consumeQueue(batch: MessageBatch<unknown>, env: Env): Promise<void> {
-  const settings = settingsOf(env);
+export async function consumeQueue(batch: MessageBatch<unknown>, env: Env, settings: Settings = readSettings(env)): Promise<void> {
   const lanes = new Map<string, Message<unknown>[]>();
   for (const message of batch.messages) {
     const lane = laneOf(message.body);

@@ -5,7 +5,8 @@
  * so a consumer that is quick never finds it missing.
  */
 import { RESERVABLE } from "../algorithms/index.ts";
-import { ConfigError, settingsOf, type Env } from "../config.ts";
+import { ConfigError } from "../config.ts";
+import type { Isolate } from "../context/isolate.ts";
 import { BodyTooLargeError, readBodyBytes } from "../http/body.ts";
 import { forwardHeaders, upstreamUrl } from "../http/forward.ts";
 import { rateLimitHeaders } from "../limiter/respond.ts";
@@ -23,10 +24,10 @@ export const QUEUED_PATH = "/__ratelimit/queued/";
  * Throws ConfigError (503) when the queue bindings are missing.
  *
  * @example
- * if (result.reason === "queued") return enqueueRequest(c.env, c.req.raw, result);
+ * if (result.reason === "queued") return enqueueRequest(isolate, request, result);
  */
-export async function enqueueRequest(env: Env, request: Request, result: RateLimitResult): Promise<Response> {
-  const { QUEUE: queue, QUEUED: statuses } = env;
+export async function enqueueRequest(isolate: Isolate<unknown>, request: Request, result: RateLimitResult): Promise<Response> {
+  const { QUEUE: queue, QUEUED: statuses } = isolate.env;
   if (queue === undefined || statuses === undefined) {
     throw new ConfigError('on_limit "queue" needs the QUEUE queue producer and the QUEUED Durable Object binding (see wrangler.toml)');
   }
@@ -38,7 +39,7 @@ export async function enqueueRequest(env: Env, request: Request, result: RateLim
     return tooLarge(`A request queued for later delivery may have a body of at most ${QUEUE_MAX_BODY_BYTES} bytes.`);
   }
   const url = new URL(request.url);
-  const origin = settingsOf(env).originUrl;
+  const origin = isolate.settings.originUrl;
   const id = crypto.randomUUID();
   const queuing = queuingOutcomes(result);
   const message: QueuedMessage = {

@@ -8,10 +8,10 @@
  */
 import type { Context } from "hono";
 import type { QueuedStatus } from "./status-object.ts";
-import { settingsOf, type Env } from "../config.ts";
+import type { Env } from "../config.ts";
+import type { IsolateOf } from "../context/isolate.ts";
 import { deferOf } from "../http/defer.ts";
 import { problem } from "../http/problem.ts";
-import type { LiveRules } from "../rules/live.ts";
 import { InvalidClientIpError } from "../request/client-ip.ts";
 import { requestDescriptors } from "../request/descriptors.ts";
 import { isAdmin, sameOwner } from "./owner.ts";
@@ -22,9 +22,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
  * Answer the status of queued request `c.req.param("id")`.
  *
  * @example
- * app.get("/__ratelimit/queued/:id", (c) => queuedStatus(c, live));
+ * app.get("/__ratelimit/queued/:id", (c) => queuedStatus(c, isolateOf));
  */
-export async function queuedStatus<E extends { Bindings: Env }>(c: Context<E>, live: LiveRules): Promise<Response> {
+export async function queuedStatus<E extends { Bindings: Env }>(c: Context<E>, isolateOf: IsolateOf): Promise<Response> {
   const id = c.req.param("id") ?? "";
   const statuses = c.env.QUEUED;
   const unknown = () => problem(404, "Not Found", `No queued request ${JSON.stringify(id.slice(0, 64))}.`);
@@ -32,10 +32,10 @@ export async function queuedStatus<E extends { Bindings: Env }>(c: Context<E>, l
   if (statuses === undefined || !UUID.test(id)) return unknown();
   const status = await statuses.getByName(id).read();
   if (status === null) return unknown();
-  const settings = settingsOf(c.env);
+  const isolate = isolateOf(c.env);
+  const settings = isolate.settings;
   if (!(await isAdmin(c.req.raw, settings.adminToken))) {
-    const pending = live.current(c.env, settings.decisionTimeoutMs, deferOf(c));
-    const rules = pending instanceof Promise ? await pending : pending;
+    const rules = await isolate.currentRules(deferOf(c));
     const reading = new URL(c.req.url);
     const asQueued = new Request(new URL(status.path + reading.search, reading.origin), { method: status.method, headers: c.req.raw.headers });
     let mine: boolean;

@@ -7,7 +7,7 @@ import { readEnum, readInt, readString, requireKey } from "./fields.ts";
 import { BOUNDS, PLACEMENTS } from "./keys.ts";
 import { asObject, checkKeys, Diagnostics, indexPath, jsonType, keyPath } from "./reader.ts";
 import { readRoutes } from "./routes.ts";
-import type { CompiledDomain, CompileResult } from "./types.ts";
+import type { CompiledDomain, CompiledRules, CompileResult } from "./types.ts";
 
 export interface CompileOptions {
   /** How the summary line names the input; default `rules.json`. */
@@ -105,4 +105,23 @@ function readDocument(
 
 function count(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
+
+/**
+ * Rules fixed when the Worker is built (the bundled `rules.json`, a bench's
+ * rules), compiled on first use and kept. Invalid rules throw an error that
+ * names every problem, `<path>: <message>` a line.
+ *
+ * @example
+ * export const bundledRules = compileOnce(rulesJson, "rules.json");
+ * bundledRules().domains.get("api");
+ */
+export function compileOnce(input: unknown, source: string): () => CompiledRules {
+  let compiled: CompiledRules | undefined;
+  return () => {
+    if (compiled !== undefined) return compiled;
+    const result = compileRules(input, { source });
+    if (!result.ok) throw new Error(`${source} is invalid:\n${result.errors.map((e) => `${e.path}: ${e.message}`).join("\n")}`);
+    return (compiled = result.rules);
+  };
 }

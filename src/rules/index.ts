@@ -2,7 +2,7 @@
  * The rules engine: compile `rules.json` once, then look descriptors and
  * routes up in the immutable result on every request.
  */
-export { compileRules, type CompileOptions } from "./compile.ts";
+export { compileOnce, compileRules, type CompileOptions } from "./compile.ts";
 export { compileRulesText, parseRulesText, type ParsedText } from "./text.ts";
 export { applyReplaces, matchDescriptor, matchRoute, type RouteRequest } from "./match.ts";
 export { compileGlob, isGlob, type GlobMatcher } from "./glob.ts";

@@ -31,7 +31,7 @@ describe("certain-block cache (through decide, real objects)", () => {
   it("answers a blocked key locally, without calling its object, until the block's T", async () => {
     const domain = domainWith("edge-block", { unit: "second", unit_multiplier: 2, requests_per_unit: 1, burst: 3, algorithm: "token_bucket" });
     const a = isolate();
-    const go = () => decide({ COUNTERS: counters } as Env, request(domain, "u"), { timeoutMs: 1_000, edge: a.edge, defer: a.defer });
+    const go = () => decide(a.edge, request(domain, "u"), { timeoutMs: 1_000, defer: a.defer });
     let first429;
     for (let i = 0; i < 4; i++) first429 = await go();
     expect(first429!.allowed).toBe(false);
@@ -57,7 +57,7 @@ describe("request coalescing (through decide, real objects)", () => {
     const run = async (user: string, coalesce: boolean) => {
       const edge = isolate(coalesce);
       const results = await Promise.all(Array.from({ length: 300 }, () =>
-        decide({ COUNTERS: counters } as Env, request(domain, user), { timeoutMs: 5_000, edge: edge.edge })));
+        decide(edge.edge, request(domain, user), { timeoutMs: 5_000 })));
       const calls = (await ownerOf("edge-coalesce", user).stats()).calls;
       return { results, calls };
     };
@@ -84,7 +84,7 @@ describe("several edges against one object namespace (seeded trace)", () => {
     let allowed = 0;
     const order = trace(1, 240, edges.length);
     for (let i = 0; i < order.length; i += 20) {
-      const wave = order.slice(i, i + 20).map((e) => decide({ COUNTERS: counters } as Env, request(domain, "hot"), { timeoutMs: 5_000, edge: edges[e].edge, defer: edges[e].defer }));
+      const wave = order.slice(i, i + 20).map((e) => decide(edges[e].edge, request(domain, "hot"), { timeoutMs: 5_000, defer: edges[e].defer }));
       allowed += (await Promise.all(wave)).filter((r) => r.allowed).length;
     }
     expect(allowed).toBe(50);
@@ -102,7 +102,7 @@ describe("several edges against one object namespace (seeded trace)", () => {
     const domain = domainWith("edge-precount-quiet", { unit: "hour", requests_per_unit: limit, algorithm: "fixed_window", precount: { sync_ms: syncMs } });
     const [early, middle, late] = [isolate(), isolate(), isolate()];
     const user = `q-${Math.random()}`; // a fresh counter on each attempt
-    const go = (i: ReturnType<typeof isolate>) => decide({ COUNTERS: counters } as Env, request(domain, user), { timeoutMs: 5_000, edge: i.edge, defer: i.defer });
+    const go = (i: ReturnType<typeof isolate>) => decide(i.edge, request(domain, user), { timeoutMs: 5_000, defer: i.defer });
     const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
     for (let i = 0; i < 5; i++) expect((await go(early)).allowed).toBe(true);
     // Timed from here: a cold object can take a while to answer the first request.
@@ -132,7 +132,7 @@ describe("several edges against one object namespace (seeded trace)", () => {
     let allowed = 0;
     const order = trace(7, 600, edges.length);
     for (let i = 0; i < order.length; i += 12) {
-      const wave = order.slice(i, i + 12).map((e) => decide({ COUNTERS: counters } as Env, request(domain, "pc"), { timeoutMs: 5_000, edge: edges[e].edge, defer: edges[e].defer }));
+      const wave = order.slice(i, i + 12).map((e) => decide(edges[e].edge, request(domain, "pc"), { timeoutMs: 5_000, defer: edges[e].defer }));
       allowed += (await Promise.all(wave)).filter((r) => r.allowed).length;
     }
     expect(edges.some((e) => e.edge.precount.stats.local > 0)).toBe(true);

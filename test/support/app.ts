@@ -4,19 +4,18 @@
  */
 import { env } from "cloudflare:workers";
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { isolateContexts } from "../../src/context/isolate.ts";
 import { createApp } from "../../src/gateway/app.ts";
 import type { Env } from "../../src/config.ts";
-import type { LiveRulesOptions } from "../../src/rules/live.ts";
-import { compileRules } from "../../src/rules/index.ts";
+import { LiveRules, type LiveRulesOptions } from "../../src/rules/live.ts";
+import { compileOnce } from "../../src/rules/index.ts";
 import type { CompiledRules } from "../../src/rules/types.ts";
 
 export const testEnv = env as unknown as Env & { TEST_ORIGIN_URL: string };
 
 /** Compile rules or fail the test with every error. */
 export function compiled(rules: unknown): CompiledRules {
-  const result = compileRules(rules);
-  if (!result.ok) throw new Error(result.errors.map((e) => `${e.path}: ${e.message}`).join("\n"));
-  return result.rules;
+  return compileOnce(rules, "the test's rules")();
 }
 
 /**
@@ -25,7 +24,7 @@ export function compiled(rules: unknown): CompiledRules {
  */
 export function gateway(rules: unknown, vars: Partial<Env> = {}, options: LiveRulesOptions = {}) {
   const rulesCompiled = compiled(rules);
-  const app = createApp(() => rulesCompiled, { bundledJson: rules, ...options });
+  const app = createApp(isolateContexts(new LiveRules(() => rulesCompiled, { bundledJson: rules, ...options })));
   const callEnv = { ...testEnv, ...vars };
   return async function call(path: string, init: RequestInit & { ip?: string | null } = {}): Promise<Response> {
     const headers = new Headers(init.headers);

@@ -1,0 +1,78 @@
+/**
+ * The per-isolate context: what one isolate keeps between requests (the
+ * settings read from `env`, its rules source, the edge runtime in front of
+ * the counter objects, the metrics recorder). src/worker.ts makes it once and
+ * passes it down; no module of ours keeps per-isolate state of its own, so
+ * no caller's options can decide another caller's.
+ */
+import { readSettings, type Env, type Settings } from "../config.ts";
+import { EdgeRuntime } from "../edge/runtime.ts";
+import type { Defer } from "../http/defer.ts";
+import { MetricsRecorder } from "../metrics/recorder.ts";
+import type { LiveRules } from "../rules/live.ts";
+import type { CompiledRules } from "../rules/types.ts";
+
+/**
+ * One isolate's state, built from `env`. `R` is where its rules come from:
+ * the gateway's live rules (`LiveRules`, following uploads), or the rules a
+ * `rateLimit()` middleware was given. Throws ConfigError when a `[vars]`
+ * value is invalid (the gateway answers 503 naming it).
+ *
+ * @example
+ * const isolate = new Isolate(env, new LiveRules(bundledRules));
+ * const rules = await isolate.currentRules(defer);
+ * const result = await decide(isolate.edge, requestDescriptors(rules, request), { timeoutMs: isolate.settings.decisionTimeoutMs });
+ */
+export class Isolate<R = LiveRules> {
+  readonly env: Env;
+  readonly settings: Settings;
+  readonly rules: R;
+  readonly edge: EdgeRuntime;
+  readonly metrics: MetricsRecorder;
+
+  constructor(env: Env, rules: R) {
+    this.env = env;
+    this.settings = readSettings(env);
+    this.rules = rules;
+    this.edge = new EdgeRuntime(env.COUNTERS, {
+      coalesce: this.settings.coalescing,
+      decisionTimeoutMs: this.settings.decisionTimeoutMs,
+    });
+    this.metrics = new MetricsRecorder(env.METRICS, this.settings.metricsFlushMs);
+  }
+
+  /**
+   * The rules to decide a request with: synchronous on the hot path, a
+   * promise only while this isolate must wait for a version check.
+   *
+   * @example
+   * const pending = isolate.currentRules(defer);
+   * const rules = pending instanceof Promise ? await pending : pending;
+   */
+  currentRules(this: Isolate<LiveRules>, defer: Defer): CompiledRules | Promise<CompiledRules> {
+    return this.rules.current(this.env, this.settings.decisionTimeoutMs, defer);
+  }
+}
+
+/** The context of the isolate serving `env`. */
+export type IsolateOf<R = LiveRules> = (env: Env) => Isolate<R>;
+
+/**
+ * The one place an isolate's context is made: on its first request, from
+ * that request's `env` (the runtime passes the same object to every request
+ * of an isolate). A different `env` object (a test's own variables) gets a
+ * context of its own. An `env` whose settings are invalid gets none: every
+ * request throws the same ConfigError until it is fixed.
+ *
+ * @example
+ * const isolateOf = isolateContexts(new LiveRules(bundledRules, { bundledJson: rulesJson }));
+ * export default { fetch: (request, env, ctx) => createApp(isolateOf).fetch(request, env, ctx) };
+ */
+export function isolateContexts<R>(rules: R): IsolateOf<R> {
+  const made = new WeakMap<Env, Isolate<R>>();
+  return (env) => {
+    let isolate = made.get(env);
+    if (isolate === undefined) made.set(env, (isolate = new Isolate(env, rules)));
+    return isolate;
+  };
+}
