@@ -68,6 +68,13 @@ module.exports = {
       to: { path: "^(bench|tools|test|scripts)/" },
     },
     {
+      name: "tools-use-rules-only",
+      comment: "The Node command-line tools (rules:check, rules:import) use the rules compiler and nothing of the Worker's request path",
+      severity: "error",
+      from: { path: "^tools/" },
+      to: { path: "^src/", pathNot: "^src/(rules|algorithms)/" },
+    },
+    {
       name: "no-circular",
       comment: "No module cycles (type-only cycles through config.ts's Env included)",
       severity: "error",

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm test`: type-check, run the workerd test suite (vitest + the Workers
-// plugin) and the Node CLI tests, then print one closing line
+// `npm test`: type-check, import rules, lint and format, the workerd test
+// suite (vitest + the Workers plugin) and the Node CLI tests, then one closing line
 // `Tests: N passed, M failed`. Exits non-zero if anything failed.
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
@@ -13,11 +13,19 @@ const run = (cmd, args) => spawnSync(cmd, args, { stdio: ["ignore", "inherit", "
 let passed = 0;
 let failed = 0;
 
-console.log(`> tsc --noEmit (node ${process.version})`);
-const tsc = run(bin("tsc"), ["--noEmit", "-p", "."]);
-if (tsc.status === 0) passed += 1;
-else failed += 1;
-console.log(tsc.status === 0 ? "type-check: ok" : "type-check: FAILED");
+// Whole-tree checks, each counted as one test: types, import rules, lint and format.
+const checks = [
+  ["type-check", bin("tsc"), ["--noEmit", "-p", "."]],
+  ["import rules (dependency-cruiser)", bin("depcruise"), ["src", "tools", "test", "bench", "--config", ".dependency-cruiser.cjs"]],
+  ["lint and format (biome)", bin("biome"), ["check", "."]],
+];
+for (const [name, command, args] of checks) {
+  console.log(`> ${name} (node ${process.version})`);
+  const status = run(command, args).status;
+  if (status === 0) passed += 1;
+  else failed += 1;
+  console.log(`${name}: ${status === 0 ? "ok" : "FAILED"}`);
+}
 
 const report = ".test-results.json";
 rmSync(report, { force: true });

@@ -43,7 +43,7 @@ export { reserve, RESERVABLE, type Reservation, type ReserveWindow } from "./res
  * @example
  * algorithms.gcra.decide(undefined, { limit: 10, windowMs: 1000, burst: 10 }, Date.now(), 1).decision.allowed; // true
  */
-export const algorithms: Record<AlgorithmName, Algorithm<any>> = {
+export const algorithms: Record<AlgorithmName, Algorithm<unknown>> = {
   token_bucket: tokenBucket,
   leaky_bucket: leakyBucket,
   gcra,
@@ -78,7 +78,7 @@ export function isAlgorithmName(name: unknown): name is AlgorithmName {
  * @example
  * getAlgorithm("sliding_window_counter").decide(undefined, { limit: 60, windowMs: 60_000, burst: 60 }, 0, 1);
  */
-export function getAlgorithm(name: AlgorithmName): Algorithm<any> {
+export function getAlgorithm(name: AlgorithmName): Algorithm<unknown> {
   if (!isAlgorithmName(name)) throw new RangeError(`unknown rate-limit algorithm: ${String(name)}`);
   return algorithms[name];
 }

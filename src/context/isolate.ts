@@ -46,8 +46,7 @@ export class Isolate<R = LiveRules> {
    * promise only while this isolate must wait for a version check.
    *
    * @example
-   * const pending = isolate.currentRules(defer);
-   * const rules = pending instanceof Promise ? await pending : pending;
+   * const rules = await isolate.currentRules(defer);
    */
   currentRules(this: Isolate<LiveRules>, defer: Defer): CompiledRules | Promise<CompiledRules> {
     return this.rules.current(this.env, this.settings.decisionTimeoutMs, defer);

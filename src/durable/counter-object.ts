@@ -8,7 +8,7 @@ import { DurableObject } from "cloudflare:workers";
 import { getAlgorithm, reserve } from "../algorithms/index.ts";
 import type { Decision, Step } from "../algorithms/types.ts";
 import { CounterStore, DURABLE_WINDOW_MS } from "./counter-store.ts";
-import type { CounterCall, CounterVerdict, LimitCall } from "./protocol.ts";
+import type { AbsorbCall, CounterCall, CounterVerdict, LimitCall, ReserveCall } from "./protocol.ts";
 
 /** The shortest gap between sweeps of idle counters (a sweep waits for the first counter that can be idle). */
 export const SWEEP_INTERVAL_MS = 10_000;
@@ -71,15 +71,26 @@ export class CounterObject extends DurableObject {
     this.calls += 1;
     const now = Date.now();
     try {
-      const verdicts = calls.map((call) => {
-        if (call.partial) return this.absorb(call, now);
-        return call.mode === "reserve" ? this.reserveOne(call, now) : this.decideOne(call, now);
-      });
+      const verdicts = calls.map((call) => this.decideCall(call, now));
       this.scheduleSweep(now);
       return verdicts;
     } finally {
       // Same event, so the same implicit transaction: written before the answer leaves.
       this.saveChanged();
+    }
+  }
+
+  private decideCall(call: CounterCall, now: number): CounterVerdict {
+    switch (call.kind) {
+      case undefined:
+      case "decide":
+        return this.decideOne(call, now);
+      case "reserve":
+        return this.reserveOne(call, now);
+      case "absorb":
+        return this.absorb(call, now);
+      default:
+        return unknownKind(call);
     }
   }
 
@@ -141,7 +152,7 @@ export class CounterObject extends DurableObject {
    * bisection: a few decisions per flush, not one per hit (a flush from a
    * busy isolate carries hundreds, and the object's time is the scarce one).
    */
-  private absorb(call: CounterCall, now: number): CounterVerdict {
+  private absorb(call: AbsorbCall, now: number): CounterVerdict {
     let accepted = 0;
     if (this.fits(call, call.cost, now)) accepted = call.cost;
     else {
@@ -153,8 +164,8 @@ export class CounterObject extends DurableObject {
         else over = mid;
       }
     }
-    if (accepted > 0) this.decideOne({ ...call, cost: accepted, partial: false }, now);
-    return { ...this.decideOne({ ...call, cost: 0, partial: false }, now), accepted };
+    if (accepted > 0) this.decideOne({ ...call, cost: accepted }, now);
+    return { ...this.decideOne({ ...call, cost: 0 }, now), accepted };
   }
 
   /** Whether `cost` hits on every window of `call` would be allowed now (nothing consumed). */
@@ -168,29 +179,26 @@ export class CounterObject extends DurableObject {
    * call (see `reserve`). The object runs one event at a time, so the slot
    * is taken before the next call is looked at: slots never overlap.
    */
-  private reserveOne(call: CounterCall, now: number): CounterVerdict {
+  private reserveOne(call: ReserveCall, now: number): CounterVerdict {
     const windows = this.counters.get(call.key);
     const result = reserve(call.limits.map((limit) => ({
       algorithm: getAlgorithm(limit.algorithm),
       state: windows?.get(limit.id)?.state,
       limit,
       reserve: limit.reserve === true,
-    })), now, call.cost, call.maxDelayMs ?? 0);
-    if (!result.allowed) {
-      const decisions = result.steps.map((step, i) => (step.decision.allowed ? this.peekDecision(call.limits[i], windows, now) : step.decision));
-      return { allowed: false, decisions };
-    }
-    if (call.cost > 0) {
-      const target = windows ?? this.entriesOf(call.key);
-      result.steps.forEach((step, i) => this.commit(call.key, target, call.limits[i], step.state));
-    }
-    return { allowed: true, decisions: result.steps.map((step) => step.decision), delayMs: result.delayMs };
+    })), now, call.cost, call.maxDelayMs);
+    const verdict = this.settle(call, windows, result.steps, result.allowed, now);
+    return result.allowed ? { ...verdict, delayMs: result.delayMs } : verdict;
   }
 
   private decideOne(call: CounterCall, now: number): CounterVerdict {
     const windows = this.counters.get(call.key);
     const steps = call.limits.map((limit) => this.step(limit, windows, now, call.cost));
-    const allowed = steps.every((step) => step.decision.allowed);
+    return this.settle(call, windows, steps, steps.every((step) => step.decision.allowed), now);
+  }
+
+  /** Commit the windows' steps if the call is allowed (and consumes); the verdict either way. */
+  private settle(call: CounterCall, windows: Map<string, Entry> | undefined, steps: readonly Step<unknown>[], allowed: boolean, now: number): CounterVerdict {
     if (!allowed) {
       // Nothing was consumed, so report the windows that would have allowed
       // as they really stand, not as if the hit had been taken.
@@ -199,7 +207,7 @@ export class CounterObject extends DurableObject {
     }
     if (call.cost > 0) {
       const target = windows ?? this.entriesOf(call.key);
-      steps.forEach((step, i) => this.commit(call.key, target, call.limits[i], step.state));
+      for (let i = 0; i < steps.length; i++) this.commit(call.key, target, call.limits[i], steps[i].state);
     }
     return { allowed, decisions: steps.map((step) => step.decision) };
   }
@@ -244,4 +252,10 @@ export class CounterObject extends DurableObject {
     this.sweepAt = at;
     void this.ctx.storage.setAlarm(at);
   }
+}
+
+// A call from a worker of another version, naming a kind this object does
+// not know: refusing it beats deciding it as something it is not.
+function unknownKind(call: never): never {
+  throw new Error(`unknown counter call kind ${JSON.stringify((call as { kind?: unknown }).kind)}`);
 }

@@ -13,36 +13,54 @@ export interface LimitCall {
   readonly windowMs: number;
   readonly burst: number;
   /**
-   * In a `reserve` call: this window may admit the request at a future slot
-   * (a bucket limit with `on_limit: "delay"`, or any bucket when the queue
-   * consumer paces); the other windows must allow it now.
+   * Read only by a `reserve` call: this window may admit the request at a
+   * future slot (a bucket limit with `on_limit: "delay"`, or any bucket when
+   * the queue consumer paces); the other windows must allow it now. It stays
+   * on the limit, not the call, because queued messages carry it this way.
    */
   readonly reserve?: boolean;
 }
 
-/** One hit (or several, via `cost`) against one counter key and all its windows. */
-export interface CounterCall {
+/** What every call names: one counter key, all its windows, and how many hits. */
+interface CallTarget {
   /** Unambiguous counter key (see `counterKey`). */
   readonly key: string;
   readonly limits: readonly LimitCall[];
   /** Hits to add; 0 reads the counter without consuming. */
   readonly cost: number;
-  /**
-   * Edge pre-counting flush: the hits were already allowed at the edge, so
-   * take them one by one while they fit instead of all-or-nothing, and report
-   * how many fitted in `accepted` (the rest is the edge's overshoot).
-   */
-  readonly partial?: boolean;
-  /**
-   * `reserve`: a request over a reservable window is not rejected but given
-   * the first slot at which every window allows it, if that is at most
-   * `maxDelayMs` away; the slot is taken now, atomically, and answered as
-   * `delayMs` (on_limit "delay", and the queue consumer's pacing).
-   */
-  readonly mode?: "reserve";
-  /** With `mode: "reserve"`: the furthest slot to take; further is a plain rejection. */
-  readonly maxDelayMs?: number;
 }
+
+/**
+ * The plain call: all-or-nothing, every window must allow the hits now.
+ * `kind` may be left out, so `{ key, limits, cost }` is a decide call.
+ */
+export interface DecideCall extends CallTarget {
+  readonly kind?: "decide";
+}
+
+/**
+ * A request over a reservable window is not rejected but given the first
+ * slot at which every window allows it, if that is at most `maxDelayMs`
+ * away; the slot is taken now, atomically, and answered as `delayMs`
+ * (on_limit "delay", and the queue consumer's pacing).
+ */
+export interface ReserveCall extends CallTarget {
+  readonly kind: "reserve";
+  /** The furthest slot to take; further is a plain rejection. */
+  readonly maxDelayMs: number;
+}
+
+/**
+ * Edge pre-counting flush: the hits were already allowed at the edge, so
+ * take them one by one while they fit instead of all-or-nothing, and report
+ * how many fitted in `accepted` (the rest is the edge's overshoot).
+ */
+export interface AbsorbCall extends CallTarget {
+  readonly kind: "absorb";
+}
+
+/** One hit (or several, via `cost`) against one counter key and all its windows. */
+export type CounterCall = DecideCall | ReserveCall | AbsorbCall;
 
 /** The object's answer to one CounterCall. */
 export interface CounterVerdict {
@@ -50,7 +68,7 @@ export interface CounterVerdict {
   readonly allowed: boolean;
   /** One decision per `limits` entry, same order. */
   readonly decisions: readonly Decision[];
-  /** For `partial` calls: how many of the hits fitted. */
+  /** For `absorb` calls: how many of the hits fitted. */
   readonly accepted?: number;
   /**
    * For `reserve` calls that were allowed: how long after the object's now
@@ -59,3 +77,13 @@ export interface CounterVerdict {
    */
   readonly delayMs?: number;
 }
+
+/**
+ * Sends calls owned by one object (named as in `objectName`) and resolves
+ * with one verdict per call, in order: the CounterObject's `decide` RPC, as
+ * the edge uses it.
+ *
+ * @example
+ * const send: SendBatch = (name, calls) => env.COUNTERS.getByName(name).decide(calls);
+ */
+export type SendBatch = (objectName: string, calls: readonly CounterCall[]) => Promise<CounterVerdict[]>;

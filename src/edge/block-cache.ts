@@ -94,7 +94,7 @@ export class BlockCache {
    * cache.forget(counterKey);
    */
   forget(counterKey: string): void {
-    const prefix = counterKey + "\u0001";
+    const prefix = `${counterKey}\u0001`;
     for (const key of this.blocks.keys()) if (key.startsWith(prefix)) this.blocks.delete(key);
   }
 

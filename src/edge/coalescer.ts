@@ -17,13 +17,8 @@
  * and a sender keeps its request alive (`defer`, i.e. ctx.waitUntil) until
  * its RPC has settled and every caller in the batch has its answer.
  */
-import type { CounterCall, CounterVerdict } from "../durable/protocol.ts";
-
-/** Sends one batch to one object; resolves with one verdict per call, in order. */
-export type SendBatch = (objectName: string, calls: readonly CounterCall[]) => Promise<CounterVerdict[]>;
-
-/** Keeps a request alive until `work` settles (ctx.waitUntil). */
-export type Defer = (work: Promise<unknown>) => void;
+import type { CounterCall, CounterVerdict, SendBatch } from "../durable/protocol.ts";
+import type { Defer } from "../http/defer.ts";
 
 interface Waiter {
   readonly from: number;

@@ -1,28 +1,18 @@
 /**
  * One isolate's edge machinery in front of the counter objects: the
  * certain-block cache, request coalescing and pre-counting, behind a single
- * `decideCalls` the decision engine uses for every object it needs.
+ * `decideCalls` the decision engine uses for every object it needs. Which
+ * of them answers a call is decided in one place, `routeOf` (route.ts).
  */
-import type { CounterCall, CounterVerdict } from "../durable/protocol.ts";
+import type { CounterCall, CounterVerdict, SendBatch } from "../durable/protocol.ts";
 import type { Env } from "../config.ts";
+import type { Defer } from "../http/defer.ts";
 import { BlockCache } from "./block-cache.ts";
 import { Coalescer } from "./coalescer.ts";
 import { PrecountTable, precountId } from "./precount.ts";
+import { rememberBlock, routeOf, type EdgeCall, type LocalRoute } from "./route.ts";
 
-/** One counter call and how the edge may treat it. */
-export interface EdgeCall {
-  readonly call: CounterCall;
-  /** Shadow-mode calls never produce cached blocks. */
-  readonly shadow: boolean;
-  /** Set when every limit of the call has `precount`: the smallest `sync_ms`. */
-  readonly syncMs?: number;
-  /**
-   * Delay and queue calls: a rejection there is not a plain 429 (and a
-   * reservation must be taken by the object), so they never read or fill
-   * the block cache.
-   */
-  readonly bypass?: boolean;
-}
+export type { EdgeCall } from "./route.ts";
 
 /** What the edge did, for tests, metrics and the bench. */
 export interface EdgeStats {
@@ -46,7 +36,7 @@ export interface EdgeOptions {
  *
  * @example
  * const edge = new EdgeRuntime(env.COUNTERS);
- * const verdicts = await edge.decideCalls("api/shard/3", [{ call, shadow: false }], defer);
+ * const verdicts = await edge.decideCalls("api/shard/3", [{ call, cacheable: true }], defer);
  */
 export class EdgeRuntime {
   readonly blocks = new BlockCache();
@@ -54,11 +44,11 @@ export class EdgeRuntime {
   readonly precount: PrecountTable;
   readonly stats: EdgeStats = { cachedBlocks: 0 };
   private readonly now: () => number;
-  private readonly sendBatch: (name: string, calls: readonly CounterCall[], defer?: (work: Promise<unknown>) => void) => Promise<CounterVerdict[]>;
+  private readonly sendBatch: (name: string, calls: readonly CounterCall[], defer?: Defer) => Promise<CounterVerdict[]>;
 
   constructor(counters: Env["COUNTERS"], options: EdgeOptions = {}) {
     this.now = options.now ?? Date.now;
-    const direct = (name: string, calls: readonly CounterCall[]) => counters.getByName(name).decide(calls) as Promise<CounterVerdict[]>;
+    const direct: SendBatch = (name, calls) => counters.getByName(name).decide(calls) as Promise<CounterVerdict[]>;
     this.coalescer = new Coalescer(direct, { keepAliveMs: options.decisionTimeoutMs });
     this.sendBatch = options.coalesce === false ? direct : (name, calls, defer) => this.coalescer.submit(name, calls, defer);
     // Precount syncs already run inside the request's waitUntil, which keeps their RPCs alive.
@@ -72,38 +62,38 @@ export class EdgeRuntime {
    * here needs no object, so the caller arms no decision timeout for it.
    *
    * @example
-   * const verdicts = edge.localVerdicts(pending, (p) => ctx.waitUntil(p)); // CounterVerdict[] | undefined
+   * const verdicts = edge.localVerdicts(calls, (p) => ctx.waitUntil(p)); // CounterVerdict[] | undefined
    */
-  localVerdicts(items: readonly EdgeCall[], defer: (work: Promise<unknown>) => void): CounterVerdict[] | undefined {
+  localVerdicts(items: readonly EdgeCall[], defer: Defer): CounterVerdict[] | undefined {
     const now = this.now();
-    // Per item: its cached block, or the pre-counted counter's id (computed once, used for both steps).
-    const found: (CounterVerdict | string)[] = [];
+    const routes: LocalRoute[] = [];
+    // The pre-counted counters' ids, in order: computed once, used for both steps.
+    const ids: string[] = [];
     for (const item of items) {
-      const block = !item.shadow && item.bypass !== true ? this.blocks.lookup(blockKey(item.call), now) : undefined;
-      if (block !== undefined) {
-        found.push(block);
-        continue;
+      const route = routeOf(item, this.blocks, now);
+      if (route.kind === "remote") return undefined;
+      if (route.kind === "precount") {
+        const id = precountId(item.call);
+        // The same `now` for the check and the decision below, so a view cannot age past a limit in between.
+        if (!this.precount.canDecideLocally(item.call, route.syncMs, now, id)) return undefined;
+        // The same counter twice in one request (whatever the costs) would spend one budget twice; let decideCalls take it in order.
+        if (ids.includes(id)) return undefined;
+        ids.push(id);
       }
-      if (item.syncMs === undefined || item.call.cost <= 0 || item.bypass === true) return undefined;
-      const id = precountId(item.call);
-      // The same `now` for the check and the decision below, so a view cannot age past a limit in between.
-      if (!this.precount.canDecideLocally(item.call, item.syncMs, now, id)) return undefined;
-      // The same counter twice in one request (whatever the costs) would spend one budget twice; let decideCalls take it in order.
-      if (found.includes(id)) return undefined;
-      found.push(id);
+      routes.push(route);
     }
     const verdicts: CounterVerdict[] = [];
+    let precounted = 0;
     for (let i = 0; i < items.length; i++) {
-      const item = items[i];
-      const step = found[i];
-      if (typeof step !== "string") {
+      const route = routes[i];
+      if (route.kind === "cached") {
         this.stats.cachedBlocks += 1;
-        verdicts.push(step);
+        verdicts.push(route.verdict);
         continue;
       }
-      const verdict = this.precount.decideLocally(item.call, item.syncMs as number, defer, now, step);
+      const verdict = this.precount.decideLocally(items[i].call, route.syncMs, defer, now, ids[precounted++]);
       // Unreachable after the checks above; a plain error beats a verdict missing further on.
-      if (verdict === undefined) throw new Error(`pre-counted call for ${item.call.key} could not be decided locally after its check`);
+      if (verdict === undefined) throw new Error(`pre-counted call for ${items[i].call.key} could not be decided locally after its check`);
       verdicts.push(verdict);
     }
     return verdicts;
@@ -114,23 +104,22 @@ export class EdgeRuntime {
    * pre-counted calls decide locally, the rest go to the object (batched).
    *
    * @example
-   * const [verdict] = await edge.decideCalls(name, [{ call, shadow: false }], (p) => ctx.waitUntil(p));
+   * const [verdict] = await edge.decideCalls(name, [{ call, cacheable: true }], (p) => ctx.waitUntil(p));
    */
-  async decideCalls(objectName: string, items: readonly EdgeCall[], defer: (work: Promise<unknown>) => void): Promise<CounterVerdict[]> {
+  async decideCalls(objectName: string, items: readonly EdgeCall[], defer: Defer): Promise<CounterVerdict[]> {
     const now = this.now();
     const verdicts: CounterVerdict[] = new Array(items.length);
     const remote: number[] = [];
     const local: Promise<void>[] = [];
     items.forEach((item, i) => {
-      const cacheable = !item.shadow && item.bypass !== true;
-      const cached = cacheable ? this.blocks.lookup(blockKey(item.call), now) : undefined;
-      if (cached !== undefined) {
+      const route = routeOf(item, this.blocks, now);
+      if (route.kind === "cached") {
         this.stats.cachedBlocks += 1;
-        verdicts[i] = cached;
-      } else if (item.syncMs !== undefined && item.call.cost > 0 && item.bypass !== true) {
-        local.push(this.precount.decide(objectName, item.call, item.syncMs, defer).then((verdict) => {
+        verdicts[i] = route.verdict;
+      } else if (route.kind === "precount") {
+        local.push(this.precount.decide(objectName, item.call, route.syncMs, defer).then((verdict) => {
           verdicts[i] = verdict;
-          if (cacheable) this.blocks.remember(blockKey(item.call), verdict, now, this.now());
+          rememberBlock(item, verdict, this.blocks, now, this.now());
         }));
       } else {
         remote.push(i);
@@ -141,16 +130,10 @@ export class EdgeRuntime {
       const receivedAt = this.now();
       remote.forEach((i, j) => {
         verdicts[i] = answers[j];
-        if (!items[i].shadow && items[i].bypass !== true) this.blocks.remember(blockKey(items[i].call), answers[j], now, receivedAt);
+        rememberBlock(items[i], answers[j], this.blocks, now, receivedAt);
       });
     }
     await Promise.all(local);
     return verdicts;
   }
-}
-
-function blockKey(call: CounterCall): string {
-  let key = call.key + "\u0001" + call.cost;
-  for (const limit of call.limits) key += "\u0001" + limit.id;
-  return key;
 }

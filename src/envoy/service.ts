@@ -46,7 +46,7 @@ export async function shouldRateLimit(isolate: Isolate<unknown>, rules: Compiled
     domain,
     descriptors: request.descriptors.map((d) => d.entries),
     costs: request.descriptors.map((d) => d.hitsAddend),
-    overrides: request.descriptors.map((d) => (d.limit ? overrideMatch(d) : undefined)),
+    overrides: request.descriptors.map((d) => (d.limit ? overrideMatch(d, d.limit) : undefined)),
   };
   try {
     const outcomes = await decideEach(isolate.edge, [query], { cost: request.hitsAddend, timeoutMs: settings.decisionTimeoutMs });
@@ -64,8 +64,8 @@ export async function shouldRateLimit(isolate: Isolate<unknown>, rules: Compiled
 }
 
 // Envoy's per-descriptor `limit`: a fixed window of the given size, never shadowed, named by nothing.
-function overrideMatch(descriptor: EnvoyDescriptor): DescriptorMatch {
-  const { requestsPerUnit, unit } = descriptor.limit!;
+function overrideMatch(descriptor: EnvoyDescriptor, override: NonNullable<EnvoyDescriptor["limit"]>): DescriptorMatch {
+  const { requestsPerUnit, unit } = override;
   const windowMs = UNIT_MS[unit];
   const limit: CompiledLimit = {
     limit: requestsPerUnit, windowMs, burst: requestsPerUnit,

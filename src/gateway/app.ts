@@ -76,9 +76,9 @@ export function createApp(isolateOf: IsolateOf): Gateway {
 function needsRouter(url: string): boolean {
   const path = pathStart(url);
   if (path < 0 || url.startsWith("/__ratelimit", path)) return true;
-  const escape = url.indexOf("%", path);
+  const percent = url.indexOf("%", path);
   const query = url.indexOf("?", path);
-  return escape >= 0 && (query < 0 || escape < query);
+  return percent >= 0 && (query < 0 || percent < query);
 }
 
 /**

@@ -39,7 +39,7 @@ export function upstreamHref(origin: URL, url: string): string {
   let base = bases.get(origin);
   if (base === undefined) bases.set(origin, (base = origin.origin + origin.pathname.replace(/\/+$/, "")));
   const path = pathStart(url);
-  if (path < 0) return base + "/";
+  if (path < 0) return `${base}/`;
   let end = url.indexOf("#", path);
   if (end < 0) end = url.length;
   // An empty query ("/x?") has no search, as URL.search reads it.

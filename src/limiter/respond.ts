@@ -14,7 +14,7 @@ function seconds(ms: number): number {
 
 /** An RFC 8941 sf-string. */
 function sfString(text: string): string {
-  return `"${text.replace(/[\\"]/g, (c) => "\\" + c).replace(/[^\x20-\x7e]/g, "?")}"`;
+  return `"${text.replace(/[\\"]/g, (c) => `\\${c}`).replace(/[^\x20-\x7e]/g, "?")}"`;
 }
 
 // Policy names come from the rules, so there are few: quote each once.

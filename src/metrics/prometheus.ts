@@ -27,10 +27,10 @@ export function renderPrometheus(samples: readonly Sample[]): string {
     byName.set(sample.name, lines);
   }
   let text = "";
-  for (const name of [...byName.keys()].sort()) {
+  for (const [name, lines] of [...byName].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const help = (HELP[name] ?? name).replace(/\\/g, "\\\\").replace(/\n/g, "\\n");
     text += `# HELP ${name} ${help}\n# TYPE ${name} counter\n`;
-    for (const line of byName.get(name)!.sort()) text += `${line}\n`;
+    for (const line of lines.sort()) text += `${line}\n`;
   }
   return text;
 }

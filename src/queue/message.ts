@@ -29,7 +29,7 @@ export const QUEUE_MAX_MESSAGE_BYTES = 128_000;
 export interface PaceTarget {
   /** Name of the CounterObject that owns the counter. */
   readonly object: string;
-  /** The call to make; bucket windows carry `reserve: true`. */
+  /** The counter's call; pacing sends it as a `reserve` call, in which bucket windows carry `reserve: true`. */
   readonly call: CounterCall;
 }
 

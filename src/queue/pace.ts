@@ -53,7 +53,7 @@ async function takeSlots(env: Env, targets: readonly PaceTarget[], maxDelayMs: n
   let delayMs = 0;
   for (const { object, call } of targets) {
     const stub = env.COUNTERS.getByName(object);
-    const [verdict] = (await stub.decide([{ ...call, mode: "reserve", maxDelayMs }])) as CounterVerdict[];
+    const [verdict] = (await stub.decide([{ ...call, kind: "reserve", maxDelayMs }])) as CounterVerdict[];
     if (!verdict.allowed) return { retryAfterMs: Math.max(...verdict.decisions.filter((d) => !d.allowed).map((d) => d.retryAfterMs)) };
     delayMs = Math.max(delayMs, verdict.delayMs ?? 0);
   }

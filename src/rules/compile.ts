@@ -36,7 +36,7 @@ export function compileRules(input: unknown, options: CompileOptions = {}): Comp
   const documents: { value: unknown; path: string }[] = [];
   if (Array.isArray(input)) {
     if (input.length === 0) d.add("$", "expected at least one domain document");
-    input.forEach((value, i) => documents.push({ value, path: indexPath("$", i) }));
+    for (const [i, value] of input.entries()) documents.push({ value, path: indexPath("$", i) });
   } else if (typeof input === "object" && input !== null) {
     documents.push({ value: input, path: "$" });
   } else {

@@ -9,6 +9,7 @@
  */
 import type { RulesRecord } from "./rules-object.ts";
 import type { Env } from "../config.ts";
+import type { Defer } from "../http/defer.ts";
 import { compileRulesText } from "./index.ts";
 import type { CompiledRules } from "./types.ts";
 
@@ -34,8 +35,6 @@ export interface LiveRulesOptions {
   readonly refreshAfterMs?: number;
   readonly maxAgeMs?: number;
 }
-
-type Defer = (work: Promise<unknown>) => void;
 
 /**
  * Rules that follow `PUT /__ratelimit/rules` on every isolate.
@@ -68,8 +67,7 @@ export class LiveRules {
    * idle past MAX_AGE_MS), bounded by `timeoutMs`.
    *
    * @example
-   * const r = live.current(env, 1000, defer);
-   * const rules = r instanceof Promise ? await r : r;
+   * const rules = await live.current(env, 1000, defer);
    */
   current(env: Env, timeoutMs: number, defer: Defer): CompiledRules | Promise<CompiledRules> {
     const age = Date.now() - this.checkedAt;

@@ -1,5 +1,5 @@
 /**
- * A pre-counted flush (`partial: true`) in a real CounterObject: the object
+ * A pre-counted flush (`kind: "absorb"`) in a real CounterObject: the object
  * takes the hits one at a time while they fit, across every window of the
  * call, reports how many it took, and answers with the counter's state
  * after them; a flush that fits wholly is taken whole.
@@ -32,7 +32,7 @@ describe("CounterObject pre-counted flushes", () => {
         const [first] = await stub.decide([{ key, limits, cost: spent }]);
         expect(first.allowed).toBe(true);
       }
-      const [flush] = await stub.decide([{ key, limits, cost, partial: true } satisfies CounterCall]);
+      const [flush] = await stub.decide([{ key, limits, cost, kind: "absorb" } satisfies CounterCall]);
       expect(flush.accepted).toBe(accepted);
       expect(flush.decisions[0].remaining).toBe(100 - spent - accepted);
       // The state really holds what was taken: the next single hit fits only if quota is left.
@@ -44,7 +44,7 @@ describe("CounterObject pre-counted flushes", () => {
   it("takes no more than the tightest window allows", async () => {
     const key = fresh("two-windows");
     const limits: LimitCall[] = [perHour(100), { id: "tb-30-h", algorithm: "token_bucket", limit: 30, windowMs: 3_600_000, burst: 30 }];
-    const [flush] = await counters.getByName(key).decide([{ key, limits, cost: 64, partial: true }]);
+    const [flush] = await counters.getByName(key).decide([{ key, limits, cost: 64, kind: "absorb" }]);
     expect(flush.accepted).toBe(30);
     expect(flush.decisions.map((d) => d.remaining)).toEqual([70, 0]);
   });

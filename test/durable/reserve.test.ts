@@ -16,7 +16,7 @@ const fresh = (name: string) => `reserve-test/${name}/${++n}/${Date.now()}`;
 // Two a second, one at a time: slots 500 ms apart.
 const gcra: LimitCall = { id: "gcra-2s", algorithm: "gcra", limit: 2, windowMs: 1000, burst: 1, reserve: true };
 const reserveCall = (key: string, maxDelayMs: number, limits: LimitCall[] = [gcra]): CounterCall =>
-  ({ key, limits, cost: 1, mode: "reserve", maxDelayMs });
+  ({ key, limits, cost: 1, kind: "reserve", maxDelayMs });
 
 describe("CounterObject reservations", () => {
   it("one batch: slots exactly one emission interval apart, none past maxDelayMs", async () => {

@@ -26,7 +26,7 @@ describe("deciding a request wholly in the isolate", () => {
     t += 10;
     stepping = true;
     // Checked 10 ms after the last hit (hot); a second reading 40 ms, a third 70 ms after it (cold).
-    const verdicts = edge.localVerdicts([{ call, shadow: false, syncMs: SYNC_MS }], defer);
+    const verdicts = edge.localVerdicts([{ call, cacheable: true, syncMs: SYNC_MS }], defer);
     stepping = false;
     expect(verdicts?.map((v) => v.allowed)).toEqual([true]);
     expect(edge.precount.stats.local).toBe(1);
@@ -39,7 +39,7 @@ describe("deciding a request wholly in the isolate", () => {
     const defer = (p: Promise<unknown>) => void background.push(p);
     await edge.precount.decide("lv-obj-2", call, SYNC_MS, defer);
     await edge.precount.decide("lv-obj-2", call, SYNC_MS, defer);
-    const items = [{ call, shadow: false, syncMs: SYNC_MS }, { call: { ...call, cost: 2 }, shadow: false, syncMs: SYNC_MS }];
+    const items = [{ call, cacheable: true, syncMs: SYNC_MS }, { call: { ...call, cost: 2 }, cacheable: true, syncMs: SYNC_MS }];
     expect(edge.localVerdicts(items, defer)).toBeUndefined();
     const verdicts = await edge.decideCalls("lv-obj-2", items, defer);
     expect(verdicts.map((v) => v.allowed)).toEqual([true, true]);

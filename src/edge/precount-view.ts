@@ -1,0 +1,175 @@
+/**
+ * One pre-counted counter as an isolate sees it (see precount.ts): the view
+ * the object last reported, the budget this isolate may spend on it, and the
+ * verdicts it answers locally from them.
+ */
+import type { Decision } from "../algorithms/types.ts";
+import type { CounterCall, CounterVerdict, DecideCall } from "../durable/protocol.ts";
+
+/** Share of the last-seen remaining quota an isolate may spend between syncs. */
+export const PRECOUNT_SHARE = 1 / 8;
+
+/** One pre-counted counter in one isolate. */
+export interface Entry {
+  readonly objectName: string;
+  /** The counter's call at cost 1: syncs send it with their own cost. */
+  readonly call: DecideCall;
+  readonly syncMs: number;
+  /** Per-window decisions as of `syncedAt` (after everything this isolate sent so far). */
+  snapshot: readonly Decision[];
+  syncedAt: number;
+  /** Hits this isolate may allow on its own against the current snapshot. */
+  budget: number;
+  /** Hits allowed here and not yet sent. */
+  pending: number;
+  /** Hits sent to the object whose answer has not arrived: they still count against the budget. */
+  inflight: number;
+  /** The refresh chain, while one runs. */
+  chain: Chain | undefined;
+  /** Answers so far that showed the count moved by more than this isolate's own hits. */
+  moved: number;
+  /** Whether the latest answer did. */
+  lastMoved: boolean;
+  /** Answers so far, outside the refresh chain, to calls carrying this isolate's hits (strong decisions, budget flushes). */
+  answered: number;
+  /** When this isolate last took a hit on the counter (locally or strongly). */
+  lastHitAt: number;
+}
+
+/** One isolate's background sync loop for one counter (see precount-chain.ts). */
+export interface Chain {
+  /** When the request whose `defer` hosts this chain started it. */
+  readonly hostAt: number;
+  /** When the next sync is due (`now` clock). */
+  dueAt: number;
+  /** `entry.moved` after the sync before last (or as of the chain's start), and after the last sync. */
+  movedBefore: number;
+  movedLast: number;
+  /** `entry.answered` when the last sync started (or as of the chain's start). */
+  answeredAtLast: number;
+}
+
+/** Counts for tests, metrics and the bench. */
+export interface PrecountStats {
+  local: number;
+  strong: number;
+  flushes: number;
+  /** Hits this isolate allowed that the object could not fit any more: the overshoot. */
+  overshoot: number;
+}
+
+/**
+ * A new entry for the counter of `call`, viewing `decisions` as of `now`.
+ *
+ * @example
+ * const entry = newEntry("api/shard/3", call, 100, verdict.decisions, Date.now());
+ */
+export function newEntry(objectName: string, call: CounterCall, syncMs: number, decisions: readonly Decision[], now: number): Entry {
+  const entry: Entry = {
+    objectName, call: { key: call.key, limits: call.limits, cost: 1 }, syncMs, snapshot: decisions, syncedAt: 0, budget: 0,
+    pending: 0, inflight: 0, chain: undefined, moved: 0, lastMoved: false, answered: 0, lastHitAt: 0,
+  };
+  setView(entry, decisions, now);
+  return entry;
+}
+
+/**
+ * Take `decisions` as the view at `now`; the budget is a share of the
+ * tightest window's remaining quota.
+ *
+ * @example
+ * setView(entry, verdict.decisions, Date.now());
+ */
+export function setView(entry: Entry, decisions: readonly Decision[], now: number): void {
+  entry.snapshot = decisions;
+  entry.syncedAt = now;
+  const remaining = Math.min(...decisions.map((d) => d.remaining));
+  entry.budget = Math.floor(remaining * PRECOUNT_SHARE);
+}
+
+/**
+ * Replace the view with what the object answered, noting whether the
+ * count moved since the previous answer by more than `consumed` (the
+ * hits of this isolate the object took in that call): someone else is
+ * still counting. Quota that came back (refill, a new window) is not a
+ * move: a sliding window or bucket refills for a whole window after the
+ * last hit, and reading it every sync_ms for that long would cost an RPC
+ * per counter per sync for nothing (a view that is too low is only
+ * conservative, and a counter that is not hot is decided by the object).
+ *
+ * @example
+ * refresh(entry, verdict.decisions, verdict.accepted ?? 0, Date.now());
+ */
+export function refresh(entry: Entry, decisions: readonly Decision[], consumed: number, now: number): void {
+  const previous = entry.snapshot;
+  const changed = previous.length !== decisions.length || decisions.some((d, i) => d.remaining < previous[i].remaining - consumed);
+  if (changed) entry.moved += 1;
+  entry.lastMoved = changed;
+  setView(entry, decisions, now);
+}
+
+/**
+ * Whether `cost` more hits may be decided from this entry at `now`: they
+ * fit the budget, the view is fresh, and the counter is hot here.
+ *
+ * @example
+ * if (canSpend(entry, call.cost, 100, Date.now())) entry.pending += call.cost;
+ */
+export function canSpend(entry: Entry, cost: number, syncMs: number, now: number): boolean {
+  return entry.pending + entry.inflight + cost <= entry.budget && now - entry.syncedAt < freshFor(syncMs) && isHot(entry, now);
+}
+
+/**
+ * A counter is decided here only while it is hot in this isolate: its
+ * previous hit came less than `sync_ms` ago. A counter hit now and then
+ * (1,000 keys at one request a second each, say) is decided strongly, as
+ * without precount, rather than paying a background sync for every hit.
+ *
+ * @example
+ * isHot(entry, Date.now()); // false a sync period after the last hit
+ */
+export function isHot(entry: Entry, now: number): boolean {
+  return now - entry.lastHitAt < entry.syncMs;
+}
+
+/**
+ * How long a view may be decided from locally after its last sync.
+ *
+ * @example
+ * freshFor(100); // 1200
+ */
+export function freshFor(syncMs: number): number {
+  return 2 * syncMs + 1_000;
+}
+
+/**
+ * The answer to a hit decided locally: the view less this isolate's
+ * unsynced and in-flight hits, its times aged to `now`.
+ *
+ * @example
+ * localVerdict(entry, Date.now()).decisions[0].remaining;
+ */
+export function localVerdict(entry: Entry, now: number): CounterVerdict {
+  const aged = now - entry.syncedAt;
+  return {
+    allowed: true,
+    // Every field written out (no spread): this runs for every locally decided hit.
+    decisions: entry.snapshot.map((d) => ({
+      allowed: true,
+      limit: d.limit,
+      remaining: Math.max(0, d.remaining - entry.pending - entry.inflight),
+      resetAfterMs: Math.max(0, d.resetAfterMs - aged),
+      retryAfterMs: 0,
+    })),
+  };
+}
+
+/**
+ * Which pre-counted counter a call is (its key and limits; not its cost).
+ *
+ * @example
+ * precountId(call) === precountId({ ...call, cost: 3 }); // true
+ */
+export function precountId(call: CounterCall): string {
+  return `${call.key}\u0001${call.limits.map((l) => l.id).join("\u0002")}`;
+}

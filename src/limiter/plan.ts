@@ -1,0 +1,104 @@
+/**
+ * Planning a decision: each descriptor matched against the rules (and
+ * `replaces` applied), its counter placed in the object that owns it, and
+ * its call made, with what the edge may do with it. Calls are grouped by
+ * object, so each object gets one RPC.
+ */
+import { counterKey, objectName } from "../durable/placement.ts";
+import type { EdgeCall } from "../edge/runtime.ts";
+import { applyReplaces, matchDescriptor } from "../rules/index.ts";
+import type { CompiledLimit, DomainDescriptors } from "../rules/types.ts";
+import { counterCall } from "./calls.ts";
+import type { DescriptorOutcome, PolicyOutcome } from "./types.ts";
+
+/** What planning needs of the decision's options. */
+export interface PlanOptions {
+  /** Hits this request adds (Envoy `hits_addend`); default 1. */
+  readonly cost?: number;
+  /** SHADOW_MODE: count everything, block nothing. */
+  readonly shadowAll?: boolean;
+  /** Honour `on_limit: "delay"` and `"queue"`. */
+  readonly onLimit?: boolean;
+}
+
+/** A descriptor's outcome while it is being decided: planning sets its counter, `fold` its policies. */
+export interface DraftOutcome extends DescriptorOutcome {
+  readonly policies: PolicyOutcome[];
+  counter?: DescriptorOutcome["counter"];
+}
+
+/** One planned counter call: what the edge needs, and what folding its verdict needs. */
+export interface PlannedCall extends EdgeCall {
+  /** Index of the descriptor's outcome. */
+  readonly outcome: number;
+  readonly limits: readonly CompiledLimit[];
+  /** Whether the limits' `on_limit` is honoured (the caller asks for it and the descriptor is not in shadow mode). */
+  readonly honoured: boolean;
+}
+
+/** Every descriptor's outcome, in request order, and the calls to make, per object name. */
+export interface Plan {
+  readonly outcomes: DraftOutcome[];
+  readonly byObject: Map<string, PlannedCall[]>;
+}
+
+/**
+ * Plan the decision of `requests`. With `precount` (there is somewhere to
+ * run background syncs), pre-counted limits are planned for the edge to
+ * decide locally.
+ *
+ * @example
+ * const { outcomes, byObject } = plan([{ domain, descriptors: [[{ key: "k", value: "v" }]] }], {}, false);
+ */
+export function plan(requests: readonly DomainDescriptors[], options: PlanOptions, precount: boolean): Plan {
+  const defaultCost = options.cost ?? 1;
+  const outcomes: DraftOutcome[] = [];
+  const byObject = new Map<string, PlannedCall[]>();
+  for (const { domain, descriptors, costs, overrides } of requests) {
+    const matches = descriptors.map((descriptor, i) => overrides?.[i] ?? matchDescriptor(domain, descriptor));
+    // Unlimited matches stay in: their `replaces` still drop other limits.
+    const kept = applyReplaces(matches);
+    for (let i = 0; i < descriptors.length; i++) {
+      const descriptor = descriptors[i];
+      const cost = costs?.[i] ?? defaultCost;
+      const index = outcomes.push({ domain: domain.domain, descriptor, cost, match: matches[i], policies: [] }) - 1;
+      const limits = kept[i];
+      if (limits.length === 0) continue;
+      const key = counterKey(domain.domain, descriptor);
+      const shadow = (options.shadowAll ?? false) || (matches[i]?.shadowMode ?? false);
+      // Shadow limits never block, so they never delay or queue either.
+      const honoured = options.onLimit === true && !shadow;
+      const call = counterCall(key, limits, cost, honoured);
+      const name = objectName(domain.domain, domain.placement, domain.shards, key);
+      outcomes[index].counter = { object: name, call };
+      let list = byObject.get(name);
+      if (list === undefined) byObject.set(name, (list = []));
+      // A rejection that delays or queues is not a plain 429, and a reservation is the object's to take: no cache, no pre-count.
+      const plain = !limits.some((limit) => actionOf(limit, honoured) !== undefined);
+      const syncMs = precount && plain ? precountSyncMs(limits) : undefined;
+      list.push({ call, cacheable: !shadow && plain, syncMs, outcome: index, limits, honoured });
+    }
+  }
+  return { outcomes, byObject };
+}
+
+/**
+ * What a limit does to a request over it besides answering 429: its
+ * `on_limit` when honoured and not `reject`.
+ *
+ * @example
+ * actionOf(limit, true); // "delay" for a limit with on_limit: "delay"
+ */
+export function actionOf(limit: CompiledLimit, honoured: boolean): "delay" | "queue" | undefined {
+  return honoured && (limit.onLimit === "delay" || limit.onLimit === "queue") ? limit.onLimit : undefined;
+}
+
+/** The smallest `sync_ms` when every limit is pre-counted; otherwise undefined (strong mode). */
+function precountSyncMs(limits: readonly CompiledLimit[]): number | undefined {
+  let syncMs: number | undefined;
+  for (const limit of limits) {
+    if (limit.precount === undefined) return undefined;
+    syncMs = Math.min(syncMs ?? Infinity, limit.precount.syncMs);
+  }
+  return syncMs;
+}
