@@ -14,13 +14,13 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { join, relative } from "node:path";
-import { seededRandom, seedOf } from "./bench-random.mjs";
-import { capnpText, freePort, startWorkerd } from "./bench-workerd.mjs";
-import { PRECOUNT_SHARE } from "../src/edge/precount.ts";
+import { seededRandom, seedOf } from "./random.mjs";
+import { capnpText, freePort, startWorkerd } from "./workerd.mjs";
+import { PRECOUNT_SHARE } from "../../src/edge/precount.ts";
 
-const RULES = new URL("../src/bench/rules.json", import.meta.url);
+const RULES = new URL("../rules/bench.json", import.meta.url);
 
-/** Paths in src/bench/rules.json (fixed window, precount): full runs and `--quick`. */
+/** Paths in bench/rules/bench.json (fixed window, precount): full runs and `--quick`. */
 const PATHS = { full: "/sharded/precount-overshoot", quick: "/sharded/precount-overshoot-quick" };
 
 /** Requests in flight per edge: enough that every edge keeps deciding locally while the others do too. */
@@ -108,7 +108,7 @@ function ruleOf(path) {
   const domain = JSON.parse(readFileSync(RULES, "utf8")).find((d) => d.domain === "bench-sharded");
   const node = domain.descriptors.find((d) => d.key === "path" && d.value === path);
   const limit = node?.descriptors?.[0]?.rate_limit;
-  if (!limit?.precount || limit.algorithm !== "fixed_window") throw new Error(`src/bench/rules.json: ${path} needs one fixed_window rate limit with precount`);
+  if (!limit?.precount || limit.algorithm !== "fixed_window") throw new Error(`bench/rules/bench.json: ${path} needs one fixed_window rate limit with precount`);
   return { limit: limit.requests_per_unit, windowMs: UNITS_MS[limit.unit] * (limit.unit_multiplier ?? 1), syncMs: limit.precount.sync_ms };
 }
 

@@ -5,8 +5,10 @@
  * a peer (hono-rate-limiter's Durable Object store), on one workerd, loaded
  * from a separate process on 127.0.0.1; then the accuracy of every algorithm
  * on a seeded trace, and the memory each keeps per key. Prints the tables,
- * writes bench/results.json and bench/results.svg (a quick or partial run
- * writes them under bench/.work/ instead, leaving the README's results be).
+ * writes the run's full raw JSON to bench/runs/ (git-ignored), and its
+ * summary to bench/results.json plus the chart bench/results.svg (a quick or
+ * partial run writes those two under bench/.work/ instead, leaving the
+ * README's results be). Method: bench/README.md.
  *
  *   npm run bench                  full run (~10 min on 2 cores)
  *   npm run bench -- --quick       smoke run (~45 s): 6 scenarios, 1 round of 1 s, small traces
@@ -20,18 +22,19 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { replayAccuracy } from "./bench-accuracy.mjs";
-import { measureOvershoot, printOvershoot } from "./bench-overshoot.mjs";
-import { buildWorkers } from "./bench-build.mjs";
-import { keyArgs } from "./bench-keys.mjs";
-import { loadClient, runLoad } from "./bench-load.mjs";
-import { machine, watchForeignCpu, watchProcessCpu } from "./bench-machine.mjs";
-import { profileDuring, summarizeBySource } from "./bench-profile.mjs";
-import { printReport, renderSvg } from "./bench-report.mjs";
-import { exactness, median, summarizeLoads } from "./bench-stats.mjs";
-import { startWorkerd, workerdVersion, writeConfig } from "./bench-workerd.mjs";
-import { FLOODGATE_VARIANTS, PROBES, SCENARIOS, zipfOverRanks } from "../src/bench/scenarios.ts";
-import { checkBenchRules } from "./bench-rules-check.mjs";
+import { replayAccuracy } from "./lib/accuracy.mjs";
+import { measureOvershoot, printOvershoot } from "./lib/overshoot.mjs";
+import { buildWorkers } from "./lib/build.mjs";
+import { keyArgs } from "./lib/keys.mjs";
+import { loadClient, runLoad } from "./lib/load.mjs";
+import { machine, watchForeignCpu, watchProcessCpu } from "./lib/machine.mjs";
+import { profileDuring, summarizeBySource } from "./lib/profile.mjs";
+import { printReport, renderSvg } from "./lib/report.mjs";
+import { formatSummary, summarize } from "./lib/summary.mjs";
+import { exactness, median, summarizeLoads } from "./lib/stats.mjs";
+import { startWorkerd, workerdVersion, writeConfig } from "./lib/workerd.mjs";
+import { FLOODGATE_VARIANTS, PROBES, SCENARIOS, zipfOverRanks } from "./scenarios.ts";
+import { checkBenchRules } from "./lib/rules-check.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 process.chdir(root);
@@ -281,23 +284,28 @@ async function main() {
 
   if (!flag("skip-memory")) {
     log("memory: state per key, in the V8 heap and in SQLite");
-    const child = spawnSync(process.execPath, ["--expose-gc", "--disable-warning=ExperimentalWarning", join(root, "scripts", "bench-memory.mjs"), ...(quick ? ["--quick"] : [])], { encoding: "utf8" });
+    const child = spawnSync(process.execPath, ["--expose-gc", "--disable-warning=ExperimentalWarning", join(root, "bench", "lib", "memory.mjs"), ...(quick ? ["--quick"] : [])], { encoding: "utf8" });
     if (child.status !== 0) throw new Error(`memory measurement failed:\n${child.stderr}`);
     results.memory = JSON.parse(child.stdout);
   }
 
   results.elapsedSeconds = Math.round((Date.now() - startedAt) / 1000);
-  // Only a full run replaces the results the README shows; a quick or
-  // partial run writes beside the build, under the ignored bench/.work/.
+  // Every run keeps its full raw document under the ignored bench/runs/.
+  // Only a full run replaces the summary and chart the README shows; a quick
+  // or partial run writes them beside the build, under the ignored bench/.work/.
   const full = !quick && !only && !argv.some((a) => a.startsWith("--skip-"));
+  const runs = join(root, "bench", "runs");
+  mkdirSync(runs, { recursive: true });
+  const raw = join(runs, `${results.generatedAt.replace(/[:.]/g, "-")}${full ? "" : "-partial"}.json`);
+  writeFileSync(raw, JSON.stringify(results, null, 2) + "\n");
   const out = full ? join(root, "bench") : work;
   mkdirSync(out, { recursive: true });
-  writeFileSync(join(out, "results.json"), JSON.stringify(results, null, 2) + "\n");
+  writeFileSync(join(out, "results.json"), formatSummary(summarize(results)));
   if (results.scenarios) writeFileSync(join(out, "results.svg"), renderSvg(results));
   printReport(results);
   if (results.overshoot) console.log("\n" + printOvershoot(results.overshoot));
-  const shown = (f) => join(out, f).slice(root.length + 1);
-  log(`done in ${results.elapsedSeconds} s: ${shown("results.json")}${results.scenarios ? `, ${shown("results.svg")}` : ""}`);
+  const shown = (f) => f.slice(root.length + 1);
+  log(`done in ${results.elapsedSeconds} s: ${shown(join(out, "results.json"))}${results.scenarios ? `, ${shown(join(out, "results.svg"))}` : ""}; raw: ${shown(raw)}`);
 }
 
 main().catch((error) => {

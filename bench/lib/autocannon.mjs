@@ -1,12 +1,12 @@
 /**
  * The load generator used when `wrk` is not installed: autocannon in its own
  * process, with the same key patterns and the same one-line JSON result as
- * scripts/bench-load.lua.
+ * bench/lib/load.lua.
  *
- * Usage: node scripts/bench-autocannon.mjs <url> <connections> <seconds> <max responses> <pattern args…>
+ * Usage: node bench/lib/autocannon.mjs <url> <connections> <seconds> <max responses> <pattern args…>
  */
 import autocannon from "autocannon";
-import { keySource } from "./bench-keys.mjs";
+import { keySource } from "./keys.mjs";
 
 const [url, connections, seconds, maxResponses, ...args] = process.argv.slice(2);
 const nextKey = keySource(args, 1);

@@ -11,7 +11,7 @@
 import { DurableObjectRateLimiter, DurableObjectStore } from "@hono-rate-limiter/cloudflare";
 import { Hono, type Context, type Next } from "hono";
 import { rateLimiter } from "hono-rate-limiter";
-import { scenarioForPath } from "./scenarios.ts";
+import { scenarioForPath } from "../scenarios.ts";
 
 type Bindings = {
   CACHE: DurableObjectNamespace<DurableObjectRateLimiter>;

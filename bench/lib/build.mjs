@@ -17,11 +17,11 @@ const require = createRequire(import.meta.url);
  * rules); the bare worker and the peer have small configs of their own.
  */
 export const WORKERS = [
-  { name: "floodgate", config: "wrangler.toml", entry: "src/bench/floodgate-entry.ts" },
-  { name: "origin", config: "src/bench/wrangler.origin.toml" },
-  { name: "bare", config: "src/bench/wrangler.bare.toml" },
-  { name: "peer", config: "src/bench/wrangler.peer.toml" },
-  { name: "probe", config: "src/bench/wrangler.probe.toml" },
+  { name: "floodgate", config: "wrangler.toml", entry: "bench/workers/floodgate-entry.ts" },
+  { name: "origin", config: "bench/workers/wrangler.origin.toml" },
+  { name: "bare", config: "bench/workers/wrangler.bare.toml" },
+  { name: "peer", config: "bench/workers/wrangler.peer.toml" },
+  { name: "probe", config: "bench/workers/wrangler.probe.toml" },
 ];
 
 /**

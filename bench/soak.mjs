@@ -14,8 +14,8 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildWorkers } from "./bench-build.mjs";
-import { startWorkerd, writeConfig } from "./bench-workerd.mjs";
+import { buildWorkers } from "./lib/build.mjs";
+import { startWorkerd, writeConfig } from "./lib/workerd.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 process.chdir(root);
@@ -32,7 +32,7 @@ const maxRequests = option("max-requests", 5_000_000);
 // Idle counters are swept every 10 s; wait for two sweeps before the last reading.
 const IDLE_SECONDS = 25;
 
-const rules = JSON.parse(readFileSync("src/bench/soak-rules.json", "utf8"));
+const rules = JSON.parse(readFileSync("bench/rules/soak.json", "utf8"));
 const limitOf = (path) => rules.descriptors.find((d) => d.value === path).descriptors[0].rate_limit.requests_per_unit;
 
 /** The workload: path, weight, how keys are chosen, and the check on allowed counts per key. */
@@ -56,8 +56,8 @@ function rssKiB(pid) {
 }
 
 const work = join(root, "bench", ".work", "soak");
-console.log(`[soak] building the worker (src/bench/soak-entry.ts) …`);
-const built = await buildWorkers(root, join(work, "build"), [{ name: "floodgate", config: "wrangler.toml", entry: "src/bench/soak-entry.ts" }]);
+console.log(`[soak] building the worker (bench/workers/soak-entry.ts) …`);
+const built = await buildWorkers(root, join(work, "build"), [{ name: "floodgate", config: "wrangler.toml", entry: "bench/workers/soak-entry.ts" }]);
 const { path: configPath, ports } = await writeConfig(join(work, "build"), { floodgate: { worker: built.floodgate } }, join(work, `storage-${Date.now()}`));
 const server = await startWorkerd(configPath, ports, join(work, "workerd.log"));
 const base = `http://127.0.0.1:${ports.floodgate}`;

@@ -2,7 +2,7 @@
  * The benchmark scenarios: one table read by the load driver (which keys to
  * send where), by the peer worker (which limit to enforce on each path) and
  * by the report (what each row means). floodgate enforces the same limits
- * through `src/bench/rules.json`; the driver checks the two agree before a
+ * through `bench/rules/bench.json`; the driver checks the two agree before a
  * run, so they cannot drift apart silently.
  *
  * Adding a scenario is one entry here and, for floodgate, one descriptor in
@@ -158,7 +158,7 @@ export interface Probe {
 
 /**
  * The probes, loaded with the keys of the scenario marked `probes` and read
- * as ratios to bare in the same rounds (see src/bench/probe-worker.ts).
+ * as ratios to bare in the same rounds (see bench/workers/probe-worker.ts).
  *
  * @example
  * PROBES.map((p) => p.id); // ["floodgate-no-counter", "probe-rpc", …]

@@ -1,9 +1,9 @@
 /**
  * The `x-api-key` of each request, by key pattern (see KeyPattern in
- * src/bench/scenarios.ts). The same logic as scripts/bench-load.lua, for the
+ * bench/scenarios.ts). The same logic as bench/lib/load.lua, for the
  * autocannon fallback; both are driven by the argument list from `keyArgs`.
  */
-import { seededRandom, seedOf } from "./bench-random.mjs";
+import { seededRandom, seedOf } from "./random.mjs";
 
 /**
  * The load script's arguments for a pattern: pattern name, a nonce that

@@ -5,7 +5,7 @@
  * Cloudflare's figure) has far more keys that never come near their limit,
  * so the error rates here are deliberately pessimistic.
  */
-import { exponential, seededRandom } from "./bench-random.mjs";
+import { exponential, seededRandom } from "./random.mjs";
 
 /**
  * Trace parameters. Base rates are log-uniform between `minRate` and

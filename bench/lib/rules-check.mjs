@@ -1,13 +1,13 @@
 /**
- * Before any load: the bench rules floodgate runs (src/bench/rules.json)
+ * Before any load: the bench rules floodgate runs (bench/rules/bench.json)
  * must enforce exactly the limit each scenario declares, which is also what
  * the peer is configured with, or the two limiters would not be compared
  * like for like. Uses floodgate's own compiler and matcher.
  */
 import { readFileSync } from "node:fs";
-import { compileRules, matchDescriptor, matchRoute } from "../src/rules/index.ts";
+import { compileRules, matchDescriptor, matchRoute } from "../../src/rules/index.ts";
 
-const RULES = new URL("../src/bench/rules.json", import.meta.url);
+const RULES = new URL("../rules/bench.json", import.meta.url);
 
 /** The one limit floodgate applies to `path` with `x-api-key: apiKey` (undefined for none). */
 function floodgateLimit(rules, path, apiKey) {
@@ -27,8 +27,8 @@ function floodgateLimit(rules, path, apiKey) {
  * checkBenchRules(SCENARIOS); // returns quietly when they agree
  */
 export function checkBenchRules(scenarios) {
-  const result = compileRules(JSON.parse(readFileSync(RULES, "utf8")), { source: "src/bench/rules.json" });
-  if (!result.ok) throw new Error(`src/bench/rules.json is invalid:\n${result.errors.map((e) => `${e.path}: ${e.message}`).join("\n")}`);
+  const result = compileRules(JSON.parse(readFileSync(RULES, "utf8")), { source: "bench/rules/bench.json" });
+  if (!result.ok) throw new Error(`bench/rules/bench.json is invalid:\n${result.errors.map((e) => `${e.path}: ${e.message}`).join("\n")}`);
   const problems = [];
   const expect = (scenario, apiKey, want) => {
     const got = floodgateLimit(result.rules, scenario.path, apiKey);
@@ -42,5 +42,5 @@ export function checkBenchRules(scenarios) {
     expect(scenario, scenario.keys.kind === "zipf" ? "user-9999" : "r-1", scenario.limit);
     if (scenario.overLimit) expect(scenario, "over-1", scenario.overLimit);
   }
-  if (problems.length > 0) throw new Error(`src/bench/rules.json disagrees with src/bench/scenarios.ts:\n${problems.join("\n")}`);
+  if (problems.length > 0) throw new Error(`bench/rules/bench.json disagrees with bench/scenarios.ts:\n${problems.join("\n")}`);
 }

@@ -8,7 +8,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { watchForeignCpu } from "./bench-machine.mjs";
+import { watchForeignCpu } from "./machine.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -33,10 +33,10 @@ export function loadClient(preference = "auto") {
 
 function commandFor(client, url, connections, seconds, keyArgs) {
   if (client === "wrk") {
-    const script = join(here, "bench-load.lua");
+    const script = join(here, "load.lua");
     return ["wrk", ["-t1", `-c${connections}`, `-d${seconds}s`, "--timeout", "10s", "-s", script, url, "--", String(MAX_RESPONSES_PER_RUN), ...keyArgs]];
   }
-  return [process.execPath, [join(here, "bench-autocannon.mjs"), url, String(connections), String(seconds), String(MAX_RESPONSES_PER_RUN), ...keyArgs]];
+  return [process.execPath, [join(here, "autocannon.mjs"), url, String(connections), String(seconds), String(MAX_RESPONSES_PER_RUN), ...keyArgs]];
 }
 
 /**

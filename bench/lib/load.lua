@@ -1,5 +1,5 @@
 -- wrk script for `npm run bench`: sets `x-api-key` per request by the
--- scenario's key pattern (scripts/bench-keys.mjs is the same in JavaScript
+-- scenario's key pattern (bench/lib/keys.mjs is the same in JavaScript
 -- for autocannon), counts responses by outcome, and prints one JSON line.
 --
 -- Arguments after `--`: a cap on responses (the run stops there even if its

@@ -1,7 +1,7 @@
 /**
  * Memory: bytes of state per tracked key for every algorithm, in memory and
  * in storage, and how they grow with the limit. Run in its own Node process
- * with `--expose-gc` (scripts/bench.mjs does) and prints one JSON document.
+ * with `--expose-gc` (bench/run.mjs does) and prints one JSON document.
  *
  * - JSON: the stored encoding of the state (what the Durable Object writes).
  * - heap, state: V8 heap bytes of one state object, measured over many keys
@@ -20,8 +20,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { algorithms } from "../src/algorithms/index.ts";
-import { CounterStore } from "../src/durable/counter-store.ts";
+import { algorithms } from "../../src/algorithms/index.ts";
+import { CounterStore } from "../../src/durable/counter-store.ts";
 
 const WINDOW_MS = 60_000;
 const START = 1_700_000_000_000;

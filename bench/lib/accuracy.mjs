@@ -1,5 +1,5 @@
 /**
- * Accuracy: replays the seeded trace (scripts/bench-trace.mjs) through every
+ * Accuracy: replays the seeded trace (bench/lib/trace.mjs) through every
  * algorithm of src/algorithms and through an exact sliding-log oracle with
  * the same limit and window, and counts how often each disagrees.
  *
@@ -22,8 +22,8 @@
  * one window, by design. Their rows measure how far that contract is from a
  * sliding window, not a defect.
  */
-import { algorithms } from "../src/algorithms/index.ts";
-import { TRACE_DEFAULTS, keyArrivals } from "./bench-trace.mjs";
+import { algorithms } from "../../src/algorithms/index.ts";
+import { TRACE_DEFAULTS, keyArrivals } from "./trace.mjs";
 
 /** Cloudflare's published figure for its sliding window counter: 0.003 % of 400 M requests decided wrongly. */
 export const CLOUDFLARE_WRONG_PERCENT = 0.003;

@@ -3,7 +3,7 @@
  * as they are) and a hand-drawn SVG bar chart of throughput as a share of
  * the bare worker.
  */
-import { FLOODGATE_VARIANTS } from "../src/bench/scenarios.ts";
+import { FLOODGATE_VARIANTS } from "../scenarios.ts";
 
 const int = (n) => (Number.isFinite(n) ? Math.round(n).toLocaleString("en-US") : "—");
 const ms = (n) => (Number.isFinite(n) ? (n < 10 ? n.toFixed(1) : Math.round(n).toString()) : "—");
