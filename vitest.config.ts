@@ -35,14 +35,31 @@ export default defineConfig({
           QUEUE_MAX_ATTEMPTS: "3",
           QUEUE_RETRY_BASE_SECONDS: "1",
         },
-        workers: [{
-          name: "dead-letter-probe",
-          modules: true,
-          script: deadLetterProbe,
-          compatibilityDate: "2026-08-15",
-          bindings: { ORIGIN: inject<string>("originUrl") },
-          queueConsumers: { "floodgate-dead-letters": { maxBatchTimeout: 1 } },
-        }],
+        // Real objects that fail (test/support/failing-objects.mjs), for the failure-mode tests.
+        durableObjects: {
+          THROWING_OBJECTS: { className: "ThrowingObject", scriptName: "failing-objects" },
+          HANGING_OBJECTS: { className: "HangingObject", scriptName: "failing-objects" },
+        },
+        workers: [
+          {
+            name: "dead-letter-probe",
+            modules: true,
+            script: deadLetterProbe,
+            compatibilityDate: "2026-08-15",
+            bindings: { ORIGIN: inject<string>("originUrl") },
+            queueConsumers: { "floodgate-dead-letters": { maxBatchTimeout: 1 } },
+          },
+          {
+            name: "failing-objects",
+            modules: true,
+            scriptPath: "./test/support/failing-objects.mjs",
+            compatibilityDate: "2026-08-15",
+            durableObjects: {
+              THROWING_OBJECTS: "ThrowingObject",
+              HANGING_OBJECTS: "HangingObject",
+            },
+          },
+        ],
       },
     })),
   ],

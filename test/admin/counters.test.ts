@@ -6,7 +6,13 @@ import { d, envoyApi } from "../support/envoy.ts";
 const rules = {
   domain: "ctr",
   descriptors: [
-    { key: "user", rate_limits: [{ name: "ctr-minute", unit: "minute", requests_per_unit: 10 }, { name: "ctr-day", unit: "day", requests_per_unit: 100 }] },
+    {
+      key: "user",
+      rate_limits: [
+        { name: "ctr-minute", unit: "minute", requests_per_unit: 10 },
+        { name: "ctr-day", unit: "day", requests_per_unit: 100 },
+      ],
+    },
     { key: "path", value: "/login", descriptors: [{ key: "ip", rate_limit: { unit: "hour", requests_per_unit: 3, algorithm: "fixed_window" } }] },
     { key: "free", value: "yes" },
     { key: "open", rate_limit: { unlimited: true } },
@@ -45,7 +51,13 @@ describe("GET /__ratelimit/counters", () => {
   });
 
   it("answers 404 for an unknown domain, an unmatched descriptor, a whitelisted and an unlimited one", async () => {
-    for (const query of ["domain=nope&descriptor=user=a", "domain=ctr&descriptor=zzz=a", "domain=ctr&descriptor=free=yes", "domain=ctr&descriptor=open=a", "domain=ctr&descriptor=user=a,extra=b"]) {
+    for (const query of [
+      "domain=nope&descriptor=user=a",
+      "domain=ctr&descriptor=zzz=a",
+      "domain=ctr&descriptor=free=yes",
+      "domain=ctr&descriptor=open=a",
+      "domain=ctr&descriptor=user=a,extra=b",
+    ]) {
       const res = await counter(query);
       expect(res.status, query).toBe(404);
       expect(res.headers.get("content-type")).toBe("application/problem+json");
@@ -53,7 +65,16 @@ describe("GET /__ratelimit/counters", () => {
   });
 
   it("answers 400 for a malformed query", async () => {
-    for (const query of ["descriptor=user=a", "domain=ctr", "domain=ctr&descriptor=user", "domain=ctr&descriptor=user=a,", "domain=ctr&descriptor==a", "domain=ctr&descriptor=user=a=b", "domain=ctr&descriptor=user=%ZZ", "domain=ctr&descriptor=user=a&descriptor=user=b"]) {
+    for (const query of [
+      "descriptor=user=a",
+      "domain=ctr",
+      "domain=ctr&descriptor=user",
+      "domain=ctr&descriptor=user=a,",
+      "domain=ctr&descriptor==a",
+      "domain=ctr&descriptor=user=a=b",
+      "domain=ctr&descriptor=user=%ZZ",
+      "domain=ctr&descriptor=user=a&descriptor=user=b",
+    ]) {
       const res = await counter(query);
       expect(res.status, query).toBe(400);
       expect((await res.json<{ detail: string }>()).detail).toMatch(/domain|descriptor|key=value|percent-encoded/);
@@ -78,7 +99,12 @@ describe("DELETE /__ratelimit/counters", () => {
 describe("the descriptor parameter", () => {
   it("splits on raw , and = and then decodes, so %2C %3D %25 are literal", () => {
     expect(parseCounterQuery("?domain=a%20b&descriptor=k%2C1=v%3D2%2Cx,k2=%25")).toEqual({
-      ok: true, domain: "a b", entries: [{ key: "k,1", value: "v=2,x" }, { key: "k2", value: "%" }],
+      ok: true,
+      domain: "a b",
+      entries: [
+        { key: "k,1", value: "v=2,x" },
+        { key: "k2", value: "%" },
+      ],
     });
     expect(parseCounterQuery("?domain=a&descriptor=k=a+b")).toMatchObject({ entries: [{ key: "k", value: "a+b" }] });
     expect(parseCounterQuery("?domain=a&descriptor=k=")).toMatchObject({ entries: [{ key: "k", value: "" }] });

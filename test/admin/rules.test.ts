@@ -5,22 +5,49 @@ import { evictAllDurableObjects } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { Env } from "../../src/config.ts";
 import { d, envoyApi } from "../support/envoy.ts";
+import { throwingRules } from "../support/failing.ts";
 
 const before = { domain: "hot", descriptors: [{ key: "k", rate_limit: { unit: "minute", requests_per_unit: 5 } }] };
 const after = [
   { domain: "hot", descriptors: [{ key: "k", rate_limit: { unit: "hour", requests_per_unit: 2 } }] },
   { domain: "hot-new", descriptors: [{ key: "k", rate_limit: { unit: "day", requests_per_unit: 3 } }] },
 ];
-const invalid = { domain: "hot", descriptors: [{ key: "k", rate_limt: {} }, { key: "k", rate_limit: { unit: "eon", requests_per_unit: -1 } }] };
+const invalid = {
+  domain: "hot",
+  descriptors: [
+    { key: "k", rate_limt: {} },
+    { key: "k", rate_limit: { unit: "eon", requests_per_unit: -1 } },
+  ],
+};
 
 let counter = 0;
 const fresh = () => `rules-test-${++counter}`;
 const put = (api: ReturnType<typeof envoyApi>, body: unknown) =>
-  api.admin("/__ratelimit/rules", { method: "PUT", body: typeof body === "string" ? body : JSON.stringify(body), headers: { "content-type": "application/json" } });
+  api.admin("/__ratelimit/rules", {
+    method: "PUT",
+    body: typeof body === "string" ? body : JSON.stringify(body),
+    headers: { "content-type": "application/json" },
+  });
 const limitOf = async (api: ReturnType<typeof envoyApi>, domain: string, value: string) =>
   (await api.json({ domain, descriptors: [d(["k", value])], hits_addend: 0 })).body.statuses[0].currentLimit ?? null;
 
 describe("PUT /__ratelimit/rules", () => {
+  it("takes a rules file of up to 16 MiB; one byte more is a 413 that changes nothing", async () => {
+    const objectName = fresh();
+    const api = envoyApi(before, {}, { objectName });
+    // The documented cap (README: "up to 16 MiB"), reached with trailing whitespace, which JSON allows.
+    const cap = 16 * 1024 * 1024;
+    const text = JSON.stringify(after);
+    const tooLarge = await put(api, text + " ".repeat(cap + 1 - text.length));
+    expect(tooLarge.status).toBe(413);
+    expect(tooLarge.headers.get("content-type")).toBe("application/problem+json");
+    expect(await (await api.admin("/__ratelimit/rules")).json()).toMatchObject({ version: 0, source: "bundled" });
+    const atCap = await put(api, text + " ".repeat(cap - text.length));
+    expect(atCap.status).toBe(200);
+    expect(await atCap.json()).toMatchObject({ version: 1, source: "stored" });
+    expect(await limitOf(api, "hot-new", "a")).toEqual({ requestsPerUnit: 3, unit: "DAY" });
+  });
+
   it("applies valid rules at once on the isolate that took them, with a version in GET", async () => {
     const objectName = fresh();
     const api = envoyApi(before, {}, { objectName });
@@ -108,8 +135,8 @@ describe("PUT /__ratelimit/rules", () => {
   });
 
   it("keeps deciding with the last good rules when the rules object is unreachable", async () => {
-    const broken = { getByName: () => ({ since: () => Promise.reject(new Error("rules object down")) }) } as unknown as Env["RULES"];
-    const api = envoyApi(before, { RULES: broken }, { objectName: fresh() });
+    // A real object whose every call throws (test/support/failing-objects.mjs).
+    const api = envoyApi(before, { RULES: throwingRules }, { objectName: fresh() });
     const res = await api.json({ domain: "hot", descriptors: [d(["k", "g"])] });
     expect(res.status).toBe(200);
     expect(res.body.statuses[0].currentLimit).toEqual({ requestsPerUnit: 5, unit: "MINUTE" });
@@ -126,7 +153,11 @@ describe("RulesObject", () => {
 
   it("stores rules larger than one SQLite row", async () => {
     const stub = (env as unknown as Env).RULES.getByName(fresh());
-    const descriptors = Array.from({ length: 12_000 }, (_, i) => ({ key: "k", value: `value-${i}-${"x".repeat(150)}`, rate_limit: { unit: "minute", requests_per_unit: 1 } }));
+    const descriptors = Array.from({ length: 12_000 }, (_, i) => ({
+      key: "k",
+      value: `value-${i}-${"x".repeat(150)}`,
+      rate_limit: { unit: "minute", requests_per_unit: 1 },
+    }));
     const text = JSON.stringify({ domain: "big", descriptors });
     expect(text.length).toBeGreaterThan(2_000_000);
     const result = await stub.put(text);

@@ -37,8 +37,15 @@ function checkBatched(alg: Algorithm<unknown>, limit: LimitSpec, state: unknown,
     folded = step.state;
   }
   const where = () => `${alg.name} ${JSON.stringify(limit)} at ${now}, k=${k}, state ${JSON.stringify(state)}`;
-  ensure(once.decision.allowed === all, () => `k at once ${once.decision.allowed ? "allowed" : "rejected"}, one at a time ${all ? "all fit" : "not all fit"}: ${where()}`);
-  if (all) ensure(JSON.stringify(once.state) === JSON.stringify(folded), () => `states differ: ${JSON.stringify(once.state)} vs ${JSON.stringify(folded)}: ${where()}`);
+  ensure(
+    once.decision.allowed === all,
+    () => `k at once ${once.decision.allowed ? "allowed" : "rejected"}, one at a time ${all ? "all fit" : "not all fit"}: ${where()}`,
+  );
+  if (all)
+    ensure(
+      JSON.stringify(once.state) === JSON.stringify(folded),
+      () => `states differ: ${JSON.stringify(once.state)} vs ${JSON.stringify(folded)}: ${where()}`,
+    );
 }
 
 describe("k hits at once equal k single hits at the same instant", () => {
@@ -47,19 +54,25 @@ describe("k hits at once equal k single hits at the same instant", () => {
     const bucket = BUCKETS.includes(name);
 
     it(`${name}: small limits, every k up to the capacity and past it`, () => {
-      fc.assert(fc.property(smallScenarios({ bucket }), fc.integer({ min: 0, max: 5 }), (scenario, extra) => {
-        const { state, now } = replay(alg, scenario);
-        const cap = bucket ? scenario.limit.burst : scenario.limit.limit;
-        for (let k = 1; k <= cap + 2; k++) checkBatched(alg, scenario.limit, state, now + extra, k);
-      }), { seed: SEED, numRuns: 300 });
+      fc.assert(
+        fc.property(smallScenarios({ bucket }), fc.integer({ min: 0, max: 5 }), (scenario, extra) => {
+          const { state, now } = replay(alg, scenario);
+          const cap = bucket ? scenario.limit.burst : scenario.limit.limit;
+          for (let k = 1; k <= cap + 2; k++) checkBatched(alg, scenario.limit, state, now + extra, k);
+        }),
+        { seed: SEED, numRuns: 300 },
+      );
     });
 
     it(`${name}: production-sized limits`, () => {
       const scenarios = largeScenarios({ bucket, exactOk: (l) => !bucket || exactArithmeticOk(l, name) });
-      fc.assert(fc.property(scenarios, fc.integer({ min: 1, max: 400 }), (scenario, k) => {
-        const { state, now } = replay(alg, scenario);
-        for (const each of [1, 2, k]) checkBatched(alg, scenario.limit, state, now, each);
-      }), { seed: SEED, numRuns: 60 });
+      fc.assert(
+        fc.property(scenarios, fc.integer({ min: 1, max: 400 }), (scenario, k) => {
+          const { state, now } = replay(alg, scenario);
+          for (const each of [1, 2, k]) checkBatched(alg, scenario.limit, state, now, each);
+        }),
+        { seed: SEED, numRuns: 60 },
+      );
     });
   }
 });

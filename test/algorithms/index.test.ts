@@ -142,7 +142,9 @@ describe("the three buckets", () => {
         for (const { gap, cost } of events) {
           now += gap;
           const steps = buckets.map((alg, i) => alg.decide(states[i], limit, now, cost));
-          steps.forEach((s, i) => (states[i] = s.state));
+          steps.forEach((s, i) => {
+            states[i] = s.state;
+          });
           if (!sameDecision(steps[0].decision, steps[1].decision) || !sameDecision(steps[0].decision, steps[2].decision)) return false;
         }
         return true;

@@ -34,6 +34,7 @@ export function bucketOracle(spec: LimitSpec): Oracle {
   const at = (t: number): bigint => {
     if (last === undefined) return tokensW;
     const refilled = tokensW + (big(t) - last) * L;
+    // biome-ignore lint/complexity/useMathMinMax: bigint, which Math.min does not take
     return refilled < full ? refilled : full;
   };
   return {

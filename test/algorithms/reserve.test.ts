@@ -8,8 +8,15 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
-  exactArithmeticOk, fixedWindow, gcra, leakyBucket, reserve, RESERVABLE, tokenBucket,
-  type Algorithm, type LimitSpec,
+  exactArithmeticOk,
+  fixedWindow,
+  gcra,
+  leakyBucket,
+  reserve,
+  RESERVABLE,
+  tokenBucket,
+  type Algorithm,
+  type LimitSpec,
 } from "../../src/algorithms/index.ts";
 import { bucketBound, ensure, largeScenarios, SEED, smallScenarios, type Scenario } from "./harness.ts";
 import { bucketOracle, fixedWindowOracle } from "./oracles.ts";
@@ -100,10 +107,15 @@ describe("reserve", () => {
     let states: unknown[] = [undefined, undefined];
     const slots: number[] = [];
     for (let i = 0; i < 4; i++) {
-      const r = reserve([
-        { algorithm: gcra, state: states[0], limit: perSecond, reserve: true },
-        { algorithm: fixedWindow, state: states[1], limit: perDay, reserve: false },
-      ], 0, 1, 5000);
+      const r = reserve(
+        [
+          { algorithm: gcra, state: states[0], limit: perSecond, reserve: true },
+          { algorithm: fixedWindow, state: states[1], limit: perDay, reserve: false },
+        ],
+        0,
+        1,
+        5000,
+      );
       if (!r.allowed) break;
       slots.push(r.delayMs);
       states = r.steps.map((s) => s.state);
@@ -117,40 +129,53 @@ describe("reserve", () => {
 
   for (const algorithm of BUCKETS) {
     it(`${algorithm.name}: slots agree with the exact bucket oracle (small numbers)`, () => {
-      fc.assert(fc.property(smallScenarios({ bucket: true }), maxDelayArb, (s, max) => checkReservations(algorithm, s, max)), { seed: SEED, numRuns: 300 });
+      fc.assert(
+        fc.property(smallScenarios({ bucket: true }), maxDelayArb, (s, max) => checkReservations(algorithm, s, max)),
+        { seed: SEED, numRuns: 300 },
+      );
     });
 
     it(`${algorithm.name}: slots agree with the exact bucket oracle (production-sized numbers)`, () => {
       const scenarios = largeScenarios({ bucket: true, exactOk: (l) => exactArithmeticOk(l, algorithm.name) });
-      fc.assert(fc.property(scenarios, maxDelayArb, (s, max) => checkReservations(algorithm, s, max)), { seed: SEED, numRuns: 80 });
+      fc.assert(
+        fc.property(scenarios, maxDelayArb, (s, max) => checkReservations(algorithm, s, max)),
+        { seed: SEED, numRuns: 80 },
+      );
     });
   }
 
   it("two reserved windows: every slot respects both limits", () => {
     const limitArb = fc.record({ limit: fc.integer({ min: 1, max: 6 }), windowMs: fc.integer({ min: 1, max: 40 }), burst: fc.integer({ min: 1, max: 4 }) });
     const events = fc.array(fc.record({ gap: fc.integer({ min: 0, max: 30 }), cost: fc.integer({ min: 1, max: 2 }) }), { minLength: 1, maxLength: 30 });
-    fc.assert(fc.property(limitArb, limitArb, events, maxDelayArb, (a, b, evs, max) => {
-      let states: unknown[] = [undefined, undefined];
-      let now = 0;
-      const slots: [number, number][] = [];
-      for (const { gap, cost } of evs) {
-        now += gap;
-        const r = reserve([
-          { algorithm: gcra, state: states[0], limit: a, reserve: true },
-          { algorithm: tokenBucket, state: states[1], limit: b, reserve: true },
-        ], now, cost, max);
-        const waits = [anyGcra.decide(states[0], a, now, cost), anyToken.decide(states[1], b, now, cost)]
-          .map((s) => s.decision.retryAfterMs);
-        const need = Math.max(...waits);
-        ensure(r.allowed === need <= max, () => `allowed ${r.allowed} but the later window needs ${need} (max ${max})`);
-        if (!r.allowed) continue;
-        ensure(r.delayMs === need, () => `delay ${r.delayMs} is not the later window's retry-after ${need}`);
-        states = r.steps.map((s) => s.state);
-        slots.push([now + r.delayMs, cost]);
-      }
-      const schedule = slots.sort((x, y) => x[0] - y[0]);
-      bucketBound(a, schedule);
-      bucketBound(b, schedule);
-    }), { seed: SEED, numRuns: 300 });
+    fc.assert(
+      fc.property(limitArb, limitArb, events, maxDelayArb, (a, b, evs, max) => {
+        let states: unknown[] = [undefined, undefined];
+        let now = 0;
+        const slots: [number, number][] = [];
+        for (const { gap, cost } of evs) {
+          now += gap;
+          const r = reserve(
+            [
+              { algorithm: gcra, state: states[0], limit: a, reserve: true },
+              { algorithm: tokenBucket, state: states[1], limit: b, reserve: true },
+            ],
+            now,
+            cost,
+            max,
+          );
+          const waits = [anyGcra.decide(states[0], a, now, cost), anyToken.decide(states[1], b, now, cost)].map((s) => s.decision.retryAfterMs);
+          const need = Math.max(...waits);
+          ensure(r.allowed === need <= max, () => `allowed ${r.allowed} but the later window needs ${need} (max ${max})`);
+          if (!r.allowed) continue;
+          ensure(r.delayMs === need, () => `delay ${r.delayMs} is not the later window's retry-after ${need}`);
+          states = r.steps.map((s) => s.state);
+          slots.push([now + r.delayMs, cost]);
+        }
+        const schedule = slots.sort((x, y) => x[0] - y[0]);
+        bucketBound(a, schedule);
+        bucketBound(b, schedule);
+      }),
+      { seed: SEED, numRuns: 300 },
+    );
   });
 });

@@ -21,7 +21,11 @@ describe("sliding window log", () => {
     // The hit at 0 is in (999 − 1000, 999] but not in (0, 1000].
     expect(c.hit(999)).toEqual(d(false, 3, 0, 201, 1));
     expect(c.hit(1000)).toEqual(d(true, 3, 0, 1000, 0));
-    expect(c.state).toEqual([[100, 1], [200, 1], [1000, 1]]);
+    expect(c.state).toEqual([
+      [100, 1],
+      [200, 1],
+      [1000, 1],
+    ]);
   });
 
   it("waits for as many old hits to leave as cost > 1 needs", () => {
@@ -65,7 +69,10 @@ describe("sliding window log", () => {
     c.hit(500);
     expect(slidingWindowLog.idleAt(c.state!, spec)).toBe(1500);
     c.hit(1200);
-    expect(c.state).toEqual([[500, 1], [1200, 1]]);
+    expect(c.state).toEqual([
+      [500, 1],
+      [1200, 1],
+    ]);
     expect(slidingWindowLog.idleAt([], spec)).toBe(0);
   });
 

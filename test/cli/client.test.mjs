@@ -26,14 +26,20 @@ async function serve(answers) {
 }
 
 test("waits out Retry-After (seconds) before sending again, body intact", async () => {
-  const origin = await serve([[429, { "Retry-After": "1", RateLimit: '"jobs";r=0;t=1' }], [200, { RateLimit: '"jobs";r=4;t=1' }]]);
+  const origin = await serve([
+    [429, { "Retry-After": "1", RateLimit: '"jobs";r=0;t=1' }],
+    [200, { RateLimit: '"jobs";r=4;t=1' }],
+  ]);
   try {
     const response = await rateLimitedFetch(origin.url, { method: "POST", body: "job-1" }, { throttle: new Throttle() });
     assert.equal(response.status, 200);
     assert.equal(await response.text(), "ok");
     assert.equal(origin.arrivals.length, 2);
     assert.ok(origin.arrivals[1].at - origin.arrivals[0].at >= 1000, `resent after ${origin.arrivals[1].at - origin.arrivals[0].at} ms`);
-    assert.deepEqual(origin.arrivals.map((a) => a.body), ["job-1", "job-1"]);
+    assert.deepEqual(
+      origin.arrivals.map((a) => a.body),
+      ["job-1", "job-1"],
+    );
   } finally {
     await origin.close();
   }
@@ -41,7 +47,10 @@ test("waits out Retry-After (seconds) before sending again, body intact", async 
 
 test("an HTTP-date Retry-After is honoured too", async () => {
   const at = new Date(Date.now() + 2000).toUTCString(); // whole seconds: 1-2 s from now
-  const origin = await serve([[503, { "Retry-After": at }], [200, {}]]);
+  const origin = await serve([
+    [503, { "Retry-After": at }],
+    [200, {}],
+  ]);
   try {
     const response = await rateLimitedFetch(origin.url, undefined, { throttle: new Throttle() });
     assert.equal(response.status, 200);

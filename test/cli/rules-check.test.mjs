@@ -38,18 +38,27 @@ test("a valid file given as argument", () => {
 });
 
 test("an invalid file: exit 1, every error with its path on stderr, then a count", () => {
-  const path = file("bad.json", { domain: "", descriptors: [{ key: "k", rate_limt: {} }, { key: "k", rate_limit: { unit: "eon", requests_per_unit: 1 } }] });
+  const path = file("bad.json", {
+    domain: "",
+    descriptors: [
+      { key: "k", rate_limt: {} },
+      { key: "k", rate_limit: { unit: "eon", requests_per_unit: 1 } },
+    ],
+  });
   const { code, stdout, stderr } = check([path]);
   assert.equal(code, 1);
   assert.equal(stdout, "");
-  assert.equal(stderr, [
-    "$.domain: must be a non-empty string",
-    '$.descriptors[0].rate_limt: unknown key "rate_limt" (did you mean "rate_limit"?)',
-    '$.descriptors[1]: duplicate descriptor: key "k" without a value is already defined at $.descriptors[0]',
-    '$.descriptors[1].rate_limit.unit: unknown unit "eon" (expected one of: second, minute, hour, day, week, month, year)',
-    `${path}: 4 errors, rules rejected`,
-    "",
-  ].join("\n"));
+  assert.equal(
+    stderr,
+    [
+      "$.domain: must be a non-empty string",
+      '$.descriptors[0].rate_limt: unknown key "rate_limt" (did you mean "rate_limit"?)',
+      '$.descriptors[1]: duplicate descriptor: key "k" without a value is already defined at $.descriptors[0]',
+      '$.descriptors[1].rate_limit.unit: unknown unit "eon" (expected one of: second, minute, hour, day, week, month, year)',
+      `${path}: 4 errors, rules rejected`,
+      "",
+    ].join("\n"),
+  );
 });
 
 test("a missing file: exit 1 with a clear message", () => {

@@ -25,10 +25,15 @@ function file(name, content) {
   return path;
 }
 
-const examples = readdirSync(join(repo, fixtures)).filter((f) => /^example.*\.yaml$/.test(f)).sort();
+const examples = readdirSync(join(repo, fixtures))
+  .filter((f) => /^example.*\.yaml$/.test(f))
+  .sort();
 
 test("the fixtures hold Envoy's README examples 1 to 9", () => {
-  assert.deepEqual(examples.map((f) => f.replace(/^example(\d).*$/, "$1")).filter((v, i, a) => a.indexOf(v) === i), ["1", "2", "3", "4", "5", "6", "7", "8", "9"]);
+  assert.deepEqual(
+    examples.map((f) => f.replace(/^example(\d).*$/, "$1")).filter((v, i, a) => a.indexOf(v) === i),
+    ["1", "2", "3", "4", "5", "6", "7", "8", "9"],
+  );
 });
 
 for (const example of examples) {
@@ -46,31 +51,37 @@ for (const example of examples) {
 
 test("pins fixed_window (Envoy's algorithm) on every counting limit, not on unlimited ones", () => {
   const rules = JSON.parse(importYaml(join(fixtures, "example5.yaml")).stdout);
-  assert.deepEqual(rules.descriptors.map((d) => d.rate_limit), [
-    { unlimited: true },
-    { unit: "minute", requests_per_unit: 100, algorithm: "fixed_window" },
-  ]);
+  assert.deepEqual(
+    rules.descriptors.map((d) => d.rate_limit),
+    [{ unlimited: true }, { unit: "minute", requests_per_unit: 100, algorithm: "fixed_window" }],
+  );
 });
 
 test("several files become an array of domain documents, which rules:check accepts", () => {
   const { code, stdout, stderr } = importYaml(join(fixtures, "example1.yaml"), join(fixtures, "example2.yaml"));
   assert.equal(code, 0, stderr);
   const rules = JSON.parse(stdout);
-  assert.deepEqual(rules.map((r) => r.domain), ["mongo_cps", "messaging"]);
+  assert.deepEqual(
+    rules.map((r) => r.domain),
+    ["mongo_cps", "messaging"],
+  );
   assert.equal(run("tools/rules-check.ts", [file("two.json", stdout)]).code, 0);
 });
 
 test("YAML numbers and booleans used as keys, values and names become strings with their source text", () => {
-  const path = file("scalars.yaml", [
-    "domain: 2024",
-    "descriptors:",
-    "  - key: 123",
-    "    value: 0.10",
-    "    rate_limit: { unit: SECOND, requests_per_unit: 5, name: 42 }",
-    "  - key: flag",
-    "    value: true",
-    "",
-  ].join("\n"));
+  const path = file(
+    "scalars.yaml",
+    [
+      "domain: 2024",
+      "descriptors:",
+      "  - key: 123",
+      "    value: 0.10",
+      "    rate_limit: { unit: SECOND, requests_per_unit: 5, name: 42 }",
+      "  - key: flag",
+      "    value: true",
+      "",
+    ].join("\n"),
+  );
   const { code, stdout, stderr } = importYaml(path);
   assert.equal(code, 0, stderr);
   assert.deepEqual(JSON.parse(stdout), {
@@ -83,16 +94,19 @@ test("YAML numbers and booleans used as keys, values and names become strings wi
 });
 
 test("Envoy-only options that shape only metrics or metadata are dropped with a warning", () => {
-  const path = file("metadata.yaml", [
-    "domain: d",
-    "descriptors:",
-    "  - key: k",
-    "    value_to_metric: true",
-    "    metadata: { name: service_1 }",
-    "    share_threshold: false",
-    "    rate_limit: { unit: minute }",
-    "",
-  ].join("\n"));
+  const path = file(
+    "metadata.yaml",
+    [
+      "domain: d",
+      "descriptors:",
+      "  - key: k",
+      "    value_to_metric: true",
+      "    metadata: { name: service_1 }",
+      "    share_threshold: false",
+      "    rate_limit: { unit: minute }",
+      "",
+    ].join("\n"),
+  );
   const { code, stdout, stderr } = importYaml(path);
   assert.equal(code, 0, stderr);
   assert.deepEqual(JSON.parse(stdout).descriptors[0], { key: "k", rate_limit: { unit: "minute", requests_per_unit: 0, algorithm: "fixed_window" } });

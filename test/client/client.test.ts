@@ -7,6 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { rateLimitedFetch, RateLimitError, Throttle } from "../../src/client/index.ts";
 import { gateway, uniqueIp } from "../support/app.ts";
+import { freshWindow } from "../support/envoy.ts";
 
 let domains = 0;
 const rules = (rateLimit: Record<string, unknown>) => ({
@@ -32,7 +33,10 @@ function recordedFetch(call: ReturnType<typeof gateway>, ip: string) {
 
 /** The RateLimitError a call rejects with (failing the test if it resolves or rejects otherwise). */
 async function refusal(call: Promise<Response>): Promise<RateLimitError> {
-  const outcome = await call.then((response) => response, (error: unknown) => error);
+  const outcome = await call.then(
+    (response) => response,
+    (error: unknown) => error,
+  );
   expect(outcome).toBeInstanceOf(RateLimitError);
   return outcome as RateLimitError;
 }
@@ -61,16 +65,33 @@ describe("floodgate/client against the gateway", () => {
     const call = gateway(rules({ unit: "second", requests_per_unit: 2, algorithm: "fixed_window" }));
     const { send, log } = recordedFetch(call, uniqueIp());
     const waits: number[] = [];
-    const options = { fetch: send, throttle: new Throttle(), onWait: (w: { ms: number }) => void waits.push(w.ms) };
+    const events: string[] = [];
+    const sendLogged = (request: Request) => {
+      events.push("send");
+      return send(request);
+    };
+    const onWait = (w: { ms: number; reason: string }) => {
+      waits.push(w.ms);
+      events.push(`wait:${w.reason}`);
+    };
+    const options = { fetch: sendLogged, throttle: new Throttle(), onWait };
+    // Far enough from the end of a one-second window that the first two requests share one.
+    await freshWindow(1000);
     for (let i = 0; i < 4; i++) expect((await rateLimitedFetch("http://gateway.test/items", undefined, options)).status).toBe(200);
     expect(log.map((e) => e.status)).toEqual([200, 200, 200, 200]);
-    expect(waits.length).toBeGreaterThan(0);
+    // The second answer says the quota is spent: the client waits for the window's reset before the third, once.
+    expect(events).toEqual(["send", "send", "wait:pre-throttle", "send", "send"]);
+    expect(waits).toHaveLength(1);
+    expect(waits[0]).toBeGreaterThan(0);
+    expect(waits[0]).toBeLessThanOrEqual(1000);
   });
 
   it("gives up after its retry budget with a RateLimitError, each retry after the Retry-After", async () => {
     const call = gateway(rules({ unit: "second", requests_per_unit: 0 })); // never fits: Retry-After 1
     const { send, log } = recordedFetch(call, uniqueIp());
-    const error = await refusal(rateLimitedFetch("http://gateway.test/never", undefined, { fetch: send, throttle: new Throttle(), maxRetries: 2, baseDelayMs: 50 }));
+    const error = await refusal(
+      rateLimitedFetch("http://gateway.test/never", undefined, { fetch: send, throttle: new Throttle(), maxRetries: 2, baseDelayMs: 50 }),
+    );
     expect(error.name).toBe("RateLimitError");
     expect(error.attempts).toBe(3);
     expect(error.response?.status).toBe(429);
@@ -84,18 +105,21 @@ describe("floodgate/client against the gateway", () => {
     const call = gateway(rules({ unit: "minute", requests_per_unit: 1 }));
     const { send, log } = recordedFetch(call, uniqueIp());
     const throttle = new Throttle();
-    const options = { fetch: send, throttle, maxWaitMs: 5_000 };
+    // Every wait the client makes goes through its sleep: none may happen.
+    const sleeps: number[] = [];
+    const sleep = async (ms: number) => void sleeps.push(ms);
+    const options = { fetch: send, throttle, maxWaitMs: 5_000, sleep };
     expect((await rateLimitedFetch("http://gateway.test/slow", undefined, options)).status).toBe(200);
-    const started = Date.now();
     const first = await refusal(rateLimitedFetch("http://gateway.test/slow", undefined, options));
     expect(first.attempts).toBe(1);
     expect(first.retryAfterMs).toBeGreaterThan(5_000);
-    expect(Date.now() - started).toBeLessThan(1_000); // no pointless waiting
+    expect(sleeps).toEqual([]); // no pointless waiting
     // The next call knows the server's Retry-After has not passed: it gives up without sending.
     const second = await refusal(rateLimitedFetch("http://gateway.test/slow", undefined, options));
     expect(second.attempts).toBe(0);
     expect(second.response).toBeUndefined();
     expect(log).toHaveLength(2);
+    expect(sleeps).toEqual([]);
   });
 
   it("an abort during a wait rejects with the abort reason", async () => {

@@ -13,8 +13,13 @@ const counters = (env as unknown as Env).COUNTERS;
 let n = 0;
 const fresh = (name: string) => `absorb-test/${name}/${++n}/${Date.now()}`;
 
-const perHour = (limit: number, algorithm: LimitCall["algorithm"] = "fixed_window"): LimitCall =>
-  ({ id: `${algorithm}-${limit}-h`, algorithm, limit, windowMs: 3_600_000, burst: limit });
+const perHour = (limit: number, algorithm: LimitCall["algorithm"] = "fixed_window"): LimitCall => ({
+  id: `${algorithm}-${limit}-h`,
+  algorithm,
+  limit,
+  windowMs: 3_600_000,
+  burst: limit,
+});
 
 describe("CounterObject pre-counted flushes", () => {
   for (const [algorithm, cost, spent, accepted] of [
@@ -22,6 +27,7 @@ describe("CounterObject pre-counted flushes", () => {
     ["token_bucket", 7, 0, 7], // all fit: taken whole
     ["sliding_window_log", 250, 1, 99], // 99 left
     ["gcra", 1, 100, 0], // none left
+    ["leaky_bucket", 30, 80, 20], // 20 left: 20 of 30 taken
     ["sliding_window_counter", 513, 0, 100],
   ] as const) {
     it(`${algorithm}: ${cost} hits with ${100 - spent} left of 100 takes ${accepted}`, async () => {

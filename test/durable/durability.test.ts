@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { evictAllDurableObjects, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { CounterObject } from "../../src/durable/counter-object.ts";
+import type { CounterObject } from "../../src/durable/counter-object.ts";
 import type { CounterCall } from "../../src/durable/protocol.ts";
 import type { Env } from "../../src/config.ts";
 import { gateway, uniqueIp } from "../support/app.ts";

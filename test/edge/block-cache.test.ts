@@ -2,8 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { CounterVerdict } from "../../src/durable/protocol.ts";
 import { BlockCache } from "../../src/edge/block-cache.ts";
 
-const decision = (allowed: boolean, retryAfterMs: number, remaining = 0) =>
-  ({ allowed, limit: 10, remaining, resetAfterMs: 5_000, retryAfterMs });
+const decision = (allowed: boolean, retryAfterMs: number, remaining = 0) => ({ allowed, limit: 10, remaining, resetAfterMs: 5_000, retryAfterMs });
 const rejected = (retryAfterMs: number): CounterVerdict => ({ allowed: false, decisions: [decision(false, retryAfterMs)] });
 
 describe("certain-block cache", () => {
@@ -35,6 +34,15 @@ describe("certain-block cache", () => {
     cache.remember("a", { allowed: true, decisions: [decision(true, 0, 3)] }, 0, 0);
     cache.remember("b", rejected(Infinity), 0, 0);
     expect(cache.size).toBe(0);
+  });
+
+  it("holds the documented 10,000 blocks per isolate by default, the oldest going first", () => {
+    const cache = new BlockCache();
+    for (let i = 0; i <= 10_000; i++) cache.remember(`k${i}`, rejected(1_000), 0, 0);
+    expect(cache.size).toBe(10_000);
+    expect(cache.lookup("k0", 1)).toBeUndefined();
+    expect(cache.lookup("k1", 1)).toBeDefined();
+    expect(cache.lookup("k10000", 1)).toBeDefined();
   });
 
   it("stays bounded, evicting the oldest block", () => {

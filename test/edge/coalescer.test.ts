@@ -1,9 +1,12 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { CounterCall, CounterVerdict } from "../../src/durable/protocol.ts";
 import { Coalescer } from "../../src/edge/coalescer.ts";
 
 const call = (key: string): CounterCall => ({ key, cost: 1, limits: [] });
-const verdictFor = (c: CounterCall): CounterVerdict => ({ allowed: true, decisions: [{ allowed: true, limit: 1, remaining: Number(c.key), resetAfterMs: 0, retryAfterMs: 0 }] });
+const verdictFor = (c: CounterCall): CounterVerdict => ({
+  allowed: true,
+  decisions: [{ allowed: true, limit: 1, remaining: Number(c.key), resetAfterMs: 0, retryAfterMs: 0 }],
+});
 
 /** A transport whose RPCs complete only when the test says so. */
 function manualTransport() {
@@ -41,9 +44,9 @@ describe("request coalescing", () => {
     const a2 = coalescer.submit("a", [call("3"), call("4")]);
     const a3 = coalescer.submit("a", [call("5")]);
     await tick();
-    t.batches.forEach((batch) => batch.finish());
+    for (const batch of t.batches) batch.finish();
     await tick();
-    t.batches.forEach((batch) => batch.finish());
+    for (const batch of t.batches) batch.finish();
     expect((await a2).map((v) => v.decisions[0].remaining)).toEqual([3, 4]);
     expect((await a3).map((v) => v.decisions[0].remaining)).toEqual([5]);
     expect((await a)[0].decisions[0].remaining).toBe(1);
@@ -70,35 +73,48 @@ describe("request coalescing", () => {
   });
 
   it("does not let an RPC that never returns stall the next batches beyond maxWaitMs", async () => {
-    const t = manualTransport();
-    const coalescer = new Coalescer(t.send, { maxWaitMs: 20 });
-    void coalescer.submit("obj", [call("1")]);
-    const next = coalescer.submit("obj", [call("2")]);
-    await new Promise((r) => setTimeout(r, 40));
-    expect(t.batches).toHaveLength(2);
-    t.batches[1].finish();
-    expect((await next)[0].decisions[0].remaining).toBe(2);
+    // The coalescer's timers and clock move only when the test says.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    try {
+      const t = manualTransport();
+      const coalescer = new Coalescer(t.send, { maxWaitMs: 20 });
+      void coalescer.submit("obj", [call("1")]);
+      const next = coalescer.submit("obj", [call("2")]);
+      await vi.advanceTimersByTimeAsync(19);
+      expect(t.batches).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(t.batches).toHaveLength(2);
+      t.batches[1].finish();
+      expect((await next)[0].decisions[0].remaining).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("holds the next batch to a contended object until contendedIntervalMs after the last left, gathering what arrives meanwhile", async () => {
-    const t = manualTransport();
-    const coalescer = new Coalescer(t.send, { contendedIntervalMs: 40 });
-    const early = [1, 2, 3].map((n) => coalescer.submit("obj", [call(String(n))]));
-    await tick();
-    t.batches[0].finish(); // ["1"] alone: not contended, so ["2", "3"] leaves at once
-    await tick();
-    expect(t.batches.map((b) => b.calls.length)).toEqual([1, 2]);
-    const leftAt = Date.now();
-    t.batches[1].finish(); // two callers' calls: contended
-    await Promise.all(early); // the answers themselves are not held
-    const late = [4, 5, 6].map((n) => coalescer.submit("obj", [call(String(n))]));
-    await new Promise((r) => setTimeout(r, 10));
-    expect(t.batches).toHaveLength(2);
-    await new Promise((r) => setTimeout(r, 50));
-    expect(t.batches.map((b) => b.calls.map((c) => c.key))).toEqual([["1"], ["2", "3"], ["4", "5", "6"]]);
-    t.batches[2].finish();
-    expect((await Promise.all(late)).map((v) => v[0].decisions[0].remaining)).toEqual([4, 5, 6]);
-    expect(Date.now() - leftAt).toBeGreaterThanOrEqual(40);
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    try {
+      const t = manualTransport();
+      const coalescer = new Coalescer(t.send, { contendedIntervalMs: 40 });
+      const early = [1, 2, 3].map((n) => coalescer.submit("obj", [call(String(n))]));
+      await vi.advanceTimersByTimeAsync(0);
+      t.batches[0].finish(); // ["1"] alone: not contended, so ["2", "3"] leaves at once
+      await vi.advanceTimersByTimeAsync(0);
+      expect(t.batches.map((b) => b.calls.length)).toEqual([1, 2]);
+      const leftAt = Date.now();
+      t.batches[1].finish(); // two callers' calls: contended
+      await Promise.all(early); // the answers themselves are not held
+      const late = [4, 5, 6].map((n) => coalescer.submit("obj", [call(String(n))]));
+      await vi.advanceTimersByTimeAsync(39);
+      expect(t.batches).toHaveLength(2);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(t.batches.map((b) => b.calls.map((c) => c.key))).toEqual([["1"], ["2", "3"], ["4", "5", "6"]]);
+      t.batches[2].finish();
+      expect((await Promise.all(late)).map((v) => v[0].decisions[0].remaining)).toEqual([4, 5, 6]);
+      expect(Date.now() - leftAt).toBe(40);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("sends at once to an object whose last batch was its sender's alone", async () => {

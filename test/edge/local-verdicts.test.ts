@@ -18,7 +18,11 @@ describe("deciding a request wholly in the isolate", () => {
     // While stepping, every reading is 30 ms later than the one before.
     const now = () => (stepping ? (t += 30) : t);
     const edge = new EdgeRuntime((env as unknown as Env).COUNTERS, { now });
-    const call: CounterCall = { key: `lv-${Math.random()}`, cost: 1, limits: [{ id: "lv-fw", algorithm: "fixed_window", limit: 1_000, windowMs: 3_600_000, burst: 1_000 }] };
+    const call: CounterCall = {
+      key: `lv-${Math.random()}`,
+      cost: 1,
+      limits: [{ id: "lv-fw", algorithm: "fixed_window", limit: 1_000, windowMs: 3_600_000, burst: 1_000 }],
+    };
     const background: Promise<unknown>[] = [];
     const defer = (p: Promise<unknown>) => void background.push(p);
     // A strong decision makes the entry; its hit was taken at t.
@@ -34,12 +38,19 @@ describe("deciding a request wholly in the isolate", () => {
 
   it("sends a request naming one counter twice, with different costs, to the object rather than spending one budget twice", async () => {
     const edge = new EdgeRuntime((env as unknown as Env).COUNTERS);
-    const call: CounterCall = { key: `lv-twice-${Math.random()}`, cost: 1, limits: [{ id: "lv-fw2", algorithm: "fixed_window", limit: 1_000, windowMs: 3_600_000, burst: 1_000 }] };
+    const call: CounterCall = {
+      key: `lv-twice-${Math.random()}`,
+      cost: 1,
+      limits: [{ id: "lv-fw2", algorithm: "fixed_window", limit: 1_000, windowMs: 3_600_000, burst: 1_000 }],
+    };
     const background: Promise<unknown>[] = [];
     const defer = (p: Promise<unknown>) => void background.push(p);
     await edge.precount.decide("lv-obj-2", call, SYNC_MS, defer);
     await edge.precount.decide("lv-obj-2", call, SYNC_MS, defer);
-    const items = [{ call, cacheable: true, syncMs: SYNC_MS }, { call: { ...call, cost: 2 }, cacheable: true, syncMs: SYNC_MS }];
+    const items = [
+      { call, cacheable: true, syncMs: SYNC_MS },
+      { call: { ...call, cost: 2 }, cacheable: true, syncMs: SYNC_MS },
+    ];
     expect(edge.localVerdicts(items, defer)).toBeUndefined();
     const verdicts = await edge.decideCalls("lv-obj-2", items, defer);
     expect(verdicts.map((v) => v.allowed)).toEqual([true, true]);

@@ -31,10 +31,7 @@ describe("Example 1: one key, two values, 500 per second each", () => {
     expect(over.body).toEqual({ overallCode: "OVER_LIMIT", statuses: [{ code: "OVER_LIMIT", currentLimit: limit(500, "SECOND"), durationUntilReset: "1s" }] });
     const other = await json({ domain: "mongo_cps", descriptors: [d(["database", "default"]), d(["database", "orders"])] });
     expect(other.status).toBe(200);
-    expect(other.body.statuses).toEqual([
-      { code: "OK", currentLimit: limit(500, "SECOND"), limitRemaining: 499, durationUntilReset: "1s" },
-      { code: "OK" },
-    ]);
+    expect(other.body.statuses).toEqual([{ code: "OK", currentLimit: limit(500, "SECOND"), limitRemaining: 499, durationUntilReset: "1s" }, { code: "OK" }]);
   });
 });
 
@@ -43,11 +40,17 @@ describe("Example 2: nested descriptors, several per request", () => {
 
   it("allows 5 marketing messages a day to a number while counting its 100-a-day limit too", async () => {
     await freshWindow(86_400_000);
-    const send = () => json({ domain: "messaging", descriptors: [d(["message_type", "marketing"], ["to_number", "2061111111"]), d(["to_number", "2061111111"])] });
+    const send = () =>
+      json({ domain: "messaging", descriptors: [d(["message_type", "marketing"], ["to_number", "2061111111"]), d(["to_number", "2061111111"])] });
     for (let i = 1; i <= 5; i++) {
       const res = await send();
       expect(res.status).toBe(200);
-      expect(res.body.statuses[0]).toEqual({ code: "OK", currentLimit: limit(5, "DAY"), ...(i < 5 ? { limitRemaining: 5 - i } : {}), durationUntilReset: reset });
+      expect(res.body.statuses[0]).toEqual({
+        code: "OK",
+        currentLimit: limit(5, "DAY"),
+        ...(i < 5 ? { limitRemaining: 5 - i } : {}),
+        durationUntilReset: reset,
+      });
       expect(res.body.statuses[1]).toEqual({ code: "OK", currentLimit: limit(100, "DAY"), limitRemaining: 100 - i, durationUntilReset: reset });
     }
     const sixth = await send();
@@ -180,9 +183,15 @@ describe("Example 9: wildcards anywhere in the value", () => {
     const res = await json({
       domain: "example9",
       descriptors: [
-        d(["key1", "value1"]), d(["key1", "valueXYZ"]), d(["key1", "valu"]),
-        d(["path", "/api/123/action"]), d(["path", "/api/user-id/action"]), d(["path", "/api/123/other"]),
-        d(["route", "/api/v1/resource/123/action"]), d(["route", "/api/v2/resource/456/action"]), d(["route", "/api/v1/resource/123/other"]),
+        d(["key1", "value1"]),
+        d(["key1", "valueXYZ"]),
+        d(["key1", "valu"]),
+        d(["path", "/api/123/action"]),
+        d(["path", "/api/user-id/action"]),
+        d(["path", "/api/123/other"]),
+        d(["route", "/api/v1/resource/123/action"]),
+        d(["route", "/api/v2/resource/456/action"]),
+        d(["route", "/api/v1/resource/123/other"]),
       ],
     });
     expect(res.body.statuses.map(limited)).toEqual([true, true, false, true, true, false, true, true, false]);

@@ -37,14 +37,23 @@ describe("hostile /json bodies", () => {
     expect(tooMany.status).toBe(400);
   });
 
-  it("values with separators and huge values never collide and never fail", async () => {
-    const first = await json({ domain: "hostile-json", descriptors: [d(["k", "a,b=c"])], hits_addend: 1000 });
-    expect(first.status).toBe(200);
-    const neighbour = await json({ domain: "hostile-json", descriptors: [d(["k", "a"], ["b", "c"]), d(["k", "a,b"]), d(["k", "a,b=c\u0000"])] });
-    expect(neighbour.body.statuses.map((s: { code: string }) => s.code)).toEqual(["OK", "OK", "OK"]);
-    const huge = await json({ domain: "hostile-json", descriptors: [d(["k", "h".repeat(300_000)])] });
-    expect(huge.status).toBe(200);
-  });
+  for (const placement of ["sharded", "per_key"] as const) {
+    it(`${placement}: values with separators and huge values never collide and never fail`, async () => {
+      const domain = `hostile-json-${placement}`;
+      const { json: decide } = envoyApi({ ...rules, domain, placement });
+      const first = await decide({ domain, descriptors: [d(["k", "a,b=c"])], hits_addend: 1000 });
+      expect(first.status).toBe(200);
+      // The 1,000 hits were counted: "a,b=c" itself is now over its limit.
+      const spent = await decide({ domain, descriptors: [d(["k", "a,b=c"])] });
+      expect(spent.body.statuses.map((s: { code: string }) => s.code)).toEqual(["OVER_LIMIT"]);
+      const neighbour = await decide({ domain, descriptors: [d(["k", "a"], ["b", "c"]), d(["k", "a,b"]), d(["k", "a,b=c\u0000"])] });
+      expect(neighbour.body.statuses.map((s: { code: string }) => s.code)).toEqual(["OK", "OK", "OK"]);
+      // ["k","a"],["b","c"] matches no limit (no "b" under "k"); the other two are counters of their own, untouched before.
+      expect(neighbour.body.statuses.map((s: { limitRemaining?: number }) => s.limitRemaining)).toEqual([undefined, 999, 999]);
+      const huge = await decide({ domain, descriptors: [d(["k", "h".repeat(300_000)])] });
+      expect(huge.status).toBe(200);
+    });
+  }
 
   it("arbitrary JSON values and arbitrary text get 200, 400 or 429, never 500", async () => {
     await fc.assert(
@@ -52,7 +61,16 @@ describe("hostile /json bodies", () => {
         fc.oneof(
           fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v)),
           fc.string({ maxLength: 200 }),
-          fc.record({ domain: fc.oneof(fc.string(), fc.constant("hostile-json")), descriptors: fc.array(fc.jsonValue({ maxDepth: 3 }), { maxLength: 5 }), hits_addend: fc.jsonValue({ maxDepth: 1 }) }, { requiredKeys: [] }).map((v) => JSON.stringify(v)),
+          fc
+            .record(
+              {
+                domain: fc.oneof(fc.string(), fc.constant("hostile-json")),
+                descriptors: fc.array(fc.jsonValue({ maxDepth: 3 }), { maxLength: 5 }),
+                hits_addend: fc.jsonValue({ maxDepth: 1 }),
+              },
+              { requiredKeys: [] },
+            )
+            .map((v) => JSON.stringify(v)),
         ),
         async (body) => {
           const res = await json(body);

@@ -1,9 +1,9 @@
 // POST /__ratelimit/json against the running app: Envoy's request and
 // response shapes, HTTP codes, hits_addend, overrides, shadow and failure modes.
 import { describe, expect, it } from "vitest";
-import type { Env } from "../../src/config.ts";
 import { MAX_JSON_BODY_BYTES } from "../../src/admin/json.ts";
 import { d, envoyApi, freshWindow } from "../support/envoy.ts";
+import { throwingCounters } from "../support/failing.ts";
 
 const rules = [
   {
@@ -13,7 +13,13 @@ const rules = [
       { key: "named", rate_limit: { name: "per-named", unit: "hour", requests_per_unit: 5 } },
       { key: "free", value: "yes" },
       { key: "shadow", shadow_mode: true, rate_limit: { unit: "minute", requests_per_unit: 1 } },
-      { key: "burst", rate_limits: [{ unit: "second", requests_per_unit: 100, algorithm: "token_bucket", burst: 3 }, { unit: "day", requests_per_unit: 1000 }] },
+      {
+        key: "burst",
+        rate_limits: [
+          { unit: "second", requests_per_unit: 100, algorithm: "token_bucket", burst: 3 },
+          { unit: "day", requests_per_unit: 1000 },
+        ],
+      },
       { key: "weekly", rate_limit: { unit: "week", requests_per_unit: 7 } },
       { key: "blocked", rate_limit: { unit: "second", requests_per_unit: 0 } },
     ],
@@ -63,7 +69,11 @@ describe("POST /__ratelimit/json: answers", () => {
     expect(res.status).toBe(429);
     expect(res.body.overallCode).toBe("OVER_LIMIT");
     expect(res.body.statuses[0]).toEqual({ code: "OK" });
-    expect(res.body.statuses[1]).toEqual({ code: "OVER_LIMIT", currentLimit: { requestsPerUnit: 10, unit: "MINUTE" }, durationUntilReset: expect.stringMatching(/^\d+s$/) });
+    expect(res.body.statuses[1]).toEqual({
+      code: "OVER_LIMIT",
+      currentLimit: { requestsPerUnit: 10, unit: "MINUTE" },
+      durationUntilReset: expect.stringMatching(/^\d+s$/),
+    });
   });
 
   it("keeps domains apart: the same descriptor counts separately in another domain", async () => {
@@ -78,7 +88,11 @@ describe("POST /__ratelimit/json: answers", () => {
     const key = unique("b");
     await freshWindow(1000);
     const res = await json({ domain: "json-api", descriptors: [d(["burst", key])], hits_addend: 3 });
-    expect(res.body.statuses[0]).toEqual({ code: "OK", currentLimit: { requestsPerUnit: 100, unit: "SECOND" }, durationUntilReset: expect.stringMatching(/^\d+s$/) });
+    expect(res.body.statuses[0]).toEqual({
+      code: "OK",
+      currentLimit: { requestsPerUnit: 100, unit: "SECOND" },
+      durationUntilReset: expect.stringMatching(/^\d+s$/),
+    });
     const over = await json({ domain: "json-api", descriptors: [d(["burst", key])], hits_addend: 3 });
     expect(over.status).toBe(429);
     expect(over.body.statuses[0].currentLimit).toEqual({ requestsPerUnit: 100, unit: "SECOND" });
@@ -119,7 +133,10 @@ describe("POST /__ratelimit/json: hits_addend", () => {
 
   it("answers OVER_LIMIT, not an error, for the largest hits_addend on every kind of algorithm", async () => {
     const huge = Number.MAX_SAFE_INTEGER;
-    const res = await json({ domain: "json-api", descriptors: ["user", "named", "burst", "weekly"].map((k) => ({ ...d([k, unique("h")]), hits_addend: huge })) });
+    const res = await json({
+      domain: "json-api",
+      descriptors: ["user", "named", "burst", "weekly"].map((k) => ({ ...d([k, unique("h")]), hits_addend: huge })),
+    });
     expect(res.status).toBe(429);
     expect(res.body.statuses.map((s: { code: string }) => s.code)).toEqual(["OVER_LIMIT", "OVER_LIMIT", "OVER_LIMIT", "OVER_LIMIT"]);
   });
@@ -136,7 +153,12 @@ describe("POST /__ratelimit/json: Envoy's per-descriptor limit override", () => 
   it("decides with the request's own limit, a fixed window", async () => {
     const descriptor = { ...d(["anything", unique("o")]), limit: { requests_per_unit: 3, unit: "HOUR" } };
     const res = await json({ domain: "json-api", descriptors: [descriptor] });
-    expect(res.body.statuses[0]).toEqual({ code: "OK", currentLimit: { requestsPerUnit: 3, unit: "HOUR" }, limitRemaining: 2, durationUntilReset: expect.stringMatching(/^\d+s$/) });
+    expect(res.body.statuses[0]).toEqual({
+      code: "OK",
+      currentLimit: { requestsPerUnit: 3, unit: "HOUR" },
+      limitRemaining: 2,
+      durationUntilReset: expect.stringMatching(/^\d+s$/),
+    });
     const camel = { ...d(["anything", unique("o")]), limit: { requestsPerUnit: 2, unit: 2 } };
     expect((await json({ domain: "json-api", descriptors: [camel] })).body.statuses[0].currentLimit).toEqual({ requestsPerUnit: 2, unit: "MINUTE" });
   });
@@ -153,7 +175,11 @@ describe("POST /__ratelimit/json: shadow mode", () => {
     await json({ domain: "json-api", descriptors: [d(["shadow", key])] });
     const res = await json({ domain: "json-api", descriptors: [d(["shadow", key])] });
     expect(res.status).toBe(200);
-    expect(res.body.statuses[0]).toEqual({ code: "OK", currentLimit: { requestsPerUnit: 1, unit: "MINUTE" }, durationUntilReset: expect.stringMatching(/^\d+s$/) });
+    expect(res.body.statuses[0]).toEqual({
+      code: "OK",
+      currentLimit: { requestsPerUnit: 1, unit: "MINUTE" },
+      durationUntilReset: expect.stringMatching(/^\d+s$/),
+    });
   });
 
   it("with SHADOW_MODE=true answers overall OK (HTTP 200) but keeps each status's OVER_LIMIT, as Envoy", async () => {
@@ -177,14 +203,34 @@ describe("POST /__ratelimit/json: bad requests get 400 naming the JSON path", ()
     ["no descriptors", { domain: "json-api" }, "$.descriptors", /descriptor list must not be empty/],
     ["descriptors not an array", { domain: "json-api", descriptors: {} }, "$.descriptors", /expected an array, got object/],
     ["a descriptor not an object", { domain: "json-api", descriptors: ["k=v"] }, "$.descriptors[0]", /expected an object, got string/],
-    ["an entry not an object", { domain: "json-api", descriptors: [{ entries: [["k", "v"]] }] }, "$.descriptors[0].entries[0]", /expected an object, got array/],
-    ["a value not a string", { domain: "json-api", descriptors: [{ entries: [{ key: "k", value: 7 }] }] }, "$.descriptors[0].entries[0].value", /expected a string, got number/],
+    [
+      "an entry not an object",
+      { domain: "json-api", descriptors: [{ entries: [["k", "v"]] }] },
+      "$.descriptors[0].entries[0]",
+      /expected an object, got array/,
+    ],
+    [
+      "a value not a string",
+      { domain: "json-api", descriptors: [{ entries: [{ key: "k", value: 7 }] }] },
+      "$.descriptors[0].entries[0].value",
+      /expected a string, got number/,
+    ],
     ["an unknown field", { domain: "json-api", descriptors: [d(["k", "v"])], hits: 2 }, "$.hits", /unknown field "hits"/],
     ["a negative hits_addend", { domain: "json-api", descriptors: [d(["k", "v"])], hits_addend: -1 }, "$.hits_addend", /non-negative integer, got -1/],
-    ["a fractional hits_addend", { domain: "json-api", descriptors: [{ ...d(["k", "v"]), hits_addend: 1.5 }] }, "$.descriptors[0].hits_addend", /non-negative integer, got 1.5/],
+    [
+      "a fractional hits_addend",
+      { domain: "json-api", descriptors: [{ ...d(["k", "v"]), hits_addend: 1.5 }] },
+      "$.descriptors[0].hits_addend",
+      /non-negative integer, got 1.5/,
+    ],
     ["a hits_addend past uint32", { domain: "json-api", descriptors: [d(["k", "v"])], hits_addend: 4294967296 }, "$.hits_addend", /at most 4294967295/],
     ["both field names", { domain: "json-api", descriptors: [d(["k", "v"])], hits_addend: 1, hitsAddend: 1 }, "$.hitsAddend", /given twice/],
-    ["a bad override unit", { domain: "json-api", descriptors: [{ ...d(["k", "v"]), limit: { requests_per_unit: 1, unit: "FORTNIGHT" } }] }, "$.descriptors[0].limit.unit", /expected one of SECOND/],
+    [
+      "a bad override unit",
+      { domain: "json-api", descriptors: [{ ...d(["k", "v"]), limit: { requests_per_unit: 1, unit: "FORTNIGHT" } }] },
+      "$.descriptors[0].limit.unit",
+      /expected one of SECOND/,
+    ],
   ];
   for (const [name, body, path, message] of cases) {
     it(name, async () => {
@@ -210,10 +256,8 @@ describe("POST /__ratelimit/json: bad requests get 400 naming the JSON path", ()
 });
 
 describe("POST /__ratelimit/json: FAILURE_MODE", () => {
-  function brokenCounters(): Env["COUNTERS"] {
-    const stub = { decide: () => Promise.reject(new Error("object exploded")) };
-    return { getByName: () => stub } as unknown as Env["COUNTERS"];
-  }
+  // Real objects whose every call throws (test/support/failing-objects.mjs).
+  const brokenCounters = () => throwingCounters;
 
   it("open: every descriptor OK, marked failure-open", async () => {
     const { json: open } = envoyApi(rules, { COUNTERS: brokenCounters(), FAILURE_MODE: "open" });

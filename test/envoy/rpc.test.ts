@@ -15,7 +15,14 @@ describe("FloodgateRpc.shouldRateLimit", () => {
     const first = await rpc.shouldRateLimit({ domain: "api", descriptors: [{ entries: [{ key: "api_key", value: key }] }] });
     expect(first).toEqual({
       overallCode: "OK",
-      statuses: [{ code: "OK", currentLimit: { name: "per-key", requestsPerUnit: 1000, unit: "MINUTE" }, limitRemaining: 999, durationUntilReset: expect.stringMatching(/^\d+s$/) }],
+      statuses: [
+        {
+          code: "OK",
+          currentLimit: { name: "per-key", requestsPerUnit: 1000, unit: "MINUTE" },
+          limitRemaining: 999,
+          durationUntilReset: expect.stringMatching(/^\d+s$/),
+        },
+      ],
     });
     const second = await rpc.shouldRateLimit({ domain: "api", descriptors: [{ entries: [{ key: "api_key", value: key }] }], hits_addend: 999 });
     expect(second.statuses[0].limitRemaining).toBeUndefined();
@@ -24,13 +31,19 @@ describe("FloodgateRpc.shouldRateLimit", () => {
   });
 
   it("answers OK with no limit for an unknown domain", async () => {
-    expect(await rpc.shouldRateLimit({ domain: "elsewhere", descriptors: [{ entries: [{ key: "k", value: "v" }] }] }))
-      .toEqual({ overallCode: "OK", statuses: [{ code: "OK" }] });
+    expect(await rpc.shouldRateLimit({ domain: "elsewhere", descriptors: [{ entries: [{ key: "k", value: "v" }] }] })).toEqual({
+      overallCode: "OK",
+      statuses: [{ code: "OK" }],
+    });
   });
 
   it("throws a TypeError naming the JSON path for a malformed request", async () => {
     // Settle the RPC promise here, so its rejection is handled where it arises.
-    const failure = (request: unknown) => rpc.shouldRateLimit(request).then(() => undefined, (error: Error) => error);
+    const failure = (request: unknown) =>
+      rpc.shouldRateLimit(request).then(
+        () => undefined,
+        (error: Error) => error,
+      );
     const typed = await failure({ domain: "api", descriptors: [{ entries: [{ key: 1 }] }] });
     expect(typed?.name).toBe("TypeError");
     expect(typed?.message).toBe("invalid RateLimitRequest: $.descriptors[0].entries[0].key: expected a string, got number");

@@ -83,15 +83,20 @@ describe("forwarding allowed requests to ORIGIN_URL", () => {
   it("builds the same upstream URL by string operations on the hot path as with the URL parser", () => {
     const origins = ["https://api.example.com/v1", "https://api.example.com/v1/", "http://127.0.0.1:8080", "http://[::1]:9/a/b//"].map((o) => new URL(o));
     const segment = fc.stringMatching(/^[A-Za-z0-9._~%!$&'()*+,;=:@-]{0,8}$/);
-    fc.assert(fc.property(
-      fc.constantFrom(...origins), fc.constantFrom("http://gw.test", "https://evil.example:8443", "http://[2001:db8::1]"),
-      fc.array(segment, { maxLength: 4 }), fc.option(fc.stringMatching(/^[A-Za-z0-9=&%/?:@-]{0,12}$/)),
-      (origin, host, segments, query) => {
-        // As the runtime hands it over: parsed and normalized.
-        const url = new URL(`${host}/${segments.join("/")}${query === null ? "" : `?${query}`}`).href;
-        expect(upstreamHref(origin, url)).toBe(upstreamUrl(origin, new URL(url)).href);
-      },
-    ), { seed: 20261122, numRuns: 500 });
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...origins),
+        fc.constantFrom("http://gw.test", "https://evil.example:8443", "http://[2001:db8::1]"),
+        fc.array(segment, { maxLength: 4 }),
+        fc.option(fc.stringMatching(/^[A-Za-z0-9=&%/?:@-]{0,12}$/)),
+        (origin, host, segments, query) => {
+          // As the runtime hands it over: parsed and normalized.
+          const url = new URL(`${host}/${segments.join("/")}${query === null ? "" : `?${query}`}`).href;
+          expect(upstreamHref(origin, url)).toBe(upstreamUrl(origin, new URL(url)).href);
+        },
+      ),
+      { seed: 20261122, numRuns: 500 },
+    );
   });
 
   it("drops hop-by-hop headers, including those named in Connection", async () => {
@@ -103,7 +108,10 @@ describe("forwarding allowed requests to ORIGIN_URL", () => {
   });
 
   it("never forwards hop-by-hop fields or the client's Host, also when no Connection header names any", async () => {
-    const res = await call("/hop", { ip: uniqueIp(), headers: { "keep-alive": "timeout=5", te: "trailers", trailer: "x-t", "proxy-connection": "keep-alive", host: "evil.example", "x-end": "2" } });
+    const res = await call("/hop", {
+      ip: uniqueIp(),
+      headers: { "keep-alive": "timeout=5", te: "trailers", trailer: "x-t", "proxy-connection": "keep-alive", host: "evil.example", "x-end": "2" },
+    });
     const seen = await res.json<Seen>();
     for (const name of ["keep-alive", "te", "trailer", "proxy-connection"]) expect(seen.headers[name], name).toBeUndefined();
     expect(seen.headers.host).toBe(new URL(testEnv.TEST_ORIGIN_URL).host);

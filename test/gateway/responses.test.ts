@@ -113,6 +113,13 @@ describe("client identity", () => {
     const res = await call("/no-ip", { ip: null });
     expect(res.status).toBe(200);
     expect(res.headers.get("X-RateLimit-Limit")).toBe("3");
+    // Several clients without the header share one counter (a domain of its own, so it starts full).
+    const shared = gateway({ ...rules, domain: "gw-responses-unknown" });
+    const remaining = [];
+    for (let i = 0; i < 3; i++) remaining.push((await shared(`/no-ip-${i}`, { ip: null })).headers.get("X-RateLimit-Remaining"));
+    expect(remaining).toEqual(["2", "1", "0"]);
+    expect((await shared("/no-ip-3", { ip: null })).status).toBe(429);
+    expect((await shared("/no-ip-4", { ip: uniqueIp() })).status).toBe(200);
   });
 
   it("answers 400 problem+json for a malformed client IP, never 500", async () => {

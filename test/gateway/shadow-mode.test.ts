@@ -37,9 +37,19 @@ describe("SHADOW_MODE=true", () => {
 
 describe("shadow_mode on a rule", () => {
   it("never blocks requests matching it, without SHADOW_MODE", async () => {
-    const call = gateway(rules);
+    const call = gateway(rules, { ADMIN_TOKEN: "shadow-admin" });
     const trial = `t-${Date.now()}`;
-    for (let i = 0; i < 3; i++) expect((await call("/trial", { ip: uniqueIp(), headers: { "x-trial": trial } })).status).toBe(200);
+    for (let i = 0; i < 3; i++) {
+      const res = await call("/trial", { ip: uniqueIp(), headers: { "x-trial": trial } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("Retry-After")).toBeNull();
+    }
+    // A request matching no rule would get a 200 as well: the rule must have counted them (limit 1, nothing left).
+    const counter = await call(`/__ratelimit/counters?domain=gw-shadow&descriptor=trial=${trial}`, { headers: { authorization: "Bearer shadow-admin" } });
+    expect(counter.status).toBe(200);
+    expect((await counter.json<{ limits: { remaining: number }[] }>()).limits.map((l) => l.remaining)).toEqual([0]);
+    const over = await call("/trial", { ip: uniqueIp(), headers: { "x-trial": trial } });
+    expect(over.status).toBe(200);
     const ip = uniqueIp();
     for (let i = 0; i < 2; i++) await call("/x", { ip });
     expect((await call("/x", { ip })).status).toBe(429);

@@ -37,7 +37,12 @@ async function statusesAndHeaders(call: (ip: string) => Promise<Response>, ip: s
   for (let i = 0; i < 5; i++) {
     const res = await call(ip);
     await res.arrayBuffer();
-    seen.push({ status: res.status, remaining: res.headers.get("X-RateLimit-Remaining"), retryAfter: res.headers.get("Retry-After") === null ? null : "set", policy: res.headers.get("RateLimit-Policy") });
+    seen.push({
+      status: res.status,
+      remaining: res.headers.get("X-RateLimit-Remaining"),
+      retryAfter: res.headers.get("Retry-After") === null ? null : "set",
+      policy: res.headers.get("RateLimit-Policy"),
+    });
   }
   return seen;
 }

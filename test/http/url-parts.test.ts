@@ -17,29 +17,36 @@ const host = fc.oneof(
   fc.constantFrom("[::1]", "[2001:DB8::7]", "[fe80::1:2]", "localhost", "xn--nxasmq6b.example"),
 );
 const segment = fc.stringMatching(/^[A-Za-z0-9._~%@:!$&'()*+,;= -]{0,8}$/).filter((s) => !/%(?![0-9A-Fa-f]{2})/.test(s));
-const raw = fc.record({
-  scheme: fc.constantFrom("http", "https", "HTTP"),
-  user: fc.option(fc.constantFrom("user", "u:p", "a%40b", "x:y@z"), { nil: undefined }),
-  host,
-  port: fc.option(fc.integer({ min: 0, max: 65535 }), { nil: undefined }),
-  segments: fc.array(fc.oneof(segment, fc.constantFrom(".", "..", "")), { maxLength: 5 }),
-  query: fc.option(fc.stringMatching(/^[A-Za-z0-9=&?/:@#]{0,10}$/), { nil: undefined }),
-  hash: fc.option(fc.stringMatching(/^[A-Za-z0-9?#/]{0,6}$/), { nil: undefined }),
-}).map((p) =>
-  `${p.scheme}://${p.user !== undefined ? `${p.user}@` : ""}${p.host}${p.port !== undefined ? `:${p.port}` : ""}` +
-  `/${p.segments.join("/")}${p.query !== undefined ? `?${p.query}` : ""}${p.hash !== undefined ? `#${p.hash}` : ""}`);
+const raw = fc
+  .record({
+    scheme: fc.constantFrom("http", "https", "HTTP"),
+    user: fc.option(fc.constantFrom("user", "u:p", "a%40b", "x:y@z"), { nil: undefined }),
+    host,
+    port: fc.option(fc.integer({ min: 0, max: 65535 }), { nil: undefined }),
+    segments: fc.array(fc.oneof(segment, fc.constantFrom(".", "..", "")), { maxLength: 5 }),
+    query: fc.option(fc.stringMatching(/^[A-Za-z0-9=&?/:@#]{0,10}$/), { nil: undefined }),
+    hash: fc.option(fc.stringMatching(/^[A-Za-z0-9?#/]{0,6}$/), { nil: undefined }),
+  })
+  .map(
+    (p) =>
+      `${p.scheme}://${p.user !== undefined ? `${p.user}@` : ""}${p.host}${p.port !== undefined ? `:${p.port}` : ""}` +
+      `/${p.segments.join("/")}${p.query !== undefined ? `?${p.query}` : ""}${p.hash !== undefined ? `#${p.hash}` : ""}`,
+  );
 
 describe("urlParts", () => {
   it("reads path and host as URL does, for every serialized http(s) URL", () => {
-    fc.assert(fc.property(raw, (text) => {
-      let href: string;
-      try {
-        href = new URL(text).href;
-      } catch {
-        return; // not a URL at all: never a request's URL
-      }
-      expect(urlParts(href)).toEqual(viaUrl(href));
-    }), { numRuns: 2000 });
+    fc.assert(
+      fc.property(raw, (text) => {
+        let href: string;
+        try {
+          href = new URL(text).href;
+        } catch {
+          return; // not a URL at all: never a request's URL
+        }
+        expect(urlParts(href)).toEqual(viaUrl(href));
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it("reads the URLs a request carries", () => {

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import type { Env } from "../../src/config.ts";
 import { uniqueIp } from "../support/app.ts";
 import { d, envoyApi } from "../support/envoy.ts";
+import { throwingCounters } from "../support/failing.ts";
 
 const suffix = `${Date.now()}`;
 const domain = `metrics-${suffix}`;
@@ -71,7 +72,8 @@ describe("GET /__ratelimit/metrics", () => {
   });
 
   it("counts failure-mode decisions, rules uploads and global shadow decisions", async () => {
-    const broken = { getByName: () => ({ decide: () => Promise.reject(new Error("down")) }) } as unknown as Env["COUNTERS"];
+    // Real objects whose every call throws (test/support/failing-objects.mjs).
+    const broken = throwingCounters;
     const beforeText = await scrape();
     const open = envoyApi(rules, { COUNTERS: broken, FAILURE_MODE: "open" });
     const closed = envoyApi(rules, { COUNTERS: broken, FAILURE_MODE: "closed" });
@@ -84,11 +86,11 @@ describe("GET /__ratelimit/metrics", () => {
     await shadow.json({ domain, descriptors: [d(["user", "alice"])] });
     const text = await scrape();
     const grew = (series: string) => value(text, series) - value(beforeText, series);
-    expect(grew('floodgate_failure_mode_decisions_total{mode="open"}')).toBeGreaterThanOrEqual(1);
-    expect(grew('floodgate_failure_mode_decisions_total{mode="closed"}')).toBeGreaterThanOrEqual(1);
-    expect(grew("ratelimit_service_config_load_success")).toBeGreaterThanOrEqual(1);
-    expect(grew("ratelimit_service_config_load_error")).toBeGreaterThanOrEqual(1);
-    expect(grew("ratelimit_service_global_shadow_mode")).toBeGreaterThanOrEqual(1);
+    expect(grew('floodgate_failure_mode_decisions_total{mode="open"}')).toBe(1);
+    expect(grew('floodgate_failure_mode_decisions_total{mode="closed"}')).toBe(1);
+    expect(grew("ratelimit_service_config_load_success")).toBe(1);
+    expect(grew("ratelimit_service_config_load_error")).toBe(1);
+    expect(grew("ratelimit_service_global_shadow_mode")).toBe(1);
   });
 
   it("sends an isolate's counts after METRICS_FLUSH_MS even with no further request", async () => {

@@ -50,12 +50,14 @@ describe("renderPrometheus", () => {
       { name: "ratelimit_service_rate_limit_total_hits", labels: [["domain", "b"]], value: 2 },
       { name: "ratelimit_service_rate_limit_total_hits", labels: [["domain", 'a"\\\n']], value: 1 },
     ]);
-    expect(text).toBe([
-      "# HELP ratelimit_service_rate_limit_total_hits Hits counted against a rate limit.",
-      "# TYPE ratelimit_service_rate_limit_total_hits counter",
-      'ratelimit_service_rate_limit_total_hits{domain="a\\"\\\\\\n"} 1',
-      'ratelimit_service_rate_limit_total_hits{domain="b"} 2',
-      "",
-    ].join("\n"));
+    expect(text).toBe(
+      [
+        "# HELP ratelimit_service_rate_limit_total_hits Hits counted against a rate limit.",
+        "# TYPE ratelimit_service_rate_limit_total_hits counter",
+        'ratelimit_service_rate_limit_total_hits{domain="a\\"\\\\\\n"} 1',
+        'ratelimit_service_rate_limit_total_hits{domain="b"} 2',
+        "",
+      ].join("\n"),
+    );
   });
 });

@@ -35,7 +35,10 @@ async function queued(path: string, tag: string, limits: LimitCall[] = [perSecon
 function recordingBatch(body: unknown, attempts: number) {
   const outcome: { acked: boolean; retried?: { delaySeconds?: number } } = { acked: false };
   const message = {
-    id: "r0", timestamp: new Date(), attempts, body,
+    id: "r0",
+    timestamp: new Date(),
+    attempts,
+    body,
     ack: () => void (outcome.acked = true),
     retry: (options?: { delaySeconds?: number }) => void (outcome.retried = options ?? {}),
   };
@@ -44,7 +47,10 @@ function recordingBatch(body: unknown, attempts: number) {
 }
 
 async function run(bodies: unknown[], attempts = 1) {
-  const batch = createMessageBatch("floodgate-queued", bodies.map((body, i) => ({ id: `m${i}`, timestamp: new Date(), attempts, body })));
+  const batch = createMessageBatch(
+    "floodgate-queued",
+    bodies.map((body, i) => ({ id: `m${i}`, timestamp: new Date(), attempts, body })),
+  );
   const ctx = createExecutionContext();
   await consumeQueue(batch, env);
   return getQueueResult(batch, ctx);
@@ -104,10 +110,28 @@ describe("the queue consumer", () => {
     const hourly: LimitCall = { id: "consumer-hour", algorithm: "token_bucket", limit: 1, windowMs: 3_600_000, burst: 1, reserve: true };
     const message = await queued("/later", tag, [hourly]);
     const [target] = message.pace;
+    // The real queue, with every send recorded: a message acknowledged but never sent again would be lost.
+    const sent: { body: unknown; options?: QueueSendOptions }[] = [];
+    const queue = env.QUEUE!;
+    const send = (body: unknown, options?: QueueSendOptions) => {
+      sent.push({ body, options });
+      return queue.send(body as QueuedMessage, options);
+    };
+    const recordingEnv = { ...env, QUEUE: { ...queue, send } as Queue };
+    const spentAt = Date.now();
     await env.COUNTERS.getByName(target.object).decide([target.call]); // the hour's one request is spent
-    const result = await run([message]);
+    const batch = createMessageBatch("floodgate-queued", [{ id: "m0", timestamp: new Date(), attempts: 1, body: message }]);
+    await consumeQueue(batch, recordingEnv);
+    const result = await getQueueResult(batch, createExecutionContext());
+    const ranFor = Date.now() - spentAt;
     expect(result.explicitAcks).toEqual(["m0"]);
     expect(result.retryMessages).toEqual([]);
+    expect(sent).toHaveLength(1);
+    expect(sent[0].body).toEqual(message);
+    expect(sent[0].options?.contentType).toBe("json");
+    // Delayed until the next token: an hour after it was spent, in whole seconds rounded up.
+    expect(sent[0].options?.delaySeconds).toBeLessThanOrEqual(3_600);
+    expect(sent[0].options?.delaySeconds).toBeGreaterThanOrEqual(Math.ceil((3_600_000 - ranFor) / 1000));
     expect(await env.QUEUED!.getByName(message.id).read()).toMatchObject({ state: "queued", attempts: 0 });
     expect(await originRecords(tag)).toHaveLength(0);
   });

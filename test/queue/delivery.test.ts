@@ -17,9 +17,16 @@ describe('on_limit "queue": delivery', () => {
     const call = queueGateway(queueRules({ unit: "second", requests_per_unit: 4, algorithm: "gcra", burst: 1 }));
     const ip = uniqueIp();
     const tag = uniqueTag("queue");
-    const responses = await Promise.all(Array.from({ length: 6 }, (_, i) => call(`/hooks/${i}?n=${i}`, {
-      ip, method: "POST", body: `payload-${i}`, headers: { "x-test-tag": tag, "content-type": "text/plain" },
-    })));
+    const responses = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        call(`/hooks/${i}?n=${i}`, {
+          ip,
+          method: "POST",
+          body: `payload-${i}`,
+          headers: { "x-test-tag": tag, "content-type": "text/plain" },
+        }),
+      ),
+    );
     expect(responses.map((r) => r.status).sort()).toEqual([200, 202, 202, 202, 202, 202]);
 
     const accepted = responses.filter((r) => r.status === 202);
@@ -69,7 +76,9 @@ describe('on_limit "queue": delivery', () => {
     const call = queueGateway(queueRules({ unit: "second", requests_per_unit: 2, algorithm: "sliding_window_log" }));
     const ip = uniqueIp();
     const tag = uniqueTag("queue-window");
-    const responses = await Promise.all(Array.from({ length: 5 }, (_, i) => call(`/w/${i}`, { ip, method: "PUT", body: String(i), headers: { "x-test-tag": tag } })));
+    const responses = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => call(`/w/${i}`, { ip, method: "PUT", body: String(i), headers: { "x-test-tag": tag } })),
+    );
     expect(responses.map((r) => r.status).sort()).toEqual([200, 200, 202, 202, 202]);
     const locations = responses.filter((r) => r.status === 202).map((r) => r.headers.get("Location")!);
     await Promise.all(locations.map((l) => untilState(call, l, ip, "delivered", 15_000)));

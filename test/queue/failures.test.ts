@@ -14,11 +14,15 @@ const rules = queueRules({ unit: "second", requests_per_unit: 1, algorithm: "gcr
 
 /** The dead letter of queued request `id`, once the probe has seen it. */
 async function deadLetter(id: string): Promise<{ id: string; failure: { attempts: number; status?: number; error?: string }; request: { path: string } }> {
-  return eventually(async () => {
-    const records = await originRecords("dead-letters");
-    const found = records.map((r) => JSON.parse(r.body)).find((m) => m.id === id);
-    return found ?? undefined;
-  }, 10_000, `dead letter ${id}`);
+  return eventually(
+    async () => {
+      const records = await originRecords("dead-letters");
+      const found = records.map((r) => JSON.parse(r.body)).find((m) => m.id === id);
+      return found ?? undefined;
+    },
+    10_000,
+    `dead letter ${id}`,
+  );
 }
 
 describe('on_limit "queue": failures', () => {
@@ -34,10 +38,14 @@ describe('on_limit "queue": failures', () => {
     const id = location.split("/").pop()!;
 
     // Between attempts: still queued, with the failure recorded.
-    const retrying = await eventually(async () => {
-      const view = await (await call(location, { ip })).json<QueuedView>();
-      return view.attempts >= 1 && view.state === "queued" ? view : undefined;
-    }, 10_000, "a first failed attempt");
+    const retrying = await eventually(
+      async () => {
+        const view = await (await call(location, { ip })).json<QueuedView>();
+        return view.attempts >= 1 && view.state === "queued" ? view : undefined;
+      },
+      10_000,
+      "a first failed attempt",
+    );
     expect(retrying).toMatchObject({ origin_status: 500, last_error: "the origin answered 500" });
 
     const dead = await untilState(call, location, ip, "dead_lettered", 20_000);

@@ -43,7 +43,7 @@ describe("GET /__ratelimit/queued/<id>", () => {
     const location = await queueOne({ ip: uniqueIp(), headers: { "x-api-key": key } }, "/keyed/job");
     // Keyed by API key alone: any address with the key is the same client.
     expect((await call(location, { ip: uniqueIp(), headers: { "x-api-key": key } })).status).toBe(200);
-    expect((await call(location, { ip: uniqueIp(), headers: { "x-api-key": key + "x" } })).status).toBe(403);
+    expect((await call(location, { ip: uniqueIp(), headers: { "x-api-key": `${key}x` } })).status).toBe(403);
     expect((await call(location, { ip: uniqueIp() })).status).toBe(403);
   });
 
@@ -76,7 +76,11 @@ describe("GET /__ratelimit/queued/<id>", () => {
   });
 
   it("a queue that refuses the message: 503 with Retry-After, never a 500", async () => {
-    const failing = { send: async () => { throw new Error("queue unavailable"); } };
+    const failing = {
+      send: async () => {
+        throw new Error("queue unavailable");
+      },
+    };
     const down = gateway(rules, { QUEUE: failing as unknown as Queue });
     const ip = uniqueIp();
     expect((await down("/hook", { ip })).status).toBe(200);

@@ -54,10 +54,18 @@ export const ADMIN = "queue-admin-token";
  * const view = await untilState(call, location, ip, "delivered", 10_000);
  */
 export async function untilState(
-  call: ReturnType<typeof gateway>, location: string, ip: string, state: QueuedView["state"], timeoutMs: number,
+  call: ReturnType<typeof gateway>,
+  location: string,
+  ip: string,
+  state: QueuedView["state"],
+  timeoutMs: number,
 ): Promise<QueuedView> {
-  return eventually(async () => {
-    const view = await (await call(location, { ip })).json<QueuedView>();
-    return view.state === state ? view : undefined;
-  }, timeoutMs, `${location} ${state}`);
+  return eventually(
+    async () => {
+      const view = await (await call(location, { ip })).json<QueuedView>();
+      return view.state === state ? view : undefined;
+    },
+    timeoutMs,
+    `${location} ${state}`,
+  );
 }

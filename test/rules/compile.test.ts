@@ -11,19 +11,47 @@ const limitAt = (rateLimit: Record<string, unknown>, entries: DescriptorEntry[] 
 describe("compiled limits", () => {
   it("applies the defaults: sliding_window_counter, burst = requests_per_unit, multiplier 1, reject", () => {
     expect(limitAt({ unit: "minute", requests_per_unit: 60 })).toEqual({
-      limit: 60, windowMs: 60_000, burst: 60, id: "swc:60:60000:60", name: "k:60/1m", named: false, replaces: [],
-      unit: "minute", unitMultiplier: 1, requestsPerUnit: 60, algorithm: "sliding_window_counter", onLimit: "reject",
+      limit: 60,
+      windowMs: 60_000,
+      burst: 60,
+      id: "swc:60:60000:60",
+      name: "k:60/1m",
+      named: false,
+      replaces: [],
+      unit: "minute",
+      unitMultiplier: 1,
+      requestsPerUnit: 60,
+      algorithm: "sliding_window_counter",
+      onLimit: "reject",
     });
   });
 
   it("compiles every option", () => {
-    expect(limitAt({
-      name: "login", unit: "second", unit_multiplier: 10, requests_per_unit: 3, algorithm: "token_bucket", burst: 7,
-      precount: { sync_ms: 100 }, on_limit: "reject",
-    })).toEqual({
-      limit: 3, windowMs: 10_000, burst: 7, id: "tb:3:10000:7", name: "login", named: true, replaces: [],
-      unit: "second", unitMultiplier: 10, requestsPerUnit: 3, algorithm: "token_bucket",
-      precount: { syncMs: 100 }, onLimit: "reject",
+    expect(
+      limitAt({
+        name: "login",
+        unit: "second",
+        unit_multiplier: 10,
+        requests_per_unit: 3,
+        algorithm: "token_bucket",
+        burst: 7,
+        precount: { sync_ms: 100 },
+        on_limit: "reject",
+      }),
+    ).toEqual({
+      limit: 3,
+      windowMs: 10_000,
+      burst: 7,
+      id: "tb:3:10000:7",
+      name: "login",
+      named: true,
+      replaces: [],
+      unit: "second",
+      unitMultiplier: 10,
+      requestsPerUnit: 3,
+      algorithm: "token_bucket",
+      precount: { syncMs: 100 },
+      onLimit: "reject",
     });
   });
 
@@ -33,15 +61,21 @@ describe("compiled limits", () => {
   });
 
   it.each([
-    ["second", 1_000, "s"], ["minute", 60_000, "m"], ["hour", 3_600_000, "h"], ["day", 86_400_000, "d"],
-    ["week", 604_800_000, "w"], ["month", 2_592_000_000, "mo"], ["year", 31_536_000_000, "y"],
+    ["second", 1_000, "s"],
+    ["minute", 60_000, "m"],
+    ["hour", 3_600_000, "h"],
+    ["day", 86_400_000, "d"],
+    ["week", 604_800_000, "w"],
+    ["month", 2_592_000_000, "mo"],
+    ["year", 31_536_000_000, "y"],
   ] as const)("a %s is %i ms", (unit, ms, suffix) => {
     expect(limitAt({ unit, requests_per_unit: 1, unit_multiplier: 2 })).toMatchObject({ windowMs: 2 * ms, name: `k:1/2${suffix}` });
   });
 
   it("gives every algorithm a distinct id code", () => {
-    const ids = ["token_bucket", "leaky_bucket", "fixed_window", "sliding_window_log", "sliding_window_counter", "gcra"]
-      .map((algorithm) => limitAt({ unit: "second", requests_per_unit: 1, algorithm }).id);
+    const ids = ["token_bucket", "leaky_bucket", "fixed_window", "sliding_window_log", "sliding_window_counter", "gcra"].map(
+      (algorithm) => limitAt({ unit: "second", requests_per_unit: 1, algorithm }).id,
+    );
     expect(ids).toEqual(["tb:1:1000:1", "lb:1:1000:1", "fw:1:1000:1", "swl:1:1000:1", "swc:1:1000:1", "gcra:1:1000:1"]);
   });
 
@@ -53,29 +87,41 @@ describe("compiled limits", () => {
   });
 
   it("derives readable names from the node path, safe inside a structured-field string", () => {
-    const domain = domainOf({ domain: "t", descriptors: [
-      { key: "path", value: "/login", descriptors: [{ key: "remote_address", rate_limit: { unit: "second", requests_per_unit: 1 } }] },
-      { key: "q", value: 'say "hi"\\ é', rate_limit: { unit: "day", requests_per_unit: 2 } },
-    ] });
-    const nested = matchDescriptor(domain, [{ key: "path", value: "/login" }, { key: "remote_address", value: "x" }]);
+    const domain = domainOf({
+      domain: "t",
+      descriptors: [
+        { key: "path", value: "/login", descriptors: [{ key: "remote_address", rate_limit: { unit: "second", requests_per_unit: 1 } }] },
+        { key: "q", value: 'say "hi"\\ é', rate_limit: { unit: "day", requests_per_unit: 2 } },
+      ],
+    });
+    const nested = matchDescriptor(domain, [
+      { key: "path", value: "/login" },
+      { key: "remote_address", value: "x" },
+    ]);
     expect(nested?.limits[0].name).toBe("path=/login,remote_address:1/1s");
     const odd = matchDescriptor(domain, [{ key: "q", value: 'say "hi"\\ é' }]);
     expect(odd?.limits[0].name).toBe("q=say _hi__ _:2/1d");
   });
 
   it("records replaces names", () => {
-    const domain = domainOf({ domain: "t", descriptors: [
-      { key: "a", rate_limit: { name: "x", unit: "second", requests_per_unit: 1 } },
-      { key: "b", rate_limit: { replaces: [{ name: "x" }], unit: "second", requests_per_unit: 2 } },
-    ] });
+    const domain = domainOf({
+      domain: "t",
+      descriptors: [
+        { key: "a", rate_limit: { name: "x", unit: "second", requests_per_unit: 1 } },
+        { key: "b", rate_limit: { replaces: [{ name: "x" }], unit: "second", requests_per_unit: 2 } },
+      ],
+    });
     expect(matchDescriptor(domain, [{ key: "b", value: "" }])?.limits[0].replaces).toEqual(["x"]);
   });
 
   it("keeps replaces of an unlimited node on the node", () => {
-    const domain = domainOf({ domain: "t", descriptors: [
-      { key: "a", rate_limit: { name: "x", unit: "second", requests_per_unit: 1 } },
-      { key: "b", rate_limit: { unlimited: true, replaces: [{ name: "x" }] } },
-    ] });
+    const domain = domainOf({
+      domain: "t",
+      descriptors: [
+        { key: "a", rate_limit: { name: "x", unit: "second", requests_per_unit: 1 } },
+        { key: "b", rate_limit: { unlimited: true, replaces: [{ name: "x" }] } },
+      ],
+    });
     expect(matchDescriptor(domain, [{ key: "b", value: "1" }])?.node.unlimitedReplaces).toEqual(["x"]);
   });
 });

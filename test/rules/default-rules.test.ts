@@ -21,8 +21,7 @@ function policies(method: string, path: string, facts: { ip: string; apiKey?: st
   const descriptors = route.descriptors
     .map((d) => d.map((e) => ({ key: e.key, value: value(e) })))
     .filter((d): d is DescriptorEntry[] => d.every((e) => e.value !== undefined));
-  return applyReplaces(descriptors.map((d) => matchDescriptor(domain, d))).map((limits) =>
-    limits.map((l) => `${l.name} ${l.limit}/${l.windowMs}ms`));
+  return applyReplaces(descriptors.map((d) => matchDescriptor(domain, d))).map((limits) => limits.map((l) => `${l.name} ${l.limit}/${l.windowMs}ms`));
 }
 
 describe("the default rules.json", () => {
@@ -48,7 +47,10 @@ describe("the default rules.json", () => {
 
   it("guards POST /login with a token bucket and a daily cap", () => {
     expect(policies("POST", "/login", { ip: "192.0.2.1" })).toEqual([["login-burst 1/1000ms", "login-daily 100/86400000ms"]]);
-    const [burst] = matchDescriptor(domain, [{ key: "path", value: "/login" }, { key: "remote_address", value: "x" }])!.limits;
+    const [burst] = matchDescriptor(domain, [
+      { key: "path", value: "/login" },
+      { key: "remote_address", value: "x" },
+    ])!.limits;
     expect(burst).toMatchObject({ algorithm: "token_bucket", burst: 5 });
   });
 
@@ -59,10 +61,16 @@ describe("the default rules.json", () => {
 
   it("shapes /shaped to 2 a second by delaying, and queues POST /webhooks past 12 a minute", () => {
     expect(policies("GET", "/shaped", { ip: "192.0.2.1" })).toEqual([["shaped 2/1000ms"]]);
-    const [shaped] = matchDescriptor(domain, [{ key: "path", value: "/shaped" }, { key: "remote_address", value: "x" }])!.limits;
+    const [shaped] = matchDescriptor(domain, [
+      { key: "path", value: "/shaped" },
+      { key: "remote_address", value: "x" },
+    ])!.limits;
     expect(shaped).toMatchObject({ algorithm: "gcra", burst: 1, onLimit: "delay", maxDelayMs: 2000 });
     expect(policies("POST", "/webhooks", { ip: "192.0.2.1" })).toEqual([["webhooks 12/60000ms"]]);
-    const [webhooks] = matchDescriptor(domain, [{ key: "path", value: "/webhooks" }, { key: "remote_address", value: "x" }])!.limits;
+    const [webhooks] = matchDescriptor(domain, [
+      { key: "path", value: "/webhooks" },
+      { key: "remote_address", value: "x" },
+    ])!.limits;
     expect(webhooks).toMatchObject({ algorithm: "token_bucket", burst: 1, onLimit: "queue" });
     // Other methods on /webhooks fall through to the per-IP limit.
     expect(policies("GET", "/webhooks", { ip: "192.0.2.1" })).toEqual([["per-ip 60/60000ms"]]);

@@ -13,15 +13,21 @@ const parses = (text: string) => {
 
 describe("findJsonSyntaxError", () => {
   it("finds nothing wrong in any JSON.stringify output", () => {
-    fc.assert(fc.property(fc.json(), (text) => findJsonSyntaxError(text) === undefined), { numRuns: 1000 });
+    fc.assert(
+      fc.property(fc.json(), (text) => findJsonSyntaxError(text) === undefined),
+      { numRuns: 1000 },
+    );
   });
 
   it("agrees with JSON.parse on near-JSON noise", () => {
     const token = fc.constantFrom("{", "}", "[", "]", ",", ":", '"a"', '"', "1", "-", "0", ".5", "e3", "true", "nul", " ", "\n", "\\", "x");
-    fc.assert(fc.property(fc.array(token, { maxLength: 12 }), (tokens) => {
-      const text = tokens.join("");
-      return (findJsonSyntaxError(text) === undefined) === parses(text);
-    }), { numRuns: 5000 });
+    fc.assert(
+      fc.property(fc.array(token, { maxLength: 12 }), (tokens) => {
+        const text = tokens.join("");
+        return (findJsonSyntaxError(text) === undefined) === parses(text);
+      }),
+      { numRuns: 5000 },
+    );
   });
 
   it("handles nesting far deeper than any call stack", () => {

@@ -4,7 +4,9 @@ import { compileRules, matchDescriptor } from "../../src/rules/index.ts";
 describe("large rules files", () => {
   it("compiles 10,000 descriptors and still looks them up", () => {
     const descriptors = Array.from({ length: 10_000 }, (_, i) => ({
-      key: "user", value: `u${i}`, rate_limit: { unit: "minute", requests_per_unit: (i % 100) + 1 },
+      key: "user",
+      value: `u${i}`,
+      rate_limit: { unit: "minute", requests_per_unit: (i % 100) + 1 },
     }));
     const result = compileRules({ domain: "big", descriptors });
     if (!result.ok) throw new Error(JSON.stringify(result.errors.slice(0, 3)));

@@ -3,21 +3,22 @@ import { applyReplaces, matchDescriptor } from "../../src/rules/index.ts";
 import type { CompiledDomain, DescriptorEntry } from "../../src/rules/types.ts";
 import { domainOf } from "./helpers.ts";
 
-const rl = (requests_per_unit: number, extra: Record<string, unknown> = {}) =>
-  ({ unit: "second", requests_per_unit, ...extra });
+const rl = (requests_per_unit: number, extra: Record<string, unknown> = {}) => ({ unit: "second", requests_per_unit, ...extra });
 const e = (key: string, value: string): DescriptorEntry => ({ key, value });
 /** The requests_per_unit of each limit a descriptor matches, or undefined for no node. */
-const limitsOf = (domain: CompiledDomain, ...entries: DescriptorEntry[]) =>
-  matchDescriptor(domain, entries)?.limits.map((l) => l.limit);
+const limitsOf = (domain: CompiledDomain, ...entries: DescriptorEntry[]) => matchDescriptor(domain, entries)?.limits.map((l) => l.limit);
 
 describe("matchDescriptor: most specific first", () => {
-  const domain = domainOf({ domain: "t", descriptors: [
-    { key: "k", rate_limit: rl(3) },
-    { key: "k", value: "a*", rate_limit: rl(2) },
-    { key: "k", value: "ab*", rate_limit: rl(4) },
-    { key: "k", value: "abc", rate_limit: rl(1) },
-    { key: "other", value: "x", rate_limit: rl(5) },
-  ] });
+  const domain = domainOf({
+    domain: "t",
+    descriptors: [
+      { key: "k", rate_limit: rl(3) },
+      { key: "k", value: "a*", rate_limit: rl(2) },
+      { key: "k", value: "ab*", rate_limit: rl(4) },
+      { key: "k", value: "abc", rate_limit: rl(1) },
+      { key: "other", value: "x", rate_limit: rl(5) },
+    ],
+  });
 
   it("prefers exact key+value, then wildcards in file order, then key only", () => {
     expect(limitsOf(domain, e("k", "abc"))).toEqual([1]);
@@ -38,35 +39,53 @@ describe("matchDescriptor: most specific first", () => {
 });
 
 describe("matchDescriptor: wildcards", () => {
-  const domain = domainOf({ domain: "t", descriptors: [
-    { key: "prefix", value: "partner-*", rate_limit: rl(1) },
-    { key: "suffix", value: "*-admin", rate_limit: rl(2) },
-    { key: "middle", value: "/api/*/items", rate_limit: rl(3) },
-    { key: "multi", value: "foo*bar*baz", rate_limit: rl(4) },
-    { key: "any", value: "*", rate_limit: rl(5) },
-    { key: "regex", value: "a.b(c)*", rate_limit: rl(6) },
-  ] });
+  const domain = domainOf({
+    domain: "t",
+    descriptors: [
+      { key: "prefix", value: "partner-*", rate_limit: rl(1) },
+      { key: "suffix", value: "*-admin", rate_limit: rl(2) },
+      { key: "middle", value: "/api/*/items", rate_limit: rl(3) },
+      { key: "multi", value: "foo*bar*baz", rate_limit: rl(4) },
+      { key: "any", value: "*", rate_limit: rl(5) },
+      { key: "regex", value: "a.b(c)*", rate_limit: rl(6) },
+    ],
+  });
 
   it.each([
-    ["prefix", "partner-acme", true], ["prefix", "partner-", true], ["prefix", "partne", false], ["prefix", "xpartner-a", false],
-    ["suffix", "root-admin", true], ["suffix", "-admin", true], ["suffix", "root-admins", false],
-    ["middle", "/api/v1/items", true], ["middle", "/api/a/b/items", true], ["middle", "/api//items", true], ["middle", "/api/items", false],
-    ["multi", "foobarbaz", true], ["multi", "foo1bar2baz", true], ["multi", "foobaz", false], ["multi", "foobarbazbar", false],
-    ["any", "", true], ["any", "anything at all", true],
-    ["regex", "a.b(c)", true], ["regex", "a.b(c)d", true], ["regex", "axb(c)", false],
+    ["prefix", "partner-acme", true],
+    ["prefix", "partner-", true],
+    ["prefix", "partne", false],
+    ["prefix", "xpartner-a", false],
+    ["suffix", "root-admin", true],
+    ["suffix", "-admin", true],
+    ["suffix", "root-admins", false],
+    ["middle", "/api/v1/items", true],
+    ["middle", "/api/a/b/items", true],
+    ["middle", "/api//items", true],
+    ["middle", "/api/items", false],
+    ["multi", "foobarbaz", true],
+    ["multi", "foo1bar2baz", true],
+    ["multi", "foobaz", false],
+    ["multi", "foobarbazbar", false],
+    ["any", "", true],
+    ["any", "anything at all", true],
+    ["regex", "a.b(c)", true],
+    ["regex", "a.b(c)d", true],
+    ["regex", "axb(c)", false],
   ] as const)("%s matches %j: %s", (key, value, matches) => {
     expect(matchDescriptor(domain, [e(key, value)]) !== undefined).toBe(matches);
   });
 });
 
 describe("matchDescriptor: depth", () => {
-  const domain = domainOf({ domain: "t", descriptors: [
-    { key: "a", rate_limit: rl(1), descriptors: [
-      { key: "b", rate_limit: rl(2), descriptors: [{ key: "c", value: "1", rate_limit: rl(3) }] },
-    ] },
-    { key: "x", value: "1", descriptors: [{ key: "y", rate_limit: rl(4) }] },
-    { key: "x", descriptors: [{ key: "z", rate_limit: rl(5) }] },
-  ] });
+  const domain = domainOf({
+    domain: "t",
+    descriptors: [
+      { key: "a", rate_limit: rl(1), descriptors: [{ key: "b", rate_limit: rl(2), descriptors: [{ key: "c", value: "1", rate_limit: rl(3) }] }] },
+      { key: "x", value: "1", descriptors: [{ key: "y", rate_limit: rl(4) }] },
+      { key: "x", descriptors: [{ key: "z", rate_limit: rl(5) }] },
+    ],
+  });
 
   it("matches only a node at the same depth as the descriptor", () => {
     expect(limitsOf(domain, e("a", "v"))).toEqual([1]);
@@ -91,17 +110,29 @@ describe("matchDescriptor: depth", () => {
 });
 
 describe("matchDescriptor: what a node enforces", () => {
-  const domain = domainOf({ domain: "t", descriptors: [
-    { key: "ip", rate_limit: rl(60) },
-    { key: "ip", value: "10.0.0.1" },
-    { key: "ip", value: "10.0.0.2", rate_limit: { unlimited: true } },
-    { key: "ip", value: "203.0.113.7", rate_limit: rl(0) },
-    { key: "ip", value: "10.0.0.3", rate_limit: rl(5), shadow_mode: true },
-    { key: "path", value: "/login", descriptors: [{ key: "ip", rate_limits: [
-      { unit: "second", requests_per_unit: 1, algorithm: "token_bucket", burst: 5 },
-      { unit: "day", requests_per_unit: 100 },
-    ] }] },
-  ] });
+  const domain = domainOf({
+    domain: "t",
+    descriptors: [
+      { key: "ip", rate_limit: rl(60) },
+      { key: "ip", value: "10.0.0.1" },
+      { key: "ip", value: "10.0.0.2", rate_limit: { unlimited: true } },
+      { key: "ip", value: "203.0.113.7", rate_limit: rl(0) },
+      { key: "ip", value: "10.0.0.3", rate_limit: rl(5), shadow_mode: true },
+      {
+        key: "path",
+        value: "/login",
+        descriptors: [
+          {
+            key: "ip",
+            rate_limits: [
+              { unit: "second", requests_per_unit: 1, algorithm: "token_bucket", burst: 5 },
+              { unit: "day", requests_per_unit: 100 },
+            ],
+          },
+        ],
+      },
+    ],
+  });
 
   it("whitelists a node with neither limits nor children", () => {
     expect(matchDescriptor(domain, [e("ip", "10.0.0.1")])).toMatchObject({ limits: [], unlimited: false });
@@ -132,14 +163,17 @@ describe("matchDescriptor: what a node enforces", () => {
 });
 
 describe("applyReplaces", () => {
-  const domain = domainOf({ domain: "t", descriptors: [
-    { key: "ip", rate_limit: rl(60, { name: "per-ip" }) },
-    { key: "key", value: "partner-*", rate_limit: rl(1000, { name: "partner", replaces: [{ name: "per-ip" }] }) },
-    { key: "key", value: "vip", rate_limit: { unlimited: true, replaces: [{ name: "partner" }] } },
-    { key: "key", rate_limit: rl(10, { name: "per-key" }) },
-    { key: "anon", rate_limit: rl(7, { replaces: [{ name: "per-key" }] }) },
-    { key: "multi", rate_limits: [rl(1, { name: "m1" }), { unit: "day", requests_per_unit: 9, name: "m2", replaces: [{ name: "m1" }] }] },
-  ] });
+  const domain = domainOf({
+    domain: "t",
+    descriptors: [
+      { key: "ip", rate_limit: rl(60, { name: "per-ip" }) },
+      { key: "key", value: "partner-*", rate_limit: rl(1000, { name: "partner", replaces: [{ name: "per-ip" }] }) },
+      { key: "key", value: "vip", rate_limit: { unlimited: true, replaces: [{ name: "partner" }] } },
+      { key: "key", rate_limit: rl(10, { name: "per-key" }) },
+      { key: "anon", rate_limit: rl(7, { replaces: [{ name: "per-key" }] }) },
+      { key: "multi", rate_limits: [rl(1, { name: "m1" }), { unit: "day", requests_per_unit: 9, name: "m2", replaces: [{ name: "m1" }] }] },
+    ],
+  });
   const m = (...entries: DescriptorEntry[]) => matchDescriptor(domain, entries);
   const names = (kept: ReturnType<typeof applyReplaces>) => kept.map((limits) => limits.map((l) => l.name));
 
@@ -164,11 +198,14 @@ describe("applyReplaces", () => {
   });
 
   it("never replaces by a derived name", () => {
-    const d = domainOf({ domain: "t", descriptors: [
-      { key: "a", rate_limit: rl(1) },
-      { key: "b", rate_limit: rl(2, { name: "a:1/1s" }) },
-      { key: "c", rate_limit: rl(3, { replaces: [{ name: "a:1/1s" }] }) },
-    ] });
+    const d = domainOf({
+      domain: "t",
+      descriptors: [
+        { key: "a", rate_limit: rl(1) },
+        { key: "b", rate_limit: rl(2, { name: "a:1/1s" }) },
+        { key: "c", rate_limit: rl(3, { replaces: [{ name: "a:1/1s" }] }) },
+      ],
+    });
     const kept = applyReplaces([matchDescriptor(d, [e("a", "x")]), matchDescriptor(d, [e("b", "x")]), matchDescriptor(d, [e("c", "x")])]);
     expect(kept.map((limits) => limits.length)).toEqual([1, 0, 1]);
   });

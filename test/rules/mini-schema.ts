@@ -7,13 +7,34 @@
 type Schema = boolean | { readonly [keyword: string]: unknown };
 
 const KNOWN = new Set([
-  "$schema", "$ref", "$defs", "title", "description", "default", "type", "enum", "const", "minLength", "pattern",
-  "minimum", "maximum", "minItems", "items", "properties", "required", "additionalProperties",
-  "oneOf", "anyOf", "allOf", "not", "if", "then", "else",
+  "$schema",
+  "$ref",
+  "$defs",
+  "title",
+  "description",
+  "default",
+  "type",
+  "enum",
+  "const",
+  "minLength",
+  "pattern",
+  "minimum",
+  "maximum",
+  "minItems",
+  "items",
+  "properties",
+  "required",
+  "additionalProperties",
+  "oneOf",
+  "anyOf",
+  "allOf",
+  "not",
+  "if",
+  "then",
+  "else",
 ]);
 
-const typeOf = (v: unknown): string =>
-  v === null ? "null" : Array.isArray(v) ? "array" : typeof v === "number" && Number.isInteger(v) ? "integer" : typeof v;
+const typeOf = (v: unknown): string => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v === "number" && Number.isInteger(v) ? "integer" : typeof v);
 
 /** Whether `value` is valid against `schema`, resolving `#/$defs/...` refs in `root`. */
 export function validates(root: Schema, value: unknown, schema: Schema = root): boolean {

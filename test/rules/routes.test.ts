@@ -45,11 +45,23 @@ describe("route matchers", () => {
 
 describe("route descriptors", () => {
   it("compiles every value source", () => {
-    const [route] = routesOf([{ match: {}, descriptors: [
-      [{ key: "remote_address" }, { key: "path" }, { key: "method" }, { key: "host" }],
-      [{ key: "api_key", header: "X-API-Key" }, { key: "page", query: "Page" }, { key: "sid", cookie: "Session" }],
-      [{ key: "path", value: "/login" }, { key: "tier", value: "gold" }],
-    ] }]);
+    const [route] = routesOf([
+      {
+        match: {},
+        descriptors: [
+          [{ key: "remote_address" }, { key: "path" }, { key: "method" }, { key: "host" }],
+          [
+            { key: "api_key", header: "X-API-Key" },
+            { key: "page", query: "Page" },
+            { key: "sid", cookie: "Session" },
+          ],
+          [
+            { key: "path", value: "/login" },
+            { key: "tier", value: "gold" },
+          ],
+        ],
+      },
+    ]);
     expect(route.descriptors).toEqual([
       [
         { key: "remote_address", source: { kind: "remote_address" } },

@@ -2,7 +2,16 @@ import { describe, expect, it } from "vitest";
 import rules from "../../rules.json";
 import schema from "../../rules.schema.json";
 import {
-  ALGORITHMS, BOUNDS, BUILTIN_KEYS, BURST_ALGORITHMS, DELAY_ALGORITHMS, ON_LIMIT_ACTIONS, PLACEMENTS, RULE_KEYS, UNITS, VALUE_SOURCES,
+  ALGORITHMS,
+  BOUNDS,
+  BUILTIN_KEYS,
+  BURST_ALGORITHMS,
+  DELAY_ALGORITHMS,
+  ON_LIMIT_ACTIONS,
+  PLACEMENTS,
+  RULE_KEYS,
+  UNITS,
+  VALUE_SOURCES,
 } from "../../src/rules/index.ts";
 import { INVALID, VALID } from "./fixtures.ts";
 import { validates } from "./mini-schema.ts";
@@ -63,10 +72,19 @@ describe("rules.schema.json agrees with the validator", () => {
 
   it("leaves only cross-reference and arithmetic checks to the validator", () => {
     expect(INVALID.filter((f) => !f.schema).map((f) => f.name)).toEqual([
-      "duplicate key/value", "duplicate key only", "duplicate wildcard", "duplicate nested",
-      "replaces itself", "replaces nothing",
-      "sliding log limit too large", "count too large for exact arithmetic", "burst too large for exact arithmetic", "window too long",
-      "identical limits in rate_limits", "nesting too deep", "duplicate domain",
+      "duplicate key/value",
+      "duplicate key only",
+      "duplicate wildcard",
+      "duplicate nested",
+      "replaces itself",
+      "replaces nothing",
+      "sliding log limit too large",
+      "count too large for exact arithmetic",
+      "burst too large for exact arithmetic",
+      "window too long",
+      "identical limits in rate_limits",
+      "nesting too deep",
+      "duplicate domain",
     ]);
     for (const fixture of INVALID.filter((f) => !f.schema)) expect(validates(schema, fixture.input), fixture.name).toBe(true);
   });

@@ -22,16 +22,19 @@ describe("compileRules accepts valid rules", () => {
   });
 
   it("does not mistake a value and a wildcard, or different keys, for duplicates", () => {
-    const result = compileRules({ domain: "t", descriptors: [
-      { key: "a" }, { key: "a", value: "1" }, { key: "a", value: "1*" }, { key: "b", value: "1" },
-      { key: "c", descriptors: [{ key: "a" }] },
-    ] });
+    const result = compileRules({
+      domain: "t",
+      descriptors: [{ key: "a" }, { key: "a", value: "1" }, { key: "a", value: "1*" }, { key: "b", value: "1" }, { key: "c", descriptors: [{ key: "a" }] }],
+    });
     expect(result.ok).toBe(true);
   });
 
   it("summarises with singular and plural nouns", () => {
-    const one = compileRules({ domain: "t", descriptors: [{ key: "k", rate_limit: { unit: "second", requests_per_unit: 1 } }],
-      routes: [{ match: {}, descriptors: [] }] });
+    const one = compileRules({
+      domain: "t",
+      descriptors: [{ key: "k", rate_limit: { unit: "second", requests_per_unit: 1 } }],
+      routes: [{ match: {}, descriptors: [] }],
+    });
     expect(one.ok && one.summary).toBe("rules.json: 1 domain, 1 descriptor, 1 limit, 1 route");
     const two = compileRules([{ domain: "a" }, { domain: "b" }], { source: "x.json" });
     expect(two.ok && two.summary).toBe("x.json: 2 domains, 0 descriptors, 0 limits, 0 routes");
@@ -40,13 +43,17 @@ describe("compileRules accepts valid rules", () => {
 
 describe("every error is reported, not just the first", () => {
   const input = [
-    { domain: "api", descriptors: [
-      { key: "remote_address", rate_limt: { unit: "minute" } },
-      { key: "remote_address", rate_limit: { unit: "minutes", requests_per_unit: -1, burst: 3 } },
-      { key: "", unit: "second" },
-      { key: "x", rate_limit: { unlimited: true, unit: "day", replaces: [{ name: "nope" }] } },
-      "str",
-    ], routes: [{ match: { path: "/*" }, descriptors: [[{ key: "a" }, { key: "b", value: "1", header: "X" }]] }] },
+    {
+      domain: "api",
+      descriptors: [
+        { key: "remote_address", rate_limt: { unit: "minute" } },
+        { key: "remote_address", rate_limit: { unit: "minutes", requests_per_unit: -1, burst: 3 } },
+        { key: "", unit: "second" },
+        { key: "x", rate_limit: { unlimited: true, unit: "day", replaces: [{ name: "nope" }] } },
+        "str",
+      ],
+      routes: [{ match: { path: "/*" }, descriptors: [[{ key: "a" }, { key: "b", value: "1", header: "X" }]] }],
+    },
     { domain: "api", shards: 0, placment: "x" },
   ];
 
@@ -56,12 +63,19 @@ describe("every error is reported, not just the first", () => {
       { path: "$[0].descriptors[1]", message: 'duplicate descriptor: key "remote_address" without a value is already defined at $[0].descriptors[0]' },
       { path: "$[0].descriptors[1].rate_limit.unit", message: 'unknown unit "minutes" (did you mean "minute"?)' },
       { path: "$[0].descriptors[1].rate_limit.requests_per_unit", message: "must be at least 0, got -1" },
-      { path: "$[0].descriptors[1].rate_limit.burst", message: '"burst" does not apply to algorithm "sliding_window_counter" (the default); only token_bucket, leaky_bucket, gcra have a burst' },
+      {
+        path: "$[0].descriptors[1].rate_limit.burst",
+        message: '"burst" does not apply to algorithm "sliding_window_counter" (the default); only token_bucket, leaky_bucket, gcra have a burst',
+      },
       { path: "$[0].descriptors[2].unit", message: 'unknown key "unit" here (it belongs inside "rate_limit")' },
       { path: "$[0].descriptors[2].key", message: "must be a non-empty string" },
       { path: "$[0].descriptors[3].rate_limit.unit", message: '"unit" must not be set when "unlimited" is true' },
       { path: "$[0].descriptors[4]", message: "expected an object, got string" },
-      { path: "$[0].routes[0].descriptors[0][0]", message: 'entry "a" has no value source; set one of "value", "header", "query", "cookie" (only the built-in keys remote_address, path, method, host need none)' },
+      {
+        path: "$[0].routes[0].descriptors[0][0]",
+        message:
+          'entry "a" has no value source; set one of "value", "header", "query", "cookie" (only the built-in keys remote_address, path, method, host need none)',
+      },
       { path: "$[0].routes[0].descriptors[0][1]", message: 'entry has 2 value sources ("value", "header"); set exactly one' },
       { path: "$[0].descriptors[3].rate_limit.replaces[0].name", message: 'no rate limit in domain "api" is named "nope"' },
       { path: "$[1].placment", message: 'unknown key "placment" (did you mean "placement"?)' },
@@ -78,10 +92,13 @@ describe("every error is reported, not just the first", () => {
   });
 
   it("does not report a replaces target as missing when its limit is invalid for another reason", () => {
-    const errors = errorsOf({ domain: "t", descriptors: [
-      { key: "a", rate_limit: { name: "base", unit: "sec", requests_per_unit: 1 } },
-      { key: "b", rate_limit: { unit: "second", requests_per_unit: 1, replaces: [{ name: "base" }] } },
-    ] });
+    const errors = errorsOf({
+      domain: "t",
+      descriptors: [
+        { key: "a", rate_limit: { name: "base", unit: "sec", requests_per_unit: 1 } },
+        { key: "b", rate_limit: { unit: "second", requests_per_unit: 1, replaces: [{ name: "base" }] } },
+      ],
+    });
     expect(errors.map((e) => e.path)).toEqual(["$.descriptors[0].rate_limit.unit"]);
   });
 
@@ -101,9 +118,9 @@ describe("compileRulesText", () => {
   it.each([
     ['{\n  "domain": "t",\n}', "invalid JSON at line 3, column 1: trailing comma before '}'"],
     ['{"domain": "t", "descriptors": [1,]}', "invalid JSON at line 1, column 35: trailing comma before ']'"],
-    ['{"domain": \'t\'}', "invalid JSON at line 1, column 12: expected a value, found \"'\""],
+    ["{\"domain\": 't'}", 'invalid JSON at line 1, column 12: expected a value, found "\'"'],
     ['{"domain": "t"', "invalid JSON at line 1, column 15: expected ',' or '}', found end of input"],
-    ['{"domain": "t}', 'invalid JSON at line 1, column 12: unterminated string'],
+    ['{"domain": "t}', "invalid JSON at line 1, column 12: unterminated string"],
     ['{domain: "t"}', 'invalid JSON at line 1, column 2: expected a double-quoted property name, found "d"'],
     ['{"domain": "t"} x', 'invalid JSON at line 1, column 17: unexpected "x" after the end of the JSON value'],
     ["", "invalid JSON at line 1, column 1: expected a value, found end of input"],
