@@ -67,7 +67,9 @@ const log = (message) => console.log(`[bench ${((Date.now() - startedAt) / 1000)
  * origin forwards allowed requests to the origin over 127.0.0.1.
  */
 function services(built) {
-  const toOrigin = (vars = {}) => (ports) => ({ ...vars, ORIGIN_URL: `http://127.0.0.1:${ports.origin}` });
+  const toOrigin =
+    (vars = {}) =>
+    (ports) => ({ ...vars, ORIGIN_URL: `http://127.0.0.1:${ports.origin}` });
   const list = {
     origin: { worker: built.origin },
     bare: { worker: built.bare, vars: toOrigin() },
@@ -142,7 +144,14 @@ async function runLoads(scenarios, startServer, client, results) {
     const targets = targetsOf(scenario);
     const server = await startServer(scenario);
     const load = (target, nonce, seconds) =>
-      runLoad({ client: client.name, url: `http://127.0.0.1:${server.ports[target.service]}${target.path}`, connections: settings.connections, seconds, keyArgs: keyArgsOf(scenario, nonce), serverPid: server.pid });
+      runLoad({
+        client: client.name,
+        url: `http://127.0.0.1:${server.ports[target.service]}${target.path}`,
+        connections: settings.connections,
+        seconds,
+        keyArgs: keyArgsOf(scenario, nonce),
+        serverPid: server.pid,
+      });
     const measure = async (target, nonce) => {
       for (let attempt = 1; ; attempt++) {
         const idleBusy = await quietMoment(server.pid);
@@ -162,7 +171,10 @@ async function runLoads(scenarios, startServer, client, results) {
         const order = targets.map((_, i) => targets[(i + round) % targets.length]);
         for (const target of order) byTarget.get(target.id).push({ round, ...(await measure(target, `${runId}-${round}-${target.id}`)) });
         const fg = byTarget.get("floodgate").at(-1);
-        log(`${scenario.id} round ${round + 1}/${settings.rounds}: ${order.map((t) => `${t.id} ${Math.round(byTarget.get(t.id).at(-1).rps)}`).join(", ")} req/s` + (fg.failOpen ? ` (floodgate failed open ${fg.failOpen}×)` : ""));
+        log(
+          `${scenario.id} round ${round + 1}/${settings.rounds}: ${order.map((t) => `${t.id} ${Math.round(byTarget.get(t.id).at(-1).rps)}`).join(", ")} req/s` +
+            (fg.failOpen ? ` (floodgate failed open ${fg.failOpen}×)` : ""),
+        );
       }
     } finally {
       await server.stop();
@@ -204,12 +216,20 @@ async function profile(scenario, ports, client, built) {
   const target = { id: "floodgate", service: "floodgate", path: scenario.path };
   log(`profiling floodgate on ${scenario.id} for ${settings.seconds} s`);
   const { profile: cpu, result } = await profileDuring(Number(process.env.BENCH_INSPECT), "floodgate", () =>
-    runLoad({ client: client.name, url: `http://127.0.0.1:${ports.floodgate}${target.path}`, connections: settings.connections, seconds: settings.seconds, keyArgs: keyArgsOf(scenario, `profile-${startedAt}`) }));
+    runLoad({
+      client: client.name,
+      url: `http://127.0.0.1:${ports.floodgate}${target.path}`,
+      connections: settings.connections,
+      seconds: settings.seconds,
+      keyArgs: keyArgsOf(scenario, `profile-${startedAt}`),
+    }),
+  );
   const file = join(work, `profile-${scenario.id}.cpuprofile`);
   writeFileSync(file, JSON.stringify(cpu));
   const map = JSON.parse(readFileSync(join(built.floodgate.dir, `${built.floodgate.modules[0]}.map`), "utf8"));
   console.log(`\n${Math.round(result.rps)} req/s under the profiler; self time by source (${file}):`);
-  for (const row of summarizeBySource(cpu, map, built.floodgate.modules[0]).slice(0, 25)) console.log(`${(row.share * 100).toFixed(1).padStart(6)} %  ${row.source}`);
+  for (const row of summarizeBySource(cpu, map, built.floodgate.modules[0]).slice(0, 25))
+    console.log(`${(row.share * 100).toFixed(1).padStart(6)} %  ${row.source}`);
 }
 
 async function main() {
@@ -235,8 +255,19 @@ async function main() {
       const { path, ports } = await writeConfig(join(work, "build"), services(built), join(work, "storage", String(started)));
       const server = await startWorkerd(path, ports, join(work, `workerd-${scenario.id}.log`));
       current = server;
-      log(`${scenario.id}: workerd (pid ${server.pid}) serving ${Object.entries(ports).map(([id, port]) => `${id} :${port}`).join(", ")}`);
-      return { pid: server.pid, ports, stop: async () => { await server.stop(); current = undefined; } };
+      log(
+        `${scenario.id}: workerd (pid ${server.pid}) serving ${Object.entries(ports)
+          .map(([id, port]) => `${id} :${port}`)
+          .join(", ")}`,
+      );
+      return {
+        pid: server.pid,
+        ports,
+        stop: async () => {
+          await server.stop();
+          current = undefined;
+        },
+      };
     };
     const stopOnSignal = async () => {
       await current?.stop();
@@ -278,13 +309,21 @@ async function main() {
     const scale = quick ? 0.1 : 1;
     results.accuracy = [
       { name: "stress", description: "2,000 keys, base rates 0.01–3 × the limit, bursts × 4", ...replayAccuracy(spec, { keys: Math.round(2_000 * scale) }) },
-      { name: "mostly under limit", description: "10,000 keys, base rates 0.01–0.3 × the limit, bursts × 4", ...replayAccuracy(spec, { keys: Math.round(10_000 * scale), maxRate: 0.3 }) },
+      {
+        name: "mostly under limit",
+        description: "10,000 keys, base rates 0.01–0.3 × the limit, bursts × 4",
+        ...replayAccuracy(spec, { keys: Math.round(10_000 * scale), maxRate: 0.3 }),
+      },
     ];
   }
 
   if (!flag("skip-memory")) {
     log("memory: state per key, in the V8 heap and in SQLite");
-    const child = spawnSync(process.execPath, ["--expose-gc", "--disable-warning=ExperimentalWarning", join(root, "bench", "lib", "memory.mjs"), ...(quick ? ["--quick"] : [])], { encoding: "utf8" });
+    const child = spawnSync(
+      process.execPath,
+      ["--expose-gc", "--disable-warning=ExperimentalWarning", join(root, "bench", "lib", "memory.mjs"), ...(quick ? ["--quick"] : [])],
+      { encoding: "utf8" },
+    );
     if (child.status !== 0) throw new Error(`memory measurement failed:\n${child.stderr}`);
     results.memory = JSON.parse(child.stdout);
   }
@@ -297,15 +336,17 @@ async function main() {
   const runs = join(root, "bench", "runs");
   mkdirSync(runs, { recursive: true });
   const raw = join(runs, `${results.generatedAt.replace(/[:.]/g, "-")}${full ? "" : "-partial"}.json`);
-  writeFileSync(raw, JSON.stringify(results, null, 2) + "\n");
+  writeFileSync(raw, `${JSON.stringify(results, null, 2)}\n`);
   const out = full ? join(root, "bench") : work;
   mkdirSync(out, { recursive: true });
   writeFileSync(join(out, "results.json"), formatSummary(summarize(results)));
   if (results.scenarios) writeFileSync(join(out, "results.svg"), renderSvg(results));
   printReport(results);
-  if (results.overshoot) console.log("\n" + printOvershoot(results.overshoot));
+  if (results.overshoot) console.log(`\n${printOvershoot(results.overshoot)}`);
   const shown = (f) => f.slice(root.length + 1);
-  log(`done in ${results.elapsedSeconds} s: ${shown(join(out, "results.json"))}${results.scenarios ? `, ${shown(join(out, "results.svg"))}` : ""}; raw: ${shown(raw)}`);
+  log(
+    `done in ${results.elapsedSeconds} s: ${shown(join(out, "results.json"))}${results.scenarios ? `, ${shown(join(out, "results.svg"))}` : ""}; raw: ${shown(raw)}`,
+  );
 }
 
 main().catch((error) => {

@@ -113,9 +113,13 @@ try {
   const bad = total - (statuses.get(200) ?? 0) - (statuses.get(429) ?? 0);
   const peak = Math.max(...memory.map((m) => m.kib));
   const half = memory.filter((m) => m.at >= elapsed / 2);
-  console.log(`[soak] requests ${total} in ${elapsed.toFixed(1)} s (${(total / elapsed).toFixed(0)} req/s): ${JSON.stringify(Object.fromEntries(statuses))}, network failures ${failures}`);
+  console.log(
+    `[soak] requests ${total} in ${elapsed.toFixed(1)} s (${(total / elapsed).toFixed(0)} req/s): ${JSON.stringify(Object.fromEntries(statuses))}, network failures ${failures}`,
+  );
   console.log(`[soak] errors (not 200/429): ${bad}`);
-  console.log(`[soak] workerd RSS: start ${(memory[0].kib / 1024).toFixed(1)} MiB, peak ${(peak / 1024).toFixed(1)} MiB, end of load ${(endOfLoad / 1024).toFixed(1)} MiB, after ${IDLE_SECONDS} s idle ${(afterIdle / 1024).toFixed(1)} MiB`);
+  console.log(
+    `[soak] workerd RSS: start ${(memory[0].kib / 1024).toFixed(1)} MiB, peak ${(peak / 1024).toFixed(1)} MiB, end of load ${(endOfLoad / 1024).toFixed(1)} MiB, after ${IDLE_SECONDS} s idle ${(afterIdle / 1024).toFixed(1)} MiB`,
+  );
   console.log(`[soak] RSS over the second half of the load: ${half.map((m) => (m.kib / 1024).toFixed(0)).join(" → ")} MiB`);
   console.log(`[soak] limits: ${over.length === 0 ? "every key within its limit (exact)" : over.join("; ")}`);
   process.exitCode = bad === 0 && over.length === 0 ? 0 : 1;

@@ -20,8 +20,16 @@ const auth = { authorization: `Bearer ${TOKEN}` };
 const rules = {
   domain: "restart",
   descriptors: [
-    { key: "quota", value: "minute", descriptors: [{ key: "remote_address", rate_limit: { unit: "minute", requests_per_unit: 10, algorithm: "sliding_window_log" } }] },
-    { key: "quota", value: "day", descriptors: [{ key: "remote_address", rate_limit: { unit: "day", requests_per_unit: 100, algorithm: "sliding_window_log" } }] },
+    {
+      key: "quota",
+      value: "minute",
+      descriptors: [{ key: "remote_address", rate_limit: { unit: "minute", requests_per_unit: 10, algorithm: "sliding_window_log" } }],
+    },
+    {
+      key: "quota",
+      value: "day",
+      descriptors: [{ key: "remote_address", rate_limit: { unit: "day", requests_per_unit: 100, algorithm: "sliding_window_log" } }],
+    },
   ],
   routes: [
     { match: { path: "/minute" }, descriptors: [[{ key: "quota", value: "minute" }, { key: "remote_address" }]] },

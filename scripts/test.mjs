@@ -46,7 +46,9 @@ if (existsSync(report)) {
 const cliTests = "test/cli";
 if (extra.length === 0 && existsSync(cliTests)) {
   console.log("> node --test test/cli (command-line tools)");
-  const files = readdirSync(cliTests).filter((f) => f.endsWith(".test.mjs")).map((f) => join(cliTests, f));
+  const files = readdirSync(cliTests)
+    .filter((f) => f.endsWith(".test.mjs"))
+    .map((f) => join(cliTests, f));
   const node = spawnSync(process.execPath, ["--test", "--test-reporter=tap", ...files], { encoding: "utf8", env: process.env });
   process.stdout.write(node.stdout);
   process.stderr.write(node.stderr);

@@ -106,8 +106,16 @@ export function readSettings(env: Env): Settings {
   const queueMaxAttempts = wholeNumber(env.QUEUE_MAX_ATTEMPTS, "QUEUE_MAX_ATTEMPTS", 5, 1, 100);
   const queueRetryBaseSeconds = wholeNumber(env.QUEUE_RETRY_BASE_SECONDS, "QUEUE_RETRY_BASE_SECONDS", 10, 0, 3600);
   return {
-    originUrl, adminToken, failureMode, decisionTimeoutMs, shadowMode: shadowText === "true", metricsFlushMs,
-    trustedProxyHops, coalescing: coalescingText === "on", queueMaxAttempts, queueRetryBaseSeconds,
+    originUrl,
+    adminToken,
+    failureMode,
+    decisionTimeoutMs,
+    shadowMode: shadowText === "true",
+    metricsFlushMs,
+    trustedProxyHops,
+    coalescing: coalescingText === "on",
+    queueMaxAttempts,
+    queueRetryBaseSeconds,
   };
 }
 

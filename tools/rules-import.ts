@@ -67,7 +67,12 @@ export function importFiles(files: readonly string[], out: Writer = nodeProcess.
     const domain = (converted.document as { domain?: unknown } | null)?.domain;
     if (typeof domain === "string" && domain !== "") {
       const first = seen.get(domain);
-      if (first !== undefined) report(file, "$.domain", `duplicate domain "${domain}" (already defined in ${first}); Envoy rejects it too unless MERGE_DOMAIN_CONFIG is set: merge the files by hand`);
+      if (first !== undefined)
+        report(
+          file,
+          "$.domain",
+          `duplicate domain "${domain}" (already defined in ${first}); Envoy rejects it too unless MERGE_DOMAIN_CONFIG is set: merge the files by hand`,
+        );
       else seen.set(domain, file);
     }
     documents.push(converted.document);

@@ -18,18 +18,20 @@ const instance = autocannon({
   duration: Number(seconds),
   maxOverallRequests: Number(maxResponses),
   timeout: 10,
-  requests: [{
-    method: "GET",
-    setupRequest(request) {
-      return { ...request, headers: { ...request.headers, "x-api-key": nextKey() } };
+  requests: [
+    {
+      method: "GET",
+      setupRequest(request) {
+        return { ...request, headers: { ...request.headers, "x-api-key": nextKey() } };
+      },
+      onResponse(status, _body, _context, headers = {}) {
+        // floodgate marks requests it let through unchecked (FAILURE_MODE=open).
+        if (status === 200) counts[(headers["x-ratelimit-decision"] ?? headers["X-RateLimit-Decision"]) ? "failopen" : "ok"]++;
+        else if (status === 429) counts.limited++;
+        else counts.other++;
+      },
     },
-    onResponse(status, body, context, headers = {}) {
-      // floodgate marks requests it let through unchecked (FAILURE_MODE=open).
-      if (status === 200) counts[headers["x-ratelimit-decision"] ?? headers["X-RateLimit-Decision"] ? "failopen" : "ok"]++;
-      else if (status === 429) counts.limited++;
-      else counts.other++;
-    },
-  }],
+  ],
 });
 
 instance.on("done", (result) => {

@@ -28,7 +28,12 @@ export function loadClient(preference = "auto") {
     if (!probe.error && match) return { name: "wrk", version: match[1] };
     if (preference === "wrk") throw new Error("--client wrk: wrk is not installed (apt-get install -y wrk)");
   }
-  return { name: "autocannon", version: JSON.parse(spawnSync(process.execPath, ["-p", "JSON.stringify(require('autocannon/package.json').version)"], { encoding: "utf8", cwd: here }).stdout) };
+  return {
+    name: "autocannon",
+    version: JSON.parse(
+      spawnSync(process.execPath, ["-p", "JSON.stringify(require('autocannon/package.json').version)"], { encoding: "utf8", cwd: here }).stdout,
+    ),
+  };
 }
 
 function commandFor(client, url, connections, seconds, keyArgs) {

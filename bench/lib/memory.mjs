@@ -105,11 +105,20 @@ export function measureMemory({ keys = 20_000, limit = 100, limits = [10, 100, 1
     const json = JSON.stringify(state);
     // Each key gets its own state object, as decoded from storage.
     const stateHeap = heapPerItem(() => JSON.parse(json), keys);
-    const keyHeap = heapPerItem((i) => {
-      const windows = new Map([["swc:100:60000:100", { state: JSON.parse(json), idleAt: START + 2 * WINDOW_MS }]]);
-      return [counterKey(i), windows];
-    }, keys) + mapEntryBytes(keys);
-    return { algorithm: name, limit, hits: limit / 2, json: json.length, heapState: stateHeap, heapPerKey: keyHeap, sqlitePerCounter: sqliteBytesPerCounter(state, keys) };
+    const keyHeap =
+      heapPerItem((i) => {
+        const windows = new Map([["swc:100:60000:100", { state: JSON.parse(json), idleAt: START + 2 * WINDOW_MS }]]);
+        return [counterKey(i), windows];
+      }, keys) + mapEntryBytes(keys);
+    return {
+      algorithm: name,
+      limit,
+      hits: limit / 2,
+      json: json.length,
+      heapState: stateHeap,
+      heapPerKey: keyHeap,
+      sqlitePerCounter: sqliteBytesPerCounter(state, keys),
+    };
   });
   const growth = [];
   for (const name of Object.keys(algorithms)) {
@@ -117,7 +126,13 @@ export function measureMemory({ keys = 20_000, limit = 100, limits = [10, 100, 1
       const state = stateAfter(name, l, l);
       const json = JSON.stringify(state);
       const count = Math.max(50, Math.min(keys, Math.floor(2e6 / json.length)));
-      growth.push({ algorithm: name, limit: l, json: json.length, heapState: heapPerItem(() => JSON.parse(json), count), sqlitePerCounter: sqliteBytesPerCounter(state, Math.min(count, 2_000)) });
+      growth.push({
+        algorithm: name,
+        limit: l,
+        json: json.length,
+        heapState: heapPerItem(() => JSON.parse(json), count),
+        sqlitePerCounter: sqliteBytesPerCounter(state, Math.min(count, 2_000)),
+      });
     }
   }
   return { keys, windowMs: WINDOW_MS, perAlgorithm, growth };
@@ -139,5 +154,5 @@ function mapEntryBytes(count) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const quick = process.argv.includes("--quick");
-  process.stdout.write(JSON.stringify(quick ? measureMemory({ keys: 1_000, limits: [10, 100, 1_000] }) : measureMemory()) + "\n");
+  process.stdout.write(`${JSON.stringify(quick ? measureMemory({ keys: 1_000, limits: [10, 100, 1_000] }) : measureMemory())}\n`);
 }

@@ -56,14 +56,18 @@ export async function measureOvershoot({ floodgate, workDir, quick = false, log 
   rmSync(storageDir, { recursive: true, force: true });
   const { path: configPath, ports } = await writeOvershootConfig(workDir, floodgate, Math.max(...edgeCounts), storageDir);
   const server = await startWorkerd(configPath, ports, join(workDir, "workerd.log"));
-  log(`overshoot: workerd (pid ${server.pid}) with ${Object.keys(ports).length} edges sharing one CounterObject namespace; ${path}, limit ${limit}, sync ${syncMs} ms`);
+  log(
+    `overshoot: workerd (pid ${server.pid}) with ${Object.keys(ports).length} edges sharing one CounterObject namespace; ${path}, limit ${limit}, sync ${syncMs} ms`,
+  );
   const agents = Object.keys(ports).map(() => new Agent({ keepAlive: true, maxSockets: IN_FLIGHT_PER_EDGE }));
   const rows = [];
   try {
     for (const edges of edgeCounts) {
       const row = await measureEdges({ edges, ports: Object.values(ports), agents, path, limit, windowMs, syncMs });
       rows.push(row);
-      log(`overshoot: ${edges} edge(s): ${row.allowed} of ${row.requests} allowed, limit ${limit}: overshoot ${row.overshootPercent.toFixed(2)} % (bound ${row.boundPercent} %)`);
+      log(
+        `overshoot: ${edges} edge(s): ${row.allowed} of ${row.requests} allowed, limit ${limit}: overshoot ${row.overshootPercent.toFixed(2)} % (bound ${row.boundPercent} %)`,
+      );
     }
   } finally {
     for (const agent of agents) agent.destroy();
@@ -94,10 +98,17 @@ export function printOvershoot(result) {
     const c = r.convergence;
     // Name how long the worst edge had been quiet: one that fell quiet early may have synced for the last time before the others did.
     const worst = c.views.reduce((w, v, e) => (Math.abs(v - (c.expectedRemaining - e)) > Math.abs(c.views[w] - (c.expectedRemaining - w)) ? e : w), 0);
-    const converged = c.converged ? `yes (${r.edges}/${r.edges})` : `no: ${c.agreeing}/${r.edges}, off by ≤ ${c.maxError} (edge quiet ${c.quietBeforeStopMs[worst]} ms before the end)`;
-    lines.push(`| ${r.edges} | ${r.limit} | ${r.allowed}${failed} | ${r.overshoot} | ${r.overshootPercent.toFixed(2)} % | ${r.boundPercent} % | ${r.withinBound ? "yes" : "**no**"} | ${converged} |`);
+    const converged = c.converged
+      ? `yes (${r.edges}/${r.edges})`
+      : `no: ${c.agreeing}/${r.edges}, off by ≤ ${c.maxError} (edge quiet ${c.quietBeforeStopMs[worst]} ms before the end)`;
+    lines.push(
+      `| ${r.edges} | ${r.limit} | ${r.allowed}${failed} | ${r.overshoot} | ${r.overshootPercent.toFixed(2)} % | ${r.boundPercent} % | ${r.withinBound ? "yes" : "**no**"} | ${converged} |`,
+    );
   }
-  lines.push("", `Overshoot: 200s beyond the limit. Views: on a second key left at half its limit, each isolate in turn answers one more request ${result.rows[0]?.convergence.waitedMs ?? 2 * result.syncMs} ms after the last answer; its X-RateLimit-Remaining must be exact (all allowed hits and the probes before it counted).`);
+  lines.push(
+    "",
+    `Overshoot: 200s beyond the limit. Views: on a second key left at half its limit, each isolate in turn answers one more request ${result.rows[0]?.convergence.waitedMs ?? 2 * result.syncMs} ms after the last answer; its X-RateLimit-Remaining must be exact (all allowed hits and the probes before it counted).`,
+  );
   return lines.join("\n");
 }
 
@@ -108,7 +119,8 @@ function ruleOf(path) {
   const domain = JSON.parse(readFileSync(RULES, "utf8")).find((d) => d.domain === "bench-sharded");
   const node = domain.descriptors.find((d) => d.key === "path" && d.value === path);
   const limit = node?.descriptors?.[0]?.rate_limit;
-  if (!limit?.precount || limit.algorithm !== "fixed_window") throw new Error(`bench/rules/bench.json: ${path} needs one fixed_window rate limit with precount`);
+  if (!limit?.precount || limit.algorithm !== "fixed_window")
+    throw new Error(`bench/rules/bench.json: ${path} needs one fixed_window rate limit with precount`);
   return { limit: limit.requests_per_unit, windowMs: UNITS_MS[limit.unit] * (limit.unit_multiplier ?? 1), syncMs: limit.precount.sync_ms };
 }
 
@@ -125,7 +137,19 @@ async function measureEdges({ edges, ports, agents, path, limit, windowMs, syncM
     const overshoot = Math.max(0, counts.allowed - limit);
     const overshootPercent = (overshoot / limit) * 100;
     const boundPercent = edges * PRECOUNT_SHARE * 100;
-    return { edges, limit, requests: counts.requests, allowed: counts.allowed, rejected: counts.rejected, failed: counts.failed, overshoot, overshootPercent, boundPercent, withinBound: overshootPercent <= boundPercent, convergence };
+    return {
+      edges,
+      limit,
+      requests: counts.requests,
+      allowed: counts.allowed,
+      rejected: counts.rejected,
+      failed: counts.failed,
+      overshoot,
+      overshootPercent,
+      boundPercent,
+      withinBound: overshootPercent <= boundPercent,
+      convergence,
+    };
   }
 }
 
@@ -138,19 +162,21 @@ async function drive({ edges, ports, agents, path, key, requests, seed }) {
   const queues = Array.from({ length: edges }, () => 0);
   for (let i = 0; i < requests; i++) queues[Math.floor(random() * edges)] += 1;
   const counts = { requests, allowed: 0, rejected: 0, failed: 0, lastAnswerAt: queues.map(() => 0) };
-  await Promise.all(queues.flatMap((size, e) => {
-    let left = size;
-    return Array.from({ length: IN_FLIGHT_PER_EDGE }, async () => {
-      while (left > 0) {
-        left -= 1;
-        const { status } = await get(agents[e], ports[e], path, key);
-        counts.lastAnswerAt[e] = Date.now();
-        if (status === 200) counts.allowed += 1;
-        else if (status === 429) counts.rejected += 1;
-        else counts.failed += 1;
-      }
-    });
-  }));
+  await Promise.all(
+    queues.flatMap((size, e) => {
+      let left = size;
+      return Array.from({ length: IN_FLIGHT_PER_EDGE }, async () => {
+        while (left > 0) {
+          left -= 1;
+          const { status } = await get(agents[e], ports[e], path, key);
+          counts.lastAnswerAt[e] = Date.now();
+          if (status === 200) counts.allowed += 1;
+          else if (status === 429) counts.rejected += 1;
+          else counts.failed += 1;
+        }
+      });
+    }),
+  );
   return counts;
 }
 
@@ -176,7 +202,15 @@ async function converge({ edges, ports, agents, path, key, limit, syncMs, seed }
   // How long before the last answer of all each edge answered its own last request: an edge that fell quiet early may have synced for the last time before the others' last hits reached the object.
   const stop = Math.max(...counts.lastAnswerAt);
   const quietBeforeStopMs = counts.lastAnswerAt.map((t) => stop - t);
-  return { waitedMs: 2 * syncMs, expectedRemaining: expected, views, agreeing, maxError: Math.max(...errors), quietBeforeStopMs, converged: agreeing === edges && counts.failed === 0 };
+  return {
+    waitedMs: 2 * syncMs,
+    expectedRemaining: expected,
+    views,
+    agreeing,
+    maxError: Math.max(...errors),
+    quietBeforeStopMs,
+    converged: agreeing === edges && counts.failed === 0,
+  };
 }
 
 /** One GET over a kept-alive connection; resolves with status and headers once the body is read. */
@@ -251,6 +285,6 @@ export async function writeOvershootConfig(dir, worker, edges, storageDir) {
     ...ids.map((_, i) => edgeConfig(i + 1, worker, dir)),
   ];
   const path = join(dir, "overshoot.capnp");
-  writeFileSync(path, lines.join("\n") + "\n");
+  writeFileSync(path, `${lines.join("\n")}\n`);
   return { path, ports };
 }

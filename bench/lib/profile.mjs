@@ -106,7 +106,12 @@ export function summarizeBySource(profile, sourceMapPayload, bundleName) {
 // "../../../../src/limiter/decide.ts" → "src/limiter/decide.ts"; packages by name.
 function shortSource(path) {
   const modules = path.lastIndexOf("node_modules/");
-  if (modules >= 0) return path.slice(modules + "node_modules/".length).split("/").slice(0, path.includes("node_modules/@") ? 2 : 1).join("/");
+  if (modules >= 0)
+    return path
+      .slice(modules + "node_modules/".length)
+      .split("/")
+      .slice(0, path.includes("node_modules/@") ? 2 : 1)
+      .join("/");
   const src = path.lastIndexOf("src/");
   return src >= 0 ? path.slice(src) : path;
 }

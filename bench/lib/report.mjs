@@ -30,7 +30,8 @@ function notes(scenario, id) {
   const out = [];
   const exact = scenario.exactness?.[id];
   if (exact) out.push(`${exact.verdict} (allowed ${exact.allowed.join(", ")} of ${exact.limit}; peer: ${scenario.exactness.peer.verdict})`);
-  if (t.floodgateOverThis !== undefined) out.push(`floodgate ${t.floodgateOverThis.toFixed(2)}× this (rounds ${t.floodgateOverThisRounds.map((r) => r.toFixed(2)).join(", ")})`);
+  if (t.floodgateOverThis !== undefined)
+    out.push(`floodgate ${t.floodgateOverThis.toFixed(2)}× this (rounds ${t.floodgateOverThisRounds.map((r) => r.toFixed(2)).join(", ")})`);
   if (t.failOpen > 0) out.push(`${t.failOpen} failed open`);
   if (t.errors > 0) out.push(`${t.errors} errors`);
   return out.join("; ") || "";
@@ -50,13 +51,23 @@ export function throughputTable(scenarios) {
       const t = s.targets[id];
       rows.push([
         id === "floodgate" ? s.title : `↳ ${variantTitle(id)}`,
-        int(t.rps), ms(t.p50Ms), ms(t.p99Ms), ratio(t.toBare), ratio(t.toPeer),
-        int(s.targets.bare.rps), int(s.targets.peer.rps), ms(s.targets.peer.p99Ms),
-        pct(t.limitedPercent, 0), notes(s, id),
+        int(t.rps),
+        ms(t.p50Ms),
+        ms(t.p99Ms),
+        ratio(t.toBare),
+        ratio(t.toPeer),
+        int(s.targets.bare.rps),
+        int(s.targets.peer.rps),
+        ms(s.targets.peer.p99Ms),
+        pct(t.limitedPercent, 0),
+        notes(s, id),
       ]);
     }
   }
-  return markdownTable(["scenario", "floodgate req/s", "p50 ms", "p99 ms", "× bare", "× peer", "bare req/s", "peer req/s", "peer p99 ms", "429s", "notes"], rows);
+  return markdownTable(
+    ["scenario", "floodgate req/s", "p50 ms", "p99 ms", "× bare", "× peer", "bare req/s", "peer req/s", "peer p99 ms", "429s", "notes"],
+    rows,
+  );
 }
 
 /**
@@ -74,7 +85,7 @@ export function probeTable(results) {
   rows.push(row(`floodgate, ${host.title}`, host.targets.floodgate));
   const minute = results.scenarios.find((s) => s.id === host.id.replace(/-1s$/, "-1m"));
   if (minute) rows.push(row(`floodgate, ${minute.title} (its own rounds)`, minute.targets.floodgate));
-  return `Where the time goes (${host.title}):\n\n` + markdownTable(["configuration", "req/s", "p50 ms", "p99 ms", "× bare"], rows);
+  return `Where the time goes (${host.title}):\n\n${markdownTable(["configuration", "req/s", "p50 ms", "p99 ms", "× bare"], rows)}`;
 }
 
 /**
@@ -84,18 +95,25 @@ export function probeTable(results) {
  * console.log(accuracyTables(results.accuracy));
  */
 export function accuracyTables(accuracy) {
-  return accuracy.map((a) => {
-    const t = a.trace;
-    const head = `Accuracy, trace "${a.name}" (${a.description}): ${int(t.requests)} requests over ${int(t.keys)} keys in ${t.durationMs / 60_000} min, seed ${t.seed}; ` +
-      `limit ${a.limit} per ${a.windowMs / 1000} s (burst ${a.burst}); the exact oracle rejects ${pct(100 - t.oracleAllowedPercent, 1)} of requests.`;
-    const rows = a.rows.map((r) => [
-      r.algorithm, pct(r.falseAllowsPercent, 3), pct(r.falseDeniesPercent, 3), pct(r.wrongPercent, 3),
-      pct(r.wrongOwnHistoryPercent, 3), r.worstOvershoot === 0 ? "0" : `+${r.worstOvershoot} (${pct(r.worstOvershootPercentOfLimit, 0)})`,
-    ]);
-    const swc = a.rows.find((r) => r.algorithm === "sliding_window_counter");
-    const tail = `sliding_window_counter: ${pct(swc.wrongPercent, 3)} of requests decided differently from the oracle here; Cloudflare reported ${a.cloudflareWrongPercent} % on 400 M real requests.`;
-    return `${head}\n\n${markdownTable(["algorithm", "false allows", "false denies", "wrong (total)", "wrong given its own history", "worst window vs limit"], rows)}\n\n${tail}`;
-  }).join("\n\n");
+  return accuracy
+    .map((a) => {
+      const t = a.trace;
+      const head =
+        `Accuracy, trace "${a.name}" (${a.description}): ${int(t.requests)} requests over ${int(t.keys)} keys in ${t.durationMs / 60_000} min, seed ${t.seed}; ` +
+        `limit ${a.limit} per ${a.windowMs / 1000} s (burst ${a.burst}); the exact oracle rejects ${pct(100 - t.oracleAllowedPercent, 1)} of requests.`;
+      const rows = a.rows.map((r) => [
+        r.algorithm,
+        pct(r.falseAllowsPercent, 3),
+        pct(r.falseDeniesPercent, 3),
+        pct(r.wrongPercent, 3),
+        pct(r.wrongOwnHistoryPercent, 3),
+        r.worstOvershoot === 0 ? "0" : `+${r.worstOvershoot} (${pct(r.worstOvershootPercentOfLimit, 0)})`,
+      ]);
+      const swc = a.rows.find((r) => r.algorithm === "sliding_window_counter");
+      const tail = `sliding_window_counter: ${pct(swc.wrongPercent, 3)} of requests decided differently from the oracle here; Cloudflare reported ${a.cloudflareWrongPercent} % on 400 M real requests.`;
+      return `${head}\n\n${markdownTable(["algorithm", "false allows", "false denies", "wrong (total)", "wrong given its own history", "worst window vs limit"], rows)}\n\n${tail}`;
+    })
+    .join("\n\n");
 }
 
 /**
@@ -113,14 +131,19 @@ export function memoryTables(memory) {
   const names = [...new Set(memory.growth.map((g) => g.algorithm))];
   const growth = markdownTable(
     ["algorithm", ...limits.map((l) => `limit ${int(l)}: JSON / heap / SQLite`)],
-    names.map((name) => [name, ...limits.map((l) => {
-      const g = memory.growth.find((x) => x.algorithm === name && x.limit === l);
-      return `${bytes(g.json)} / ${bytes(g.heapState)} / ${bytes(g.sqlitePerCounter)}`;
-    })]),
+    names.map((name) => [
+      name,
+      ...limits.map((l) => {
+        const g = memory.growth.find((x) => x.algorithm === name && x.limit === l);
+        return `${bytes(g.json)} / ${bytes(g.heapState)} / ${bytes(g.sqlitePerCounter)}`;
+      }),
+    ]),
   );
   const first = memory.perAlgorithm[0];
-  return `Memory per key (limit ${first.limit} per ${memory.windowMs / 1000} s, ${first.hits} hits in the window, ${int(memory.keys)} keys measured):\n\n${per}\n\n` +
-    `Growth with the limit (a full window: limit hits at distinct ms):\n\n${growth}`;
+  return (
+    `Memory per key (limit ${first.limit} per ${memory.windowMs / 1000} s, ${first.hits} hits in the window, ${int(memory.keys)} keys measured):\n\n${per}\n\n` +
+    `Growth with the limit (a full window: limit hits at distinct ms):\n\n${growth}`
+  );
 }
 
 /**
@@ -132,14 +155,24 @@ export function memoryTables(memory) {
 export function printReport(results) {
   const e = results.environment;
   const s = results.settings;
-  console.log(`\nfloodgate bench — ${e.cpu}, ${e.cores} cores, ${e.memoryGiB} GiB, ${e.os}; node ${e.node}, workerd ${e.workerd}, ${e.loadClient}; commit ${e.commit}${e.dirtyTree ? " + uncommitted changes" : ""}`);
+  console.log(
+    `\nfloodgate bench — ${e.cpu}, ${e.cores} cores, ${e.memoryGiB} GiB, ${e.os}; node ${e.node}, workerd ${e.workerd}, ${e.loadClient}; commit ${e.commit}${e.dirtyTree ? " + uncommitted changes" : ""}`,
+  );
   if (results.scenarios) {
     console.log(`${s.rounds} round(s) × ${s.seconds} s per target, ${s.connections} connections; medians; ratios taken round by round.`);
     const b = results.background;
     if (b) {
-      console.log(`Other processes used a median ${b.medianPercent.toFixed(1)} % (max ${b.maxPercent.toFixed(0)} %) of the CPU during the loads; ${b.repeatedRuns} run(s) repeated for exceeding ${b.thresholdPercent} %.`);
-      if (b.serverBusyWaitSeconds !== undefined) console.log(`Runs started only with workerd idle (< ${b.serverIdleCpuMaxPercent} % of a core with no load): ${b.serverBusyWaitSeconds} s spent waiting for earlier runs' deferred work (alarms)${b.patienceLeftSeconds === 0 ? "; patience ran out, so some runs started anyway" : ""}.`);
-      if (b.runsOverThreshold > 0) console.log(`WARNING: ${b.runsOverThreshold} run(s) still shared the machine with other work (> ${b.thresholdPercent} %): their absolute figures are low; ratios suffer less.`);
+      console.log(
+        `Other processes used a median ${b.medianPercent.toFixed(1)} % (max ${b.maxPercent.toFixed(0)} %) of the CPU during the loads; ${b.repeatedRuns} run(s) repeated for exceeding ${b.thresholdPercent} %.`,
+      );
+      if (b.serverBusyWaitSeconds !== undefined)
+        console.log(
+          `Runs started only with workerd idle (< ${b.serverIdleCpuMaxPercent} % of a core with no load): ${b.serverBusyWaitSeconds} s spent waiting for earlier runs' deferred work (alarms)${b.patienceLeftSeconds === 0 ? "; patience ran out, so some runs started anyway" : ""}.`,
+        );
+      if (b.runsOverThreshold > 0)
+        console.log(
+          `WARNING: ${b.runsOverThreshold} run(s) still shared the machine with other work (> ${b.thresholdPercent} %): their absolute figures are low; ratios suffer less.`,
+        );
     }
     console.log("");
     console.log(throughputTable(results.scenarios));
@@ -151,7 +184,7 @@ export function printReport(results) {
   console.log("");
 }
 
-const escape = (text) => String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+const escapeXml = (text) => String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
 /**
  * A horizontal bar chart of throughput as a share of the bare worker, per
@@ -180,12 +213,12 @@ export function renderSvg(results) {
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, sans-serif" font-size="12">`,
     `<rect width="100%" height="100%" fill="#fff"/>`,
     `<text x="12" y="22" font-size="15" font-weight="600">Throughput as a share of a bare pass-through worker (1× = bare; same workerd, same origin, same load, same run)</text>`,
-    `<text x="12" y="40" fill="#555">${escape(`${results.environment.cpu}, ${results.environment.cores} cores; workerd ${results.environment.workerd}; ${results.settings.connections} connections; median of ${results.settings.rounds} round(s)`)}</text>`,
+    `<text x="12" y="40" fill="#555">${escapeXml(`${results.environment.cpu}, ${results.environment.cores} cores; workerd ${results.environment.workerd}; ${results.settings.connections} connections; median of ${results.settings.rounds} round(s)`)}</text>`,
   ];
   // Legend entries side by side, each as wide as its label (about 6.5 px a character at 12 px).
   let legendX = 12;
   for (const entry of series) {
-    out.push(`<rect x="${legendX}" y="50" width="10" height="10" fill="${entry.color}"/><text x="${legendX + 14}" y="59">${escape(entry.label)}</text>`);
+    out.push(`<rect x="${legendX}" y="50" width="10" height="10" fill="${entry.color}"/><text x="${legendX + 14}" y="59">${escapeXml(entry.label)}</text>`);
     legendX += 14 + entry.label.length * 6.5 + 18;
   }
   for (const tick of [0, 0.25, 0.5, 0.75, 1].filter((t) => t <= max)) {
@@ -196,15 +229,15 @@ export function renderSvg(results) {
   out.push(`<text x="${x(0.3)}" y="${height - 4}" text-anchor="middle" fill="#dc2626">target 0.3×</text>`);
   let y = top;
   for (const g of groups) {
-    out.push(`<text x="${label - 8}" y="${y + (g.bars.length * bar) / 2 + 4}" text-anchor="end">${escape(g.s.title)}</text>`);
+    out.push(`<text x="${label - 8}" y="${y + (g.bars.length * bar) / 2 + 4}" text-anchor="end">${escapeXml(g.s.title)}</text>`);
     for (const b of g.bars) {
       const t = g.s.targets[b.id];
       out.push(`<rect x="${label}" y="${y}" width="${Math.max(1, x(t.toBare) - label)}" height="${bar - 2}" fill="${b.color}"/>`);
-      out.push(`<text x="${x(t.toBare) + 4}" y="${y + bar - 3}" fill="#333">${escape(`${ratio(t.toBare)} (${int(t.rps)}/s)`)}</text>`);
+      out.push(`<text x="${x(t.toBare) + 4}" y="${y + bar - 3}" fill="#333">${escapeXml(`${ratio(t.toBare)} (${int(t.rps)}/s)`)}</text>`);
       y += bar;
     }
     y += gap;
   }
   out.push(`</svg>`);
-  return out.join("\n") + "\n";
+  return `${out.join("\n")}\n`;
 }

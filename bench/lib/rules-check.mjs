@@ -13,8 +13,11 @@ const RULES = new URL("../rules/bench.json", import.meta.url);
 function floodgateLimit(rules, path, apiKey) {
   for (const domain of rules.domains.values()) {
     if (!matchRoute(domain.routes, { method: "GET", path, host: "127.0.0.1" })) continue;
-    const match = matchDescriptor(domain, [{ key: "path", value: path }, { key: "api_key", value: apiKey }]);
-    if (!match || match.limits.length !== 1) return undefined;
+    const match = matchDescriptor(domain, [
+      { key: "path", value: path },
+      { key: "api_key", value: apiKey },
+    ]);
+    if (match?.limits.length !== 1) return undefined;
     return { limit: match.limits[0].limit, windowMs: match.limits[0].windowMs, placement: domain.placement };
   }
   return undefined;
@@ -33,7 +36,9 @@ export function checkBenchRules(scenarios) {
   const expect = (scenario, apiKey, want) => {
     const got = floodgateLimit(result.rules, scenario.path, apiKey);
     if (!got || got.limit !== want.limit || got.windowMs !== want.windowMs) {
-      problems.push(`${scenario.id} (${scenario.path}, key ${apiKey}): scenario says ${want.limit}/${want.windowMs} ms, rules give ${got ? `${got.limit}/${got.windowMs} ms` : "no single limit"}`);
+      problems.push(
+        `${scenario.id} (${scenario.path}, key ${apiKey}): scenario says ${want.limit}/${want.windowMs} ms, rules give ${got ? `${got.limit}/${got.windowMs} ms` : "no single limit"}`,
+      );
     }
     const placement = scenario.path.startsWith("/per-key/") ? "per_key" : "sharded";
     if (got && got.placement !== placement) problems.push(`${scenario.id}: path says ${placement}, rules place it ${got.placement}`);

@@ -75,9 +75,13 @@ export function exactness(runs, limit) {
     else if (r.requests < limit.limit) unreached++;
     else if (!crossed && got < limit.limit) under = Math.max(under, limit.limit - got);
   }
-  const verdict = over > 0 ? `+${over} over (${((100 * over) / limit.limit).toFixed(1)} %)`
-    : under > 0 ? `${under} under`
-    : unreached === runs.length ? "limit not reached"
-    : "exact";
+  const verdict =
+    over > 0
+      ? `+${over} over (${((100 * over) / limit.limit).toFixed(1)} %)`
+      : under > 0
+        ? `${under} under`
+        : unreached === runs.length
+          ? "limit not reached"
+          : "exact";
   return { verdict, allowed, limit: limit.limit };
 }

@@ -70,7 +70,7 @@ export const capnpText = (value) => JSON.stringify(String(value));
 const text = capnpText;
 
 // Cap'n Proto constant names must be camelCase: "rpc-floor" → "rpcFloorWorker".
-const constName = (id) => id.replace(/[^A-Za-z0-9]+(.)/g, (_, c) => c.toUpperCase()) + "Worker";
+const constName = (id) => `${id.replace(/[^A-Za-z0-9]+(.)/g, (_, c) => c.toUpperCase())}Worker`;
 
 /**
  * Cap'n Proto text for one worker service. `vars` are added to (and win
@@ -127,7 +127,7 @@ export async function writeConfig(dir, services, storageDir) {
     ...Object.entries(services).map(([id, s]) => workerConfig(id, s.worker, dir, (typeof s.vars === "function" ? s.vars(ports) : s.vars) ?? {})),
   ];
   const path = join(dir, "bench.capnp");
-  writeFileSync(path, lines.join("\n") + "\n");
+  writeFileSync(path, `${lines.join("\n")}\n`);
   return { path, ports };
 }
 
@@ -141,14 +141,25 @@ export async function writeConfig(dir, services, storageDir) {
  */
 export async function startWorkerd(configPath, ports, logFile) {
   const log = createWriteStream(logFile);
-  const child = spawn(workerdBinary(), ["serve", configPath, ...(process.env.BENCH_INSPECT ? ["--inspector-addr=127.0.0.1:" + process.env.BENCH_INSPECT] : [])], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(
+    workerdBinary(),
+    ["serve", configPath, ...(process.env.BENCH_INSPECT ? [`--inspector-addr=127.0.0.1:${process.env.BENCH_INSPECT}`] : [])],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
   child.stdout.pipe(log);
   child.stderr.pipe(log);
   let exited = false;
-  const exit = new Promise((resolve) => child.on("exit", (code, signal) => { exited = true; resolve({ code, signal }); }));
+  const exit = new Promise((resolve) =>
+    child.on("exit", (code, signal) => {
+      exited = true;
+      resolve({ code, signal });
+    }),
+  );
   const stop = async () => {
     if (!exited) child.kill("SIGTERM");
-    const timer = setTimeout(() => { if (!exited) child.kill("SIGKILL"); }, 5_000);
+    const timer = setTimeout(() => {
+      if (!exited) child.kill("SIGKILL");
+    }, 5_000);
     await exit;
     clearTimeout(timer);
     log.end();

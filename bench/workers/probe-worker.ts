@@ -97,7 +97,7 @@ export class ProbeObject extends DurableObject {
   private save(key: string, count: number, now = Date.now()): void {
     this.ctx.storage.sql.exec(
       "INSERT OR REPLACE INTO counters (id, state, idle_at) VALUES (?, ?, ?)",
-      key + "\u0001swc:100000:60000:100000",
+      `${key}\u0001swc:100000:60000:100000`,
       JSON.stringify({ w: now - (now % 60_000), p: 0, c: count }),
       now + 120_000,
     );

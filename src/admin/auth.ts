@@ -23,9 +23,8 @@ export function requireAdminToken(isolateOf: IsolateOf): MiddlewareHandler<{ Bin
     }
     const given = bearerToken(c.req.header("authorization") ?? null);
     if (given === undefined || !(await tokensEqual(given, expected))) {
-      const detail = given === undefined
-        ? "This endpoint needs an Authorization: Bearer <ADMIN_TOKEN> header."
-        : "The bearer token is not the configured ADMIN_TOKEN.";
+      const detail =
+        given === undefined ? "This endpoint needs an Authorization: Bearer <ADMIN_TOKEN> header." : "The bearer token is not the configured ADMIN_TOKEN.";
       return problem(401, "Unauthorized", detail, {}, { "WWW-Authenticate": 'Bearer realm="floodgate"' });
     }
     await next();

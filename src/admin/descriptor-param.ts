@@ -43,7 +43,10 @@ export function parseCounterQuery(search: string): ParsedParams {
   for (const [i, pair] of pairs.entries()) {
     const eq = pair.indexOf("=");
     if (eq <= 0) {
-      return { ok: false, message: `descriptor entry ${i + 1} (${JSON.stringify(pair)}) is not key=value; escape "," "=" "%" inside keys and values as %2C %3D %25` };
+      return {
+        ok: false,
+        message: `descriptor entry ${i + 1} (${JSON.stringify(pair)}) is not key=value; escape "," "=" "%" inside keys and values as %2C %3D %25`,
+      };
     }
     const key = decode(pair.slice(0, eq));
     const value = decode(pair.slice(eq + 1));

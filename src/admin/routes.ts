@@ -35,7 +35,9 @@ export function adminRoutes(isolateOf: IsolateOf): Hono<{ Bindings: Env }> {
     // section 15.5.6), not the 404 of an unknown path; after the token
     // check, so it tells nothing to a caller without one. HEAD is served by
     // the GET handler (Hono answers it with GET's headers).
-    const allow = Object.keys(handlers).flatMap((method) => (method === "GET" ? ["GET", "HEAD"] : [method])).join(", ");
+    const allow = Object.keys(handlers)
+      .flatMap((method) => (method === "GET" ? ["GET", "HEAD"] : [method]))
+      .join(", ");
     admin.all(path, (c) => problem(405, "Method Not Allowed", `${c.req.method} is not supported on /__ratelimit${path}; use ${allow}.`, {}, { Allow: allow }));
   }
   return admin;

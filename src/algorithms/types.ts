@@ -7,13 +7,7 @@
  */
 
 /** Names of the algorithms a rate limit may select in `rules.json`. */
-export type AlgorithmName =
-  | "token_bucket"
-  | "leaky_bucket"
-  | "fixed_window"
-  | "sliding_window_log"
-  | "sliding_window_counter"
-  | "gcra";
+export type AlgorithmName = "token_bucket" | "leaky_bucket" | "fixed_window" | "sliding_window_log" | "sliding_window_counter" | "gcra";
 
 /** One limit in the integer units the algorithms work in. */
 export interface LimitSpec {

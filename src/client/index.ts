@@ -124,7 +124,12 @@ export async function rateLimitedFetch(input: RequestInfo | URL, init?: RequestI
     if (ahead.ms > 0 && waited + ahead.ms <= maxWaitMs) await hold(ahead.ms, attempt, "pre-throttle");
     else if (ahead.ms > 0 && ahead.told) {
       // The server said when; asking earlier would only earn another refusal.
-      throw new RateLimitError(`${base.method} ${base.url}: the server asked to wait ${ahead.ms} ms more, past the wait budget of ${maxWaitMs} ms`, undefined, attempt, ahead.ms);
+      throw new RateLimitError(
+        `${base.method} ${base.url}: the server asked to wait ${ahead.ms} ms more, past the wait budget of ${maxWaitMs} ms`,
+        undefined,
+        attempt,
+        ahead.ms,
+      );
     }
     // A spent quota's reset is only an upper bound: past the budget, ask anyway.
     const response = await send(base.clone());
@@ -134,11 +139,21 @@ export async function rateLimitedFetch(input: RequestInfo | URL, init?: RequestI
     const asked = serverWaitMs(response.headers, now());
     const sent = attempt + 1;
     if (attempt >= maxRetries) {
-      throw new RateLimitError(`${base.method} ${base.url}: still ${response.status} after ${sent} attempts (retry budget: ${maxRetries} retries)`, response, sent, asked);
+      throw new RateLimitError(
+        `${base.method} ${base.url}: still ${response.status} after ${sent} attempts (retry budget: ${maxRetries} retries)`,
+        response,
+        sent,
+        asked,
+      );
     }
     const wait = (asked ?? 0) + jitteredBackoff(attempt, options.baseDelayMs ?? 500, options.maxDelayMs ?? 30_000, random);
     if (waited + wait > maxWaitMs) {
-      throw new RateLimitError(`${base.method} ${base.url}: ${response.status}, and waiting ${wait} ms more would pass the wait budget of ${maxWaitMs} ms`, response, sent, asked);
+      throw new RateLimitError(
+        `${base.method} ${base.url}: ${response.status}, and waiting ${wait} ms more would pass the wait budget of ${maxWaitMs} ms`,
+        response,
+        sent,
+        asked,
+      );
     }
     await response.body?.cancel();
     await hold(wait, attempt, "retry");

@@ -181,12 +181,17 @@ export class CounterObject extends DurableObject {
    */
   private reserveOne(call: ReserveCall, now: number): CounterVerdict {
     const windows = this.counters.get(call.key);
-    const result = reserve(call.limits.map((limit) => ({
-      algorithm: getAlgorithm(limit.algorithm),
-      state: windows?.get(limit.id)?.state,
-      limit,
-      reserve: limit.reserve === true,
-    })), now, call.cost, call.maxDelayMs);
+    const result = reserve(
+      call.limits.map((limit) => ({
+        algorithm: getAlgorithm(limit.algorithm),
+        state: windows?.get(limit.id)?.state,
+        limit,
+        reserve: limit.reserve === true,
+      })),
+      now,
+      call.cost,
+      call.maxDelayMs,
+    );
     const verdict = this.settle(call, windows, result.steps, result.allowed, now);
     return result.allowed ? { ...verdict, delayMs: result.delayMs } : verdict;
   }
@@ -194,7 +199,13 @@ export class CounterObject extends DurableObject {
   private decideOne(call: CounterCall, now: number): CounterVerdict {
     const windows = this.counters.get(call.key);
     const steps = call.limits.map((limit) => this.step(limit, windows, now, call.cost));
-    return this.settle(call, windows, steps, steps.every((step) => step.decision.allowed), now);
+    return this.settle(
+      call,
+      windows,
+      steps,
+      steps.every((step) => step.decision.allowed),
+      now,
+    );
   }
 
   /** Commit the windows' steps if the call is allowed (and consumes); the verdict either way. */

@@ -108,7 +108,9 @@ export class Coalescer {
       joined.calls.push(...calls);
     });
     // Every caller, not only the first, can send the batch: whoever wakes first.
-    void this.whenFree(objectName).then(() => this.dispatch(joined, defer, 0)).catch(() => undefined);
+    void this.whenFree(objectName)
+      .then(() => this.dispatch(joined, defer, 0))
+      .catch(() => undefined);
     return answer;
   }
 
@@ -134,15 +136,25 @@ export class Coalescer {
     this.inFlight.set(batch.name, [...(this.inFlight.get(batch.name) ?? []), startedAt]);
     this.rpcs += 1;
     const sent = this.send(batch.name, batch.calls);
-    const settled = sent.then(
-      (verdicts) => { for (const w of batch.waiters) w.resolve(verdicts.slice(w.from, w.from + w.count)); },
-      (error: unknown) => { for (const w of batch.waiters) w.reject(error); },
-    ).finally(() => this.release(batch.name, startedAt, batch.waiters.length > 0));
+    const settled = sent
+      .then(
+        (verdicts) => {
+          for (const w of batch.waiters) w.resolve(verdicts.slice(w.from, w.from + w.count));
+        },
+        (error: unknown) => {
+          for (const w of batch.waiters) w.reject(error);
+        },
+      )
+      .finally(() => this.release(batch.name, startedAt, batch.waiters.length > 0));
     // Only other callers' answers depend on this request staying alive; a batch of its own calls alone needs no keep-alive.
     if (batch.waiters.length > 0) {
       let timer: ReturnType<typeof setTimeout> | undefined;
       const giveUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.keepAliveMs)));
-      defer(Promise.race([settled, giveUp]).finally(() => { if (timer !== undefined) clearTimeout(timer); }));
+      defer(
+        Promise.race([settled, giveUp]).finally(() => {
+          if (timer !== undefined) clearTimeout(timer);
+        }),
+      );
     } else {
       void settled;
     }

@@ -91,9 +91,16 @@ export class Syncer {
     const current = entry.chain;
     if (current !== undefined && now - current.hostAt < CHAIN_HANDOFF_MS) return;
     // A new chain counts a move the answer that started it showed (a strong decision's), so it reads twice.
-    const chain: Chain = current !== undefined
-      ? { ...current, hostAt: now }
-      : { hostAt: now, dueAt: nextSyncAt(now, entry.syncMs), movedBefore: entry.moved - (entry.lastMoved ? 1 : 0), movedLast: entry.moved, answeredAtLast: entry.answered };
+    const chain: Chain =
+      current !== undefined
+        ? { ...current, hostAt: now }
+        : {
+            hostAt: now,
+            dueAt: nextSyncAt(now, entry.syncMs),
+            movedBefore: entry.moved - (entry.lastMoved ? 1 : 0),
+            movedLast: entry.moved,
+            answeredAtLast: entry.answered,
+          };
     entry.chain = chain;
     defer(this.runChain(entry, chain));
   }

@@ -66,8 +66,19 @@ export interface PrecountStats {
  */
 export function newEntry(objectName: string, call: CounterCall, syncMs: number, decisions: readonly Decision[], now: number): Entry {
   const entry: Entry = {
-    objectName, call: { key: call.key, limits: call.limits, cost: 1 }, syncMs, snapshot: decisions, syncedAt: 0, budget: 0,
-    pending: 0, inflight: 0, chain: undefined, moved: 0, lastMoved: false, answered: 0, lastHitAt: 0,
+    objectName,
+    call: { key: call.key, limits: call.limits, cost: 1 },
+    syncMs,
+    snapshot: decisions,
+    syncedAt: 0,
+    budget: 0,
+    pending: 0,
+    inflight: 0,
+    chain: undefined,
+    moved: 0,
+    lastMoved: false,
+    answered: 0,
+    lastHitAt: 0,
   };
   setView(entry, decisions, now);
   return entry;

@@ -23,9 +23,7 @@ export interface EdgeCall {
 }
 
 /** A route that stays in this isolate (pre-counting may still ask the object). */
-export type LocalRoute =
-  | { readonly kind: "cached"; readonly verdict: CounterVerdict }
-  | { readonly kind: "precount"; readonly syncMs: number };
+export type LocalRoute = { readonly kind: "cached"; readonly verdict: CounterVerdict } | { readonly kind: "precount"; readonly syncMs: number };
 
 /** The route of one call at one instant. */
 export type Route = LocalRoute | { readonly kind: "remote" };

@@ -117,16 +117,22 @@ export class EdgeRuntime {
         this.stats.cachedBlocks += 1;
         verdicts[i] = route.verdict;
       } else if (route.kind === "precount") {
-        local.push(this.precount.decide(objectName, item.call, route.syncMs, defer).then((verdict) => {
-          verdicts[i] = verdict;
-          rememberBlock(item, verdict, this.blocks, now, this.now());
-        }));
+        local.push(
+          this.precount.decide(objectName, item.call, route.syncMs, defer).then((verdict) => {
+            verdicts[i] = verdict;
+            rememberBlock(item, verdict, this.blocks, now, this.now());
+          }),
+        );
       } else {
         remote.push(i);
       }
     });
     if (remote.length > 0) {
-      const answers = await this.sendBatch(objectName, remote.map((i) => items[i].call), defer);
+      const answers = await this.sendBatch(
+        objectName,
+        remote.map((i) => items[i].call),
+        defer,
+      );
       const receivedAt = this.now();
       remote.forEach((i, j) => {
         verdicts[i] = answers[j];

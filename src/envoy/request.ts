@@ -14,7 +14,13 @@ const UINT32_MAX = 4_294_967_295;
 
 /** Envoy's RateLimitUnit enum, by name and number. */
 const UNITS: Readonly<Record<string, Unit>> = {
-  SECOND: "second", MINUTE: "minute", HOUR: "hour", DAY: "day", MONTH: "month", YEAR: "year", WEEK: "week",
+  SECOND: "second",
+  MINUTE: "minute",
+  HOUR: "hour",
+  DAY: "day",
+  MONTH: "month",
+  YEAR: "year",
+  WEEK: "week",
 };
 const UNIT_NUMBERS = ["UNKNOWN", "SECOND", "MINUTE", "HOUR", "DAY", "MONTH", "YEAR", "WEEK"];
 
@@ -35,9 +41,7 @@ export interface EnvoyRequest {
   readonly hitsAddend: number;
 }
 
-export type ParsedRequest =
-  | { readonly ok: true; readonly request: EnvoyRequest }
-  | { readonly ok: false; readonly path: string; readonly message: string };
+export type ParsedRequest = { readonly ok: true; readonly request: EnvoyRequest } | { readonly ok: false; readonly path: string; readonly message: string };
 
 class Invalid extends Error {
   readonly path: string;

@@ -18,9 +18,12 @@ import { shouldRateLimit } from "./service.ts";
  * response.overallCode; // "OK" or "OVER_LIMIT"
  */
 export async function callShouldRateLimit(isolate: Isolate, request: unknown, defer: Defer): Promise<EnvoyResponse> {
-  const safeDefer: Defer = (work) => defer(work.catch((error: unknown) => {
-    console.error(JSON.stringify({ event: "floodgate.background_failed", error: String(error) }));
-  }));
+  const safeDefer: Defer = (work) =>
+    defer(
+      work.catch((error: unknown) => {
+        console.error(JSON.stringify({ event: "floodgate.background_failed", error: String(error) }));
+      }),
+    );
   const rules = await isolate.currentRules(safeDefer);
   const answer = await shouldRateLimit(isolate, rules, request, safeDefer);
   if (answer.kind === "invalid") throw new TypeError(`invalid RateLimitRequest: ${answer.path}: ${answer.message}`);

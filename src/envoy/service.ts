@@ -56,7 +56,8 @@ export async function shouldRateLimit(isolate: Isolate<unknown>, rules: Compiled
     return { kind: "response", response };
   } catch (error) {
     if (!(error instanceof CounterUnavailableError)) throw error;
-    if (countersUnreachable(isolate, error, { domain: request.domain }) === "closed") return { kind: "unavailable", message: "The rate limiter could not reach its counters; try again shortly." };
+    if (countersUnreachable(isolate, error, { domain: request.domain }) === "closed")
+      return { kind: "unavailable", message: "The rate limiter could not reach its counters; try again shortly." };
     return { kind: "response", response: allOk(request.descriptors.length), failureOpen: true };
   } finally {
     metrics.scheduleFlush(defer);
@@ -68,16 +69,29 @@ function overrideMatch(descriptor: EnvoyDescriptor, override: NonNullable<EnvoyD
   const { requestsPerUnit, unit } = override;
   const windowMs = UNIT_MS[unit];
   const limit: CompiledLimit = {
-    limit: requestsPerUnit, windowMs, burst: requestsPerUnit,
+    limit: requestsPerUnit,
+    windowMs,
+    burst: requestsPerUnit,
     id: limitId("fixed_window", requestsPerUnit, windowMs, requestsPerUnit),
-    name: derivedName("override", requestsPerUnit, unit, 1), named: false, replaces: [],
-    unit, unitMultiplier: 1, requestsPerUnit, algorithm: "fixed_window", onLimit: "reject",
+    name: derivedName("override", requestsPerUnit, unit, 1),
+    named: false,
+    replaces: [],
+    unit,
+    unitMultiplier: 1,
+    requestsPerUnit,
+    algorithm: "fixed_window",
+    onLimit: "reject",
   };
   const last = descriptor.entries[descriptor.entries.length - 1];
   const node = {
-    key: last?.key ?? "", limits: [limit], unlimited: false, shadowMode: false,
+    key: last?.key ?? "",
+    limits: [limit],
+    unlimited: false,
+    shadowMode: false,
     // Envoy names an override's stats after the request's own keys and values.
-    detailedMetric: true, statKey: "", children: EMPTY_LEVEL,
+    detailedMetric: true,
+    statKey: "",
+    children: EMPTY_LEVEL,
   };
   return { node, limits: node.limits, unlimited: false, shadowMode: false };
 }

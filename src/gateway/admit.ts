@@ -36,7 +36,10 @@ export async function admit(request: Request, isolate: Isolate<unknown>, rules: 
   try {
     const descriptors = requestDescriptors(rules, request, { trustedProxyHops: settings.trustedProxyHops });
     result = await decide(isolate.edge, descriptors, {
-      timeoutMs: settings.decisionTimeoutMs, shadowAll: settings.shadowMode, defer, onLimit: true,
+      timeoutMs: settings.decisionTimeoutMs,
+      shadowAll: settings.shadowMode,
+      defer,
+      onLimit: true,
     });
   } catch (error) {
     if (error instanceof InvalidClientIpError) return { response: problem(400, "Bad Request", error.message) };
@@ -44,7 +47,15 @@ export async function admit(request: Request, isolate: Isolate<unknown>, rules: 
     const mode = countersUnreachable(isolate, error, { path: new URL(request.url).pathname });
     isolate.metrics.scheduleFlush(defer);
     if (mode === "closed") {
-      return { response: problem(503, "Service Unavailable", "The rate limiter could not reach its counters; try again shortly.", { retry_after: 1 }, { "Retry-After": "1", [DECISION_HEADER]: "failure-closed" }) };
+      return {
+        response: problem(
+          503,
+          "Service Unavailable",
+          "The rate limiter could not reach its counters; try again shortly.",
+          { retry_after: 1 },
+          { "Retry-After": "1", [DECISION_HEADER]: "failure-closed" },
+        ),
+      };
     }
     result = { allowed: true, reason: "failure_open", limit: 0, remaining: 0, resetAfterMs: 0, retryAfterMs: 0, policies: [] };
   }

@@ -81,7 +81,10 @@ export async function forwardToOrigin(request: Request, origin: URL): Promise<Re
  */
 export function forwardHeaders(incoming: Headers): Headers {
   const headers = new Headers(incoming);
-  const named = (headers.get("connection") ?? "").split(",").map((h) => h.trim().toLowerCase()).filter(Boolean);
+  const named = (headers.get("connection") ?? "")
+    .split(",")
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean);
   for (const name of [...HOP_BY_HOP, ...named, "host"]) headers.delete(name);
   return headers;
 }

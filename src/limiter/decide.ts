@@ -66,10 +66,10 @@ export async function decideEach(edge: EdgeRuntime, requests: readonly DomainDes
   const groups = [...byObject.values()];
   // A request answered entirely in this isolate (cached blocks, pre-counted budget) needs no object, and so no timeout.
   const local = groups.length === 1 ? edge.localVerdicts(groups[0], defer) : undefined;
-  const answers = local !== undefined ? [local] : await withTimeout(
-    Promise.all([...byObject].map(([name, calls]) => edge.decideCalls(name, calls, defer))),
-    options.timeoutMs,
-  );
+  const answers =
+    local !== undefined
+      ? [local]
+      : await withTimeout(Promise.all([...byObject].map(([name, calls]) => edge.decideCalls(name, calls, defer))), options.timeoutMs);
   fold(outcomes, groups, answers);
   return outcomes;
 }

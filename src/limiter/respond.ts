@@ -84,5 +84,11 @@ export function tooManyRequests(result: RateLimitResult): Response {
   const policy = result.policy;
   const what = policy ? `${policy.name} (${policy.descriptor.map((e) => e.key).join(", ")})` : "rate limit";
   const detail = `Rate limit exceeded for ${what}: ${result.limit} requests per ${policy ? policy.windowMs / 1000 : 0} s; retry in ${retryAfter} s.`;
-  return problem(429, "Too Many Requests", detail, { retry_after: retryAfter, policy: policy?.name, limit: result.limit, remaining: 0 }, rateLimitHeaders(result));
+  return problem(
+    429,
+    "Too Many Requests",
+    detail,
+    { retry_after: retryAfter, policy: policy?.name, limit: result.limit, remaining: 0 },
+    rateLimitHeaders(result),
+  );
 }

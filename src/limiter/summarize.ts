@@ -31,8 +31,11 @@ export function summarize(policies: readonly PolicyOutcome[], shadowAll = false)
     }
     if (policy.shadow) continue;
     delayMs = Math.max(delayMs, policy.delayMs ?? 0);
-    if (!tightest || d.remaining < tightest.decision.remaining ||
-        (d.remaining === tightest.decision.remaining && d.resetAfterMs > tightest.decision.resetAfterMs)) {
+    if (
+      !tightest ||
+      d.remaining < tightest.decision.remaining ||
+      (d.remaining === tightest.decision.remaining && d.resetAfterMs > tightest.decision.resetAfterMs)
+    ) {
       tightest = policy;
     }
   }

@@ -18,7 +18,12 @@ export async function withTimeout<T>(work: Promise<T>, timeoutMs: number): Promi
     timer = setTimeout(() => reject(new CounterUnavailableError(`no answer from counters within ${timeoutMs} ms`)), timeoutMs);
   });
   try {
-    return await Promise.race([work.catch((error: unknown) => { throw new CounterUnavailableError(String(error)); }), deadline]);
+    return await Promise.race([
+      work.catch((error: unknown) => {
+        throw new CounterUnavailableError(String(error));
+      }),
+      deadline,
+    ]);
   } finally {
     if (timer !== undefined) clearTimeout(timer);
   }

@@ -48,7 +48,10 @@ export class MetricsObject extends DurableObject {
       }
       this.sql.exec(
         "INSERT INTO samples (id, name, labels, value) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET value = value + excluded.value",
-        id, target.name, JSON.stringify(target.labels), sample.value,
+        id,
+        target.name,
+        JSON.stringify(target.labels),
+        sample.value,
       );
       this.series.add(id);
     }
@@ -61,7 +64,9 @@ export class MetricsObject extends DurableObject {
    * const samples = await stub.read();
    */
   read(): Sample[] {
-    return this.sql.exec<{ name: string; labels: string; value: number }>("SELECT name, labels, value FROM samples").toArray()
+    return this.sql
+      .exec<{ name: string; labels: string; value: number }>("SELECT name, labels, value FROM samples")
+      .toArray()
       .map((row) => ({ name: row.name, labels: JSON.parse(row.labels) as [string, string][], value: row.value }));
   }
 }

@@ -9,9 +9,7 @@
 import type { Env } from "../config.ts";
 import type { Defer } from "../http/defer.ts";
 import type { DescriptorOutcome } from "../limiter/types.ts";
-import {
-  CONFIG_LOAD_ERROR, CONFIG_LOAD_SUCCESS, DOMAIN_NOT_FOUND, FAILURE_MODE_DECISIONS, GLOBAL_SHADOW_MODE, limitMetric,
-} from "./names.ts";
+import { CONFIG_LOAD_ERROR, CONFIG_LOAD_SUCCESS, DOMAIN_NOT_FOUND, FAILURE_MODE_DECISIONS, GLOBAL_SHADOW_MODE, limitMetric } from "./names.ts";
 import { OVERFLOW, SampleSums, type Sample } from "./samples.ts";
 import { LIMIT_STATS, limitStats, type StatDelta } from "./stats.ts";
 
@@ -60,9 +58,7 @@ export class MetricsRecorder {
     for (const outcome of outcomes) {
       if (outcome.policies.length === 0 || outcome.match === undefined) continue;
       const node = outcome.match.node;
-      const descriptor = node.detailedMetric
-        ? outcome.descriptor.map((e) => `${e.key}_${e.value}`).join(".")
-        : node.statKey;
+      const descriptor = node.detailedMetric ? outcome.descriptor.map((e) => `${e.key}_${e.value}`).join(".") : node.statKey;
       const consumed = outcome.policies.every((p) => p.decision.allowed);
       for (const policy of outcome.policies) {
         const delta = limitStats(policy.decision, outcome.cost, consumed, policy.shadow);
@@ -74,8 +70,16 @@ export class MetricsRecorder {
           entry = this.limitSums.get(key);
           if (entry === undefined) {
             const labels = full
-              ? [["domain", OVERFLOW], ["descriptor", OVERFLOW], ["limit", OVERFLOW]] as const
-              : [["domain", outcome.domain], ["descriptor", descriptor], ["limit", policy.name]] as const;
+              ? ([
+                  ["domain", OVERFLOW],
+                  ["descriptor", OVERFLOW],
+                  ["limit", OVERFLOW],
+                ] as const)
+              : ([
+                  ["domain", outcome.domain],
+                  ["descriptor", descriptor],
+                  ["limit", policy.name],
+                ] as const);
             this.limitSums.set(key, (entry = { labels, delta: { total_hits: 0, over_limit: 0, near_limit: 0, within_limit: 0, shadow_mode: 0 } }));
           }
         }
@@ -136,12 +140,14 @@ export class MetricsRecorder {
     if (this.scheduled || (this.pending.size === 0 && this.limitSums.size === 0)) return;
     this.scheduled = true;
     const wait = Math.max(0, this.lastSendAt + this.flushMs - Date.now());
-    defer((async () => {
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-      // Counts added while this send is on the wire schedule the next one.
-      this.scheduled = false;
-      await this.send();
-    })());
+    defer(
+      (async () => {
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        // Counts added while this send is on the wire schedule the next one.
+        this.scheduled = false;
+        await this.send();
+      })(),
+    );
   }
 
   /**

@@ -41,17 +41,19 @@ export async function consumeQueue(batch: MessageBatch<unknown>, env: Env, setti
     const lane = laneOf(message.body);
     lanes.set(lane, [...(lanes.get(lane) ?? []), message]);
   }
-  await Promise.all([...lanes.values()].map(async (messages) => {
-    for (const message of messages) {
-      try {
-        await handle(message, env, settings);
-      } catch (error) {
-        // The status object or a counter was unreachable: try this one again later.
-        console.error(JSON.stringify({ event: "floodgate.queue.consumer_error", error: String(error) }));
-        message.retry({ delaySeconds: backoffSeconds(message.attempts, settings.queueRetryBaseSeconds) });
+  await Promise.all(
+    [...lanes.values()].map(async (messages) => {
+      for (const message of messages) {
+        try {
+          await handle(message, env, settings);
+        } catch (error) {
+          // The status object or a counter was unreachable: try this one again later.
+          console.error(JSON.stringify({ event: "floodgate.queue.consumer_error", error: String(error) }));
+          message.retry({ delaySeconds: backoffSeconds(message.attempts, settings.queueRetryBaseSeconds) });
+        }
       }
-    }
-  }));
+    }),
+  );
 }
 
 /** The counters a message paces on, as one string (malformed messages share a lane). */

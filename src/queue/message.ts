@@ -107,6 +107,7 @@ export function asQueuedMessage(body: unknown): QueuedMessage | undefined {
   if (typeof r !== "object" || r === null || typeof r.method !== "string" || typeof r.path !== "string") return undefined;
   if (!(r.target === null || typeof r.target === "string") || !(r.body === null || typeof r.body === "string")) return undefined;
   if (!Array.isArray(r.headers) || !r.headers.every((h) => Array.isArray(h) && h.length === 2 && h.every((x) => typeof x === "string"))) return undefined;
-  if (!Array.isArray(m.pace) || !m.pace.every((p) => typeof p?.object === "string" && typeof p?.call?.key === "string" && Array.isArray(p.call.limits))) return undefined;
+  if (!Array.isArray(m.pace) || !m.pace.every((p) => typeof p?.object === "string" && typeof p?.call?.key === "string" && Array.isArray(p.call.limits)))
+    return undefined;
   return m as QueuedMessage;
 }

@@ -51,7 +51,6 @@ export const QUEUED_RETENTION_MS = 15 * 86_400_000;
  * (await status.read())?.state; // "queued"
  */
 export class QueueStatusObject extends DurableObject {
-
   /**
    * Store the status of a request being queued (kept if one exists already).
    *

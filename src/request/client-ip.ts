@@ -97,5 +97,8 @@ export function ipv6Prefix64(text: string): string | undefined {
   const missing = 8 - head.length - tail.length;
   if (halves.length === 2 ? missing < 1 : missing !== 0) return undefined;
   const groups = [...head, ...Array<string>(missing).fill("0"), ...tail];
-  return `${groups.slice(0, 4).map((g) => parseInt(g, 16).toString(16)).join(":")}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => parseInt(g, 16).toString(16))
+    .join(":")}::/64`;
 }

@@ -57,15 +57,14 @@ export function compileRules(input: unknown, options: CompileOptions = {}): Comp
   }
   if (d.errors.length > 0) return { ok: false, errors: d.errors };
   const source = options.source ?? "rules.json";
-  const summary = `${source}: ${count(domains.size, "domain")}, ${count(totals.descriptors, "descriptor")}, ` +
+  const summary =
+    `${source}: ${count(domains.size, "domain")}, ${count(totals.descriptors, "descriptor")}, ` +
     `${count(totals.limits, "limit")}, ${count(totals.routes, "route")}`;
   return { ok: true, rules: Object.freeze({ domains }), summary };
 }
 
 // The name comes back even when the rest is invalid, so duplicates are still found.
-function readDocument(
-  d: Diagnostics, value: unknown, path: string, totals: Totals,
-): { name?: string; domain?: CompiledDomain } {
+function readDocument(d: Diagnostics, value: unknown, path: string, totals: Totals): { name?: string; domain?: CompiledDomain } {
   const obj = asObject(d, value, path);
   if (obj === undefined) return {};
   const before = d.errors.length;
@@ -79,9 +78,7 @@ function readDocument(
     d.add(keyPath(path, "shards"), '"shards" only applies to placement "sharded"');
   }
   const ctx = domainContext(d);
-  const root = Object.hasOwn(obj, "descriptors")
-    ? readLevel(ctx, obj.descriptors, keyPath(path, "descriptors"), "", 1)
-    : EMPTY_LEVEL;
+  const root = Object.hasOwn(obj, "descriptors") ? readLevel(ctx, obj.descriptors, keyPath(path, "descriptors"), "", 1) : EMPTY_LEVEL;
   const routes = Object.hasOwn(obj, "routes") ? readRoutes(d, obj.routes, keyPath(path, "routes")) : [];
   for (const ref of ctx.replacesRefs) {
     if (!ctx.names.has(ref.name)) {

@@ -24,9 +24,7 @@ export const EMPTY_LEVEL: DescriptorLevel = Object.freeze({ exact: new Map(), wi
  * const root = readLevel(ctx, [{ key: "remote_address", rate_limit: { unit: "second", requests_per_unit: 5 } }], "$.descriptors", "", 1);
  * root.keyOnly.get("remote_address")?.limits[0].limit; // 5
  */
-export function readLevel(
-  ctx: DomainContext, value: unknown, path: string, parentLabel: string, depth: number, parentStat = "",
-): DescriptorLevel {
+export function readLevel(ctx: DomainContext, value: unknown, path: string, parentLabel: string, depth: number, parentStat = ""): DescriptorLevel {
   const list = asArray(ctx.d, value, path);
   if (list === undefined || list.length === 0) return EMPTY_LEVEL;
   const exact = new Map<string, CompiledNode>();
@@ -62,7 +60,11 @@ export function readLevel(
 }
 
 function readNode(
-  ctx: DomainContext, item: unknown, path: string, parent: { label: string; stat: string }, depth: number,
+  ctx: DomainContext,
+  item: unknown,
+  path: string,
+  parent: { label: string; stat: string },
+  depth: number,
   claim: (key: string, value: string | undefined, at: string) => boolean,
 ): CompiledNode | undefined {
   const { d } = ctx;
@@ -80,7 +82,7 @@ function readNode(
   const unique = key !== undefined && valueOk && claim(key, value, path);
   const label = descriptorLabel(parent.label, key ?? "?", value);
   // Envoy's stat path: `key` or `key_value` per level, dot-joined.
-  const ownStat = value === undefined ? key ?? "?" : `${key ?? "?"}_${value}`;
+  const ownStat = value === undefined ? (key ?? "?") : `${key ?? "?"}_${value}`;
   const statKey = parent.stat === "" ? ownStat : `${parent.stat}.${ownStat}`;
 
   const { limits, unlimited, unlimitedReplaces } = readLimits(ctx, obj, path, label);

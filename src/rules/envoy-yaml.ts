@@ -60,7 +60,10 @@ function descriptor(value: unknown, path: string, notes: Notes): unknown {
   for (const key of ["quota_mode", "share_threshold", "value_to_metric"]) if (out[key] === false || out[key] === null) delete out[key];
   if (Object.hasOwn(out, "value_to_metric")) {
     delete out.value_to_metric;
-    notes.warnings.push({ path: keyPath(path, "value_to_metric"), message: "dropped: it only adds request values to Envoy's metric names (use detailed_metric for that in floodgate)" });
+    notes.warnings.push({
+      path: keyPath(path, "value_to_metric"),
+      message: "dropped: it only adds request values to Envoy's metric names (use detailed_metric for that in floodgate)",
+    });
   }
   if (Object.hasOwn(out, "metadata")) {
     delete out.metadata;

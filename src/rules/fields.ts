@@ -24,7 +24,10 @@ export function requireKey(d: Diagnostics, obj: JsonObject, key: string, path: s
  * readString(d, { key: "" }, "key", "$.descriptors[0]"); // undefined; error "must be a non-empty string"
  */
 export function readString(
-  d: Diagnostics, obj: JsonObject, key: string, path: string,
+  d: Diagnostics,
+  obj: JsonObject,
+  key: string,
+  path: string,
   emptyMessage: string | null = "must be a non-empty string",
 ): string | undefined {
   if (!Object.hasOwn(obj, key)) return undefined;
@@ -60,9 +63,7 @@ export function readBool(d: Diagnostics, obj: JsonObject, key: string, path: str
  * @example
  * readInt(d, { burst: 0 }, "burst", "$.rate_limit", 1, 10); // undefined; error "must be at least 1, got 0"
  */
-export function readInt(
-  d: Diagnostics, obj: JsonObject, key: string, path: string, min: number, max: number,
-): number | undefined {
+export function readInt(d: Diagnostics, obj: JsonObject, key: string, path: string, min: number, max: number): number | undefined {
   if (!Object.hasOwn(obj, key)) return undefined;
   const value = obj[key];
   const at = keyPath(path, key);
@@ -92,9 +93,7 @@ export function readInt(
  * readEnum(d, { unit: "minutes" }, "unit", "$", ["minute"], "unit");
  * // undefined; error 'unknown unit "minutes" (did you mean "minute"?)'
  */
-export function readEnum<T extends string>(
-  d: Diagnostics, obj: JsonObject, key: string, path: string, values: readonly T[], what: string,
-): T | undefined {
+export function readEnum<T extends string>(d: Diagnostics, obj: JsonObject, key: string, path: string, values: readonly T[], what: string): T | undefined {
   const value = readString(d, obj, key, path, null);
   if (value === undefined) return undefined;
   if ((values as readonly string[]).includes(value)) return value as T;

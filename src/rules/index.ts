@@ -7,7 +7,18 @@ export { compileRulesText, parseRulesText, type ParsedText } from "./text.ts";
 export { applyReplaces, matchDescriptor, matchRoute, type RouteRequest } from "./match.ts";
 export { compileGlob, isGlob, type GlobMatcher } from "./glob.ts";
 export {
-  ALGORITHMS, BOUNDS, BUILTIN_KEYS, BURST_ALGORITHMS, DEFAULT_ALGORITHM, DELAY_ALGORITHMS, ENVOY_ONLY_KEYS, ON_LIMIT_ACTIONS,
-  PLACEMENTS, RULE_KEYS, UNIT_MS, UNITS, VALUE_SOURCES,
+  ALGORITHMS,
+  BOUNDS,
+  BUILTIN_KEYS,
+  BURST_ALGORITHMS,
+  DEFAULT_ALGORITHM,
+  DELAY_ALGORITHMS,
+  ENVOY_ONLY_KEYS,
+  ON_LIMIT_ACTIONS,
+  PLACEMENTS,
+  RULE_KEYS,
+  UNIT_MS,
+  UNITS,
+  VALUE_SOURCES,
 } from "./keys.ts";
 export type * from "./types.ts";

@@ -10,10 +10,7 @@ import type { Placement, Unit } from "./types.ts";
 export const RULE_KEYS = {
   document: ["$schema", "domain", "descriptors", "routes", "placement", "shards"],
   descriptor: ["key", "value", "rate_limit", "rate_limits", "descriptors", "shadow_mode", "detailed_metric"],
-  rateLimit: [
-    "name", "replaces", "unit", "requests_per_unit", "unlimited", "unit_multiplier",
-    "algorithm", "burst", "precount", "on_limit", "max_delay_ms",
-  ],
+  rateLimit: ["name", "replaces", "unit", "requests_per_unit", "unlimited", "unit_multiplier", "algorithm", "burst", "precount", "on_limit", "max_delay_ms"],
   replaces: ["name"],
   precount: ["sync_ms"],
   route: ["match", "descriptors"],
@@ -44,9 +41,7 @@ export const UNIT_MS: Readonly<Record<Unit, number>> = {
 
 export const UNITS = Object.keys(UNIT_MS) as readonly Unit[];
 
-export const ALGORITHMS: readonly AlgorithmName[] = [
-  "token_bucket", "leaky_bucket", "fixed_window", "sliding_window_log", "sliding_window_counter", "gcra",
-];
+export const ALGORITHMS: readonly AlgorithmName[] = ["token_bucket", "leaky_bucket", "fixed_window", "sliding_window_log", "sliding_window_counter", "gcra"];
 
 /** Algorithms with a capacity separate from the per-window rate. */
 export const BURST_ALGORITHMS: readonly AlgorithmName[] = ["token_bucket", "leaky_bucket", "gcra"];

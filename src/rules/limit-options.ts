@@ -87,19 +87,28 @@ export function readPrecount(ctx: DomainContext, obj: JsonObject, path: string):
  * readOnLimit(ctx, { on_limit: "delay", max_delay_ms: 500, algorithm: "gcra" }, "$.rate_limit", "gcra"); // { onLimit: "delay", maxDelayMs: 500 }
  */
 export function readOnLimit(
-  ctx: DomainContext, obj: JsonObject, path: string, algorithm: AlgorithmName | undefined,
+  ctx: DomainContext,
+  obj: JsonObject,
+  path: string,
+  algorithm: AlgorithmName | undefined,
 ): { onLimit: OnLimitAction; maxDelayMs?: number } {
   const given = readEnum(ctx.d, obj, "on_limit", path, ON_LIMIT_ACTIONS, "on_limit action");
   const maxDelayMs = readInt(ctx.d, obj, "max_delay_ms", path, 0, BOUNDS.maxDelayMs);
   const hasDelay = Object.hasOwn(obj, "max_delay_ms");
   if ((given === "delay" || given === "queue") && Object.hasOwn(obj, "precount")) {
-    ctx.d.add(keyPath(path, "precount"), `"precount" cannot be combined with on_limit "${given}": a ${given === "delay" ? "delayed" : "queued"} request takes its slot from the counter itself, never from the edge's estimate`);
+    ctx.d.add(
+      keyPath(path, "precount"),
+      `"precount" cannot be combined with on_limit "${given}": a ${given === "delay" ? "delayed" : "queued"} request takes its slot from the counter itself, never from the edge's estimate`,
+    );
   }
   if (given === "delay") {
     if (!hasDelay) ctx.d.add(path, 'missing required key "max_delay_ms" (required when "on_limit" is "delay")');
     if (algorithm !== undefined && !DELAY_ALGORITHMS.includes(algorithm)) {
       const which = Object.hasOwn(obj, "algorithm") ? `"${algorithm}"` : `"${algorithm}" (the default)`;
-      ctx.d.add(keyPath(path, "on_limit"), `on_limit "delay" needs an algorithm with future slots (${DELAY_ALGORITHMS.join(", ")}); algorithm ${which} has none — pick one of those, or use on_limit "queue"`);
+      ctx.d.add(
+        keyPath(path, "on_limit"),
+        `on_limit "delay" needs an algorithm with future slots (${DELAY_ALGORITHMS.join(", ")}); algorithm ${which} has none — pick one of those, or use on_limit "queue"`,
+      );
     }
     return { onLimit: given, maxDelayMs };
   }

@@ -12,14 +12,10 @@ import { derivedName, limitId } from "./names.ts";
 import { asObject, checkKeys, type JsonObject, keyPath } from "./reader.ts";
 import type { CompiledLimit } from "./types.ts";
 
-export type LimitResult =
-  | { readonly kind: "limit"; readonly limit: CompiledLimit }
-  | { readonly kind: "unlimited"; readonly replaces: readonly string[] };
+export type LimitResult = { readonly kind: "limit"; readonly limit: CompiledLimit } | { readonly kind: "unlimited"; readonly replaces: readonly string[] };
 
 /** Keys that describe counting, and so contradict `unlimited: true`. */
-const COUNTING_KEYS = [
-  "unit", "requests_per_unit", "unit_multiplier", "algorithm", "burst", "precount", "on_limit", "max_delay_ms",
-] as const;
+const COUNTING_KEYS = ["unit", "requests_per_unit", "unit_multiplier", "algorithm", "burst", "precount", "on_limit", "max_delay_ms"] as const;
 
 /**
  * Read one rate limit at `path`; `label` names its tree node for derived
@@ -29,9 +25,7 @@ const COUNTING_KEYS = [
  * readRateLimit(ctx, { unit: "minute", requests_per_unit: 60 }, "$.descriptors[0].rate_limit", "remote_address", false);
  * // { kind: "limit", limit: { id: "swc:60:60000:60", name: "remote_address:60/1m", ... } }
  */
-export function readRateLimit(
-  ctx: DomainContext, value: unknown, path: string, label: string, inArray: boolean,
-): LimitResult | undefined {
+export function readRateLimit(ctx: DomainContext, value: unknown, path: string, label: string, inArray: boolean): LimitResult | undefined {
   const obj = asObject(ctx.d, value, path);
   if (obj === undefined) return undefined;
   const before = ctx.d.errors.length;
@@ -52,8 +46,12 @@ export function readRateLimit(
 }
 
 function readCounting(
-  ctx: DomainContext, obj: JsonObject, path: string, label: string,
-  name: string | undefined, replaces: readonly string[],
+  ctx: DomainContext,
+  obj: JsonObject,
+  path: string,
+  label: string,
+  name: string | undefined,
+  replaces: readonly string[],
 ): CompiledLimit | undefined {
   const { d } = ctx;
   requireKey(d, obj, "unit", path);
@@ -61,9 +59,7 @@ function readCounting(
   const unit = readEnum(d, obj, "unit", path, UNITS, "unit");
   const requestsPerUnit = readInt(d, obj, "requests_per_unit", path, 0, BOUNDS.maxCount);
   const unitMultiplier = readInt(d, obj, "unit_multiplier", path, 1, BOUNDS.maxCount) ?? 1;
-  const algorithm = Object.hasOwn(obj, "algorithm")
-    ? readEnum(d, obj, "algorithm", path, ALGORITHMS, "algorithm")
-    : DEFAULT_ALGORITHM;
+  const algorithm = Object.hasOwn(obj, "algorithm") ? readEnum(d, obj, "algorithm", path, ALGORITHMS, "algorithm") : DEFAULT_ALGORITHM;
   const givenBurst = readInt(d, obj, "burst", path, 1, BOUNDS.maxCount);
   const hasBurst = algorithm !== undefined && BURST_ALGORITHMS.includes(algorithm);
   if (Object.hasOwn(obj, "burst") && algorithm !== undefined && !hasBurst) {
@@ -76,14 +72,16 @@ function readCounting(
 
   const windowMs = UNIT_MS[unit] * unitMultiplier;
   if (!windowOk(windowMs)) {
-    d.add(keyPath(path, "unit_multiplier"),
-      `window too long: with unit "${unit}", unit_multiplier must be at most ${maxMultiplier(UNIT_MS[unit])}`);
+    d.add(keyPath(path, "unit_multiplier"), `window too long: with unit "${unit}", unit_multiplier must be at most ${maxMultiplier(UNIT_MS[unit])}`);
     return undefined;
   }
   const burst = hasBurst ? (givenBurst ?? requestsPerUnit) : requestsPerUnit;
   if (algorithm === "sliding_window_log" && requestsPerUnit > BOUNDS.maxLogLimit) {
     // The log keeps an entry per allowed request; past this it outgrows a storage row and the hot path.
-    d.add(keyPath(path, "requests_per_unit"), `sliding_window_log keeps one entry per request, so requests_per_unit must be at most ${BOUNDS.maxLogLimit} (got ${requestsPerUnit}); use sliding_window_counter for larger limits`);
+    d.add(
+      keyPath(path, "requests_per_unit"),
+      `sliding_window_log keeps one entry per request, so requests_per_unit must be at most ${BOUNDS.maxLogLimit} (got ${requestsPerUnit}); use sliding_window_counter for larger limits`,
+    );
     return undefined;
   }
   if (!exactArithmeticOk({ limit: requestsPerUnit, windowMs, burst }, algorithm)) {
@@ -125,6 +123,8 @@ function maxMultiplier(unitMs: number): number {
 }
 
 function inexactMessage(algorithm: AlgorithmName): string {
-  return `too large for exact integer arithmetic in ${algorithm}: burst × window ÷ gcd(requests_per_unit, window) ` +
-    "must stay below 2^52; lower burst or requests_per_unit, or pick a rounder requests_per_unit";
+  return (
+    `too large for exact integer arithmetic in ${algorithm}: burst × window ÷ gcd(requests_per_unit, window) ` +
+    "must stay below 2^52; lower burst or requests_per_unit, or pick a rounder requests_per_unit"
+  );
 }

@@ -116,7 +116,9 @@ export class LiveRules {
     // The check goes on in the background even if this request stops waiting.
     defer(check);
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<"timeout">((resolve) => { timer = setTimeout(() => resolve("timeout"), timeoutMs); });
+    const timeout = new Promise<"timeout">((resolve) => {
+      timer = setTimeout(() => resolve("timeout"), timeoutMs);
+    });
     const outcome = await Promise.race([check, timeout]);
     if (timer !== undefined) clearTimeout(timer);
     // A hung object must not make every request wait: count the wait as a check, the poll goes on in the background.
@@ -125,7 +127,9 @@ export class LiveRules {
   }
 
   private check(env: Env): Promise<void> {
-    this.checking ??= this.poll(env).finally(() => { this.checking = undefined; });
+    this.checking ??= this.poll(env).finally(() => {
+      this.checking = undefined;
+    });
     return this.checking;
   }
 

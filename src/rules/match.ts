@@ -2,9 +2,7 @@
  * Request-time lookups in compiled rules: descriptor → limits (Envoy
  * semantics), `replaces` across one request's descriptors, and routes.
  */
-import type {
-  CompiledDomain, CompiledLimit, CompiledNode, CompiledRoute, DescriptorEntry, DescriptorLevel, DescriptorMatch,
-} from "./types.ts";
+import type { CompiledDomain, CompiledLimit, CompiledNode, CompiledRoute, DescriptorEntry, DescriptorLevel, DescriptorMatch } from "./types.ts";
 
 /**
  * The node one request descriptor selects, and what it enforces.
@@ -69,9 +67,7 @@ export function applyReplaces(matches: readonly (DescriptorMatch | undefined)[])
     if (match === undefined) return [];
     if (replaced === undefined) return match.limits;
     const names = replaced;
-    return match.limits.some((l) => l.named && names.has(l.name))
-      ? match.limits.filter((l) => !(l.named && names.has(l.name)))
-      : match.limits;
+    return match.limits.some((l) => l.named && names.has(l.name)) ? match.limits.filter((l) => !(l.named && names.has(l.name))) : match.limits;
   });
 }
 
@@ -91,8 +87,10 @@ export interface RouteRequest {
  */
 export function matchRoute(routes: readonly CompiledRoute[], request: RouteRequest): CompiledRoute | undefined {
   const method = request.method.toUpperCase();
-  return routes.find((route) =>
-    (route.methods === undefined || route.methods.has(method)) &&
-    (route.path === undefined || route.path(request.path)) &&
-    (route.host === undefined || route.host(request.host)));
+  return routes.find(
+    (route) =>
+      (route.methods === undefined || route.methods.has(method)) &&
+      (route.path === undefined || route.path(request.path)) &&
+      (route.host === undefined || route.host(request.host)),
+  );
 }

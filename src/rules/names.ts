@@ -19,7 +19,13 @@ const ALGORITHM_CODES: Readonly<Record<AlgorithmName, string>> = {
 };
 
 const UNIT_SUFFIX: Readonly<Record<Unit, string>> = {
-  second: "s", minute: "m", hour: "h", day: "d", week: "w", month: "mo", year: "y",
+  second: "s",
+  minute: "m",
+  hour: "h",
+  day: "d",
+  week: "w",
+  month: "mo",
+  year: "y",
 };
 
 /** Characters a structured-field string may carry without escaping. */

@@ -39,7 +39,9 @@ export class RulesObject extends DurableObject {
   constructor(ctx: DurableObjectState, env: unknown) {
     super(ctx, env as never);
     this.sql = ctx.storage.sql;
-    this.sql.exec("CREATE TABLE IF NOT EXISTS head (id INTEGER PRIMARY KEY CHECK (id = 0), version INTEGER NOT NULL, source TEXT NOT NULL, updated_at TEXT NOT NULL)");
+    this.sql.exec(
+      "CREATE TABLE IF NOT EXISTS head (id INTEGER PRIMARY KEY CHECK (id = 0), version INTEGER NOT NULL, source TEXT NOT NULL, updated_at TEXT NOT NULL)",
+    );
     this.sql.exec("CREATE TABLE IF NOT EXISTS chunks (seq INTEGER PRIMARY KEY, text TEXT NOT NULL)");
   }
 
@@ -54,7 +56,11 @@ export class RulesObject extends DurableObject {
     const head = this.head();
     if (head.version === knownVersion) return null;
     if (head.source === "bundled") return head;
-    const text = this.sql.exec<{ text: string }>("SELECT text FROM chunks ORDER BY seq").toArray().map((r) => r.text).join("");
+    const text = this.sql
+      .exec<{ text: string }>("SELECT text FROM chunks ORDER BY seq")
+      .toArray()
+      .map((r) => r.text)
+      .join("");
     return { ...head, text };
   }
 
