@@ -13,7 +13,7 @@
  *   npm run bench                  full run (~10 min on 2 cores)
  *   npm run bench -- --quick       smoke run (~45 s): 6 scenarios, 1 round of 1 s, small traces
  *   options: --rounds N  --duration S  --connections C  --only id,id  --client wrk|autocannon
- *            --skip-load  --skip-accuracy  --skip-memory  --skip-overshoot  --profile <scenario id>
+ *            --skip-load  --skip-accuracy  --skip-memory  --skip-overshoot  --skip-scan  --scan-keys N  --profile <scenario id>
  *
  * Every comparison is a ratio taken within this run; absolute figures are
  * shown for context and never asserted.
@@ -23,6 +23,8 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { replayAccuracy } from "./lib/accuracy.mjs";
+import { costOf, printCost, usageDelta } from "./lib/cost.mjs";
+import { measureScan, printScan } from "./lib/scan.mjs";
 import { measureOvershoot, printOvershoot } from "./lib/overshoot.mjs";
 import { buildWorkers } from "./lib/build.mjs";
 import { keyArgs } from "./lib/keys.mjs";
@@ -152,12 +154,19 @@ async function runLoads(scenarios, startServer, client, results) {
         keyArgs: keyArgsOf(scenario, nonce),
         serverPid: server.pid,
       });
+    const usageOf = async (target) => (await fetch(`http://127.0.0.1:${server.ports[target.service]}/__bench/usage`)).json();
     const measure = async (target, nonce) => {
       for (let attempt = 1; ; attempt++) {
         const idleBusy = await quietMoment(server.pid);
         const before = Date.now();
+        const counted = target.service.startsWith("floodgate");
+        const usageBefore = counted ? await usageOf(target) : undefined;
         const result = await load(target, `${nonce}-${attempt}`, settings.seconds);
-        if (!(result.foreignCpuPercent > FOREIGN_CPU_MAX) || patience <= 0) return { ...result, attempts: attempt, idleForeignCpuPercent: idleBusy };
+        // The checkpoint of the load's last second comes at most persist_ms (1000) later.
+        if (counted) await new Promise((r) => setTimeout(r, 1_200));
+        const usage = counted ? usageDelta(usageBefore, await usageOf(target)) : undefined;
+        if (!(result.foreignCpuPercent > FOREIGN_CPU_MAX) || patience <= 0)
+          return { ...result, attempts: attempt, idleForeignCpuPercent: idleBusy, ...(usage ? { usage, seconds: settings.seconds } : {}) };
         patience -= Date.now() - before;
         log(`  ${scenario.id}/${target.id}: other processes used ${result.foreignCpuPercent.toFixed(0)} % of the CPU during the run; repeating it`);
       }
@@ -181,6 +190,10 @@ async function runLoads(scenarios, startServer, client, results) {
     }
     all.push(...[...byTarget.values()].flat());
     const targetSummary = summarizeLoads(byTarget);
+    for (const [id, runs] of byTarget) {
+      const cost = costOf(runs);
+      if (cost) targetSummary[id] = { ...targetSummary[id], cost };
+    }
     // What a variant gives up (e.g. coalescing): floodgate's throughput over the variant's, round by round.
     for (const variant of scenario.variants ?? []) {
       const perRound = byTarget.get(variant).map((r) => (byTarget.get("floodgate").find((f) => f.round === r.round)?.rps ?? NaN) / r.rps);
@@ -301,6 +314,11 @@ async function main() {
       log("pre-counting overshoot: E isolates sharing one counter namespace, seeded traffic past the limit");
       results.overshoot = await measureOvershoot({ floodgate: built.floodgate, workDir: join(work, "overshoot"), quick, log });
     }
+    if (!profileScenario && !flag("skip-scan")) {
+      const keys = Number(option("scan-keys", quick ? 30_000 : 1_000_000));
+      log(`memory scan: ${keys} distinct keys into one counter object, 1-hour then 1-minute windows`);
+      results.scan = await measureScan({ floodgate: built.floodgate, workDir: join(work, "scan"), keys, log });
+    }
   }
 
   if (!flag("skip-accuracy")) {
@@ -343,6 +361,8 @@ async function main() {
   if (results.scenarios) writeFileSync(join(out, "results.svg"), renderSvg(results));
   printReport(results);
   if (results.overshoot) console.log(`\n${printOvershoot(results.overshoot)}`);
+  if (results.scenarios) console.log(`\n${printCost(results)}`);
+  if (results.scan) console.log(`\n${printScan(results.scan)}`);
   const shown = (f) => f.slice(root.length + 1);
   log(
     `done in ${results.elapsedSeconds} s: ${shown(join(out, "results.json"))}${results.scenarios ? `, ${shown(join(out, "results.svg"))}` : ""}; raw: ${shown(raw)}`,

@@ -97,7 +97,16 @@ export const SCENARIOS: readonly Scenario[] = [
     keys: { kind: "recurring", keys: 1_000 },
     limit: OPEN_1M,
     quick: true,
-    meaning: "the same with a 1-minute window, which floodgate writes through to SQLite on every allowed hit",
+    meaning: "the same with a 1-minute window, which floodgate checkpoints to SQLite (one row per changed counter per second)",
+  },
+  {
+    id: "recurring-1m-strict",
+    title: "1,000 recurring keys, sharded, 1 min window, strict durability",
+    path: "/sharded/recurring-1m-strict",
+    keys: { kind: "recurring", keys: 1_000 },
+    limit: OPEN_1M,
+    quick: false,
+    meaning: 'the same with `"durability": "strict"`: every allowed hit written to SQLite before its answer',
   },
   {
     id: "recurring-1m-per-key",
@@ -124,7 +133,25 @@ export const SCENARIOS: readonly Scenario[] = [
     keys: { kind: "scan" },
     limit: OPEN_1M,
     quick: false,
-    meaning: "the key scan with a 1-minute window: a new SQLite row per request",
+    meaning: "the key scan with a 1-minute window: a new counter per request, checkpointed (a new SQLite row each)",
+  },
+  {
+    id: "scan-1m-strict",
+    title: "key scan, sharded, 1 min window, strict durability",
+    path: "/sharded/scan-1m-strict",
+    keys: { kind: "scan" },
+    limit: OPEN_1M,
+    quick: false,
+    meaning: "the key scan written through: a SQLite row per request before its answer",
+  },
+  {
+    id: "scan-1h",
+    title: "key scan, sharded, 1 hour window",
+    path: "/sharded/scan-1h",
+    keys: { kind: "scan" },
+    limit: { limit: 100_000, windowMs: HOUR },
+    quick: false,
+    meaning: "the key scan on 1-hour windows: counters outlive the run, so objects page the cold ones out to SQLite (bounded memory)",
   },
   {
     id: "scan-1m-per-key",
@@ -151,7 +178,7 @@ export const SCENARIOS: readonly Scenario[] = [
     path: "/sharded/hot-key-open",
     keys: { kind: "hot" },
     limit: OPEN_1M_HOT,
-    variants: ["floodgate-no-coalescing"],
+    variants: ["floodgate-no-coalescing", "floodgate-rtt-25", "floodgate-rtt-100"],
     quick: false,
     meaning: "every request on one key, none over the limit: every decision needs that one object, which coalescing batches",
   },
@@ -189,6 +216,7 @@ export const SCENARIOS: readonly Scenario[] = [
     path: "/sharded/precount-hot",
     keys: { kind: "hot" },
     limit: OPEN_1M_HOT,
+    variants: ["floodgate-rtt-25", "floodgate-rtt-100"],
     quick: false,
     meaning: "pre-counting on one key: almost every decision is local, one sync per 100 ms",
   },
@@ -240,10 +268,12 @@ export const PROBES: readonly Probe[] = [
  * separate objects) in the same workerd with `vars` added to wrangler.toml's.
  *
  * @example
- * FLOODGATE_VARIANTS.map((v) => v.id); // ["floodgate-no-coalescing"]
+ * FLOODGATE_VARIANTS.map((v) => v.id); // ["floodgate-no-coalescing", "floodgate-rtt-25", "floodgate-rtt-100"]
  */
 export const FLOODGATE_VARIANTS: readonly { readonly id: string; readonly title: string; readonly vars: Readonly<Record<string, string>> }[] = [
   { id: "floodgate-no-coalescing", title: "floodgate with COALESCING=off", vars: { COALESCING: "off" } },
+  { id: "floodgate-rtt-25", title: "floodgate, objects 25 ms away (each way)", vars: { BENCH_RTT_MS: "25" } },
+  { id: "floodgate-rtt-100", title: "floodgate, objects 100 ms away (each way)", vars: { BENCH_RTT_MS: "100" } },
 ];
 
 /**

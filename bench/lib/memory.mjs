@@ -62,10 +62,10 @@ function sqlStorage(db) {
       const statement = db.prepare(query);
       if (/^\s*(SELECT|PRAGMA|WITH)\b/i.test(query)) {
         const rows = statement.all(...bindings);
-        return { toArray: () => rows, one: () => rows[0], rowsWritten: 0, [Symbol.iterator]: () => rows[Symbol.iterator]() };
+        return { toArray: () => rows, one: () => rows[0], rowsRead: rows.length, rowsWritten: 0, [Symbol.iterator]: () => rows[Symbol.iterator]() };
       }
       const { changes } = statement.run(...bindings);
-      return { toArray: () => [], one: () => undefined, rowsWritten: Number(changes), [Symbol.iterator]: () => [][Symbol.iterator]() };
+      return { toArray: () => [], one: () => undefined, rowsRead: 0, rowsWritten: Number(changes), [Symbol.iterator]: () => [][Symbol.iterator]() };
     },
   };
 }

@@ -1,26 +1,35 @@
 /**
  * CounterObject: the Durable Object that owns a set of counters. It runs one
  * event at a time, so each decision reads and writes its counters without
- * locks and without races; it answers from memory and writes through to
- * SQLite for windows of a minute or longer.
+ * locks and without races; it answers from memory and checkpoints windows of
+ * a minute or longer to SQLite (README, "Durability").
  */
 import { DurableObject } from "cloudflare:workers";
 import { getAlgorithm, reserve } from "../algorithms/index.ts";
 import type { Decision, Step } from "../algorithms/types.ts";
-import { CounterStore, DURABLE_WINDOW_MS } from "./counter-store.ts";
+import { CounterCache } from "./counter-cache.ts";
+import { CounterStore } from "./counter-store.ts";
 import type { AbsorbCall, CounterCall, CounterVerdict, LimitCall, ReserveCall } from "./protocol.ts";
 
 /** The shortest gap between sweeps of idle counters (a sweep waits for the first counter that can be idle). */
 export const SWEEP_INTERVAL_MS = 10_000;
 
-interface Entry {
-  state: unknown;
-  idleAt: number;
-}
-
 // Separates counter key from limit id in storage ids; counter keys are JSON
 // text, in which a raw U+0001 cannot occur, so the split is unambiguous.
 const SEP = "\u0001";
+
+/** What `stats()` reports. */
+export interface CounterStats {
+  /** Counter states in memory. */
+  readonly memory: number;
+  /** Rows in storage. */
+  readonly stored: number;
+  /** `decide` RPCs served since this instance started. */
+  readonly calls: number;
+  /** SQLite rows read and written since this instance started, as billed. */
+  readonly rowsRead: number;
+  readonly rowsWritten: number;
+}
 
 /**
  * Owns counters; placement (`src/durable/placement.ts`) decides which keys it holds.
@@ -31,33 +40,23 @@ const SEP = "\u0001";
  */
 export class CounterObject extends DurableObject {
   private readonly store: CounterStore;
-  /** counter key -> limit id -> state. */
-  private readonly counters = new Map<string, Map<string, Entry>>();
-  /** When the sweep alarm is set for (undefined: none set). */
+  private readonly cache: CounterCache;
+  /** When the alarm is set for (undefined: none set). */
+  private alarmAt: number | undefined;
+  /** When the next sweep of idle counters is due (undefined: none planned). */
   private sweepAt: number | undefined;
-  /**
-   * The earliest `idleAt` among counters committed since the last sweep (it
-   * may have moved on since; then the sweep finds nothing and looks again).
-   */
-  private earliestIdleAt = Infinity;
+  /** The earliest `idleAt` committed since the last sweep (it may have moved on since; then the sweep finds nothing and looks again). */
+  private earliestIdleAt: number;
   /** `decide` RPCs served since this instance started (tests count edge savings with it). */
   private calls = 0;
-  /**
-   * Durable windows changed in this event, written once each when the event
-   * ends: a batch of 100 hits on one counter is one row write, not 100.
-   */
-  private readonly unsaved = new Map<string, Entry>();
+  private alarms = 0;
 
   constructor(ctx: DurableObjectState, env: unknown) {
     super(ctx, env as never);
     this.store = new CounterStore(ctx.storage.sql);
-    const now = Date.now();
-    for (const stored of this.store.loadActive(now)) {
-      const at = stored.id.indexOf(SEP);
-      this.entriesOf(stored.id.slice(0, at)).set(stored.id.slice(at + 1), { state: stored.state, idleAt: stored.idleAt });
-      this.earliestIdleAt = Math.min(this.earliestIdleAt, stored.idleAt);
-    }
-    if (this.counters.size > 0) this.scheduleSweep(now);
+    this.cache = new CounterCache(this.store);
+    // Counters are read back one by one on their next hit; only the sweep needs to know what is stored.
+    this.earliestIdleAt = this.store.earliestIdleAt();
   }
 
   /**
@@ -71,12 +70,11 @@ export class CounterObject extends DurableObject {
     this.calls += 1;
     const now = Date.now();
     try {
-      const verdicts = calls.map((call) => this.decideCall(call, now));
-      this.scheduleSweep(now);
-      return verdicts;
+      return calls.map((call) => this.decideCall(call, now));
     } finally {
-      // Same event, so the same implicit transaction: written before the answer leaves.
-      this.saveChanged();
+      // Same event, so the same implicit transaction: written before the answers leave.
+      if (this.cache.checkpointDue(now)) this.cache.checkpoint();
+      this.schedule(now);
     }
   }
 
@@ -111,37 +109,42 @@ export class CounterObject extends DurableObject {
    * await stub.reset(key);
    */
   reset(key: string): void {
-    this.counters.delete(key);
-    this.store.deletePrefix(key + SEP);
+    this.cache.reset(key + SEP);
   }
 
   /**
-   * Sizes for tests and metrics: counters in memory, rows in storage, and `decide` calls served.
+   * Sizes for tests, metrics and the bench's cost model.
    *
    * @example
-   * const { memory, stored } = await stub.stats();
+   * const { memory, stored, rowsWritten } = await stub.stats();
    */
-  stats(): { memory: number; stored: number; calls: number } {
-    let memory = 0;
-    for (const windows of this.counters.values()) memory += windows.size;
-    return { memory, stored: this.store.count(), calls: this.calls };
+  stats(): CounterStats {
+    return { memory: this.cache.size, stored: this.store.count(), calls: this.calls, rowsRead: this.store.rowsRead, rowsWritten: this.store.rowsWritten };
   }
 
-  /** Sweeps idle counters so memory and storage stay bounded by active keys. */
+  /**
+   * What this instance has cost since it started, as billed: `decide` calls
+   * and alarms (each a Durable Object request) and SQLite rows read and
+   * written. Cheap (no query), for the bench's cost model.
+   *
+   * @example
+   * const { rowsWritten } = await stub.usage();
+   */
+  usage(): { calls: number; alarms: number; rowsRead: number; rowsWritten: number } {
+    return { calls: this.calls, alarms: this.alarms, rowsRead: this.store.rowsRead, rowsWritten: this.store.rowsWritten };
+  }
+
+  /** Checkpoints unsaved changes when traffic has stopped, and sweeps idle counters. */
   override async alarm(): Promise<void> {
-    this.sweepAt = undefined;
+    this.alarms += 1;
+    this.alarmAt = undefined;
     const now = Date.now();
-    let earliest = Infinity;
-    for (const [key, windows] of this.counters) {
-      for (const [id, entry] of windows) {
-        if (entry.idleAt <= now) windows.delete(id);
-        else earliest = Math.min(earliest, entry.idleAt);
-      }
-      if (windows.size === 0) this.counters.delete(key);
-    }
-    this.earliestIdleAt = earliest;
-    this.store.deleteIdle(now);
-    this.scheduleSweep(now);
+    // An alarm with nothing to checkpoint is the sweep's, even if it runs early.
+    if (this.sweepAt !== undefined && (now >= this.sweepAt || this.cache.nextCheckpointAt === Infinity)) {
+      this.sweepAt = undefined;
+      this.earliestIdleAt = this.cache.sweep(now);
+    } else this.cache.checkpoint();
+    this.schedule(now);
   }
 
   /**
@@ -170,8 +173,7 @@ export class CounterObject extends DurableObject {
 
   /** Whether `cost` hits on every window of `call` would be allowed now (nothing consumed). */
   private fits(call: CounterCall, cost: number, now: number): boolean {
-    const windows = this.counters.get(call.key);
-    return call.limits.every((limit) => this.step(limit, windows, now, cost).decision.allowed);
+    return call.limits.every((limit) => this.step(call.key, limit, now, cost).decision.allowed);
   }
 
   /**
@@ -180,11 +182,10 @@ export class CounterObject extends DurableObject {
    * is taken before the next call is looked at: slots never overlap.
    */
   private reserveOne(call: ReserveCall, now: number): CounterVerdict {
-    const windows = this.counters.get(call.key);
     const result = reserve(
       call.limits.map((limit) => ({
         algorithm: getAlgorithm(limit.algorithm),
-        state: windows?.get(limit.id)?.state,
+        state: this.cache.read(call.key + SEP + limit.id, limit),
         limit,
         reserve: limit.reserve === true,
       })),
@@ -192,16 +193,14 @@ export class CounterObject extends DurableObject {
       call.cost,
       call.maxDelayMs,
     );
-    const verdict = this.settle(call, windows, result.steps, result.allowed, now);
+    const verdict = this.settle(call, result.steps, result.allowed, now);
     return result.allowed ? { ...verdict, delayMs: result.delayMs } : verdict;
   }
 
   private decideOne(call: CounterCall, now: number): CounterVerdict {
-    const windows = this.counters.get(call.key);
-    const steps = call.limits.map((limit) => this.step(limit, windows, now, call.cost));
+    const steps = call.limits.map((limit) => this.step(call.key, limit, now, call.cost));
     return this.settle(
       call,
-      windows,
       steps,
       steps.every((step) => step.decision.allowed),
       now,
@@ -209,58 +208,46 @@ export class CounterObject extends DurableObject {
   }
 
   /** Commit the windows' steps if the call is allowed (and consumes); the verdict either way. */
-  private settle(call: CounterCall, windows: Map<string, Entry> | undefined, steps: readonly Step<unknown>[], allowed: boolean, now: number): CounterVerdict {
+  private settle(call: CounterCall, steps: readonly Step<unknown>[], allowed: boolean, now: number): CounterVerdict {
     if (!allowed) {
       // Nothing was consumed, so report the windows that would have allowed
       // as they really stand, not as if the hit had been taken.
-      const decisions = steps.map((step, i) => (step.decision.allowed ? this.peekDecision(call.limits[i], windows, now) : step.decision));
+      const decisions = steps.map((step, i) => (step.decision.allowed ? this.peekDecision(call.key, call.limits[i], now) : step.decision));
       return { allowed, decisions };
     }
     if (call.cost > 0) {
-      const target = windows ?? this.entriesOf(call.key);
-      for (let i = 0; i < steps.length; i++) this.commit(call.key, target, call.limits[i], steps[i].state);
+      for (let i = 0; i < steps.length; i++) this.commit(call.key, call.limits[i], steps[i].state, now);
     }
     return { allowed, decisions: steps.map((step) => step.decision) };
   }
 
-  private peekDecision(limit: LimitCall, windows: Map<string, Entry> | undefined, now: number): Decision {
-    return this.step(limit, windows, now, 0).decision;
+  private peekDecision(key: string, limit: LimitCall, now: number): Decision {
+    return this.step(key, limit, now, 0).decision;
   }
 
   /** One window's step for `cost` hits now, from its current state (nothing committed). */
-  private step(limit: LimitCall, windows: Map<string, Entry> | undefined, now: number, cost: number): Step<unknown> {
-    return getAlgorithm(limit.algorithm).decide(windows?.get(limit.id)?.state, limit, now, cost);
+  private step(key: string, limit: LimitCall, now: number, cost: number): Step<unknown> {
+    return getAlgorithm(limit.algorithm).decide(this.cache.read(key + SEP + limit.id, limit), limit, now, cost);
   }
 
-  private commit(key: string, windows: Map<string, Entry>, limit: LimitCall, state: unknown): void {
-    const idleAt = getAlgorithm(limit.algorithm).idleAt(state, limit);
-    const entry = { state, idleAt };
-    windows.set(limit.id, entry);
+  private commit(key: string, limit: LimitCall, state: unknown, now: number): void {
+    const idleAt = this.cache.write(key + SEP + limit.id, limit, state, now);
     if (idleAt < this.earliestIdleAt) this.earliestIdleAt = idleAt;
-    if (limit.windowMs >= DURABLE_WINDOW_MS) this.unsaved.set(key + SEP + limit.id, entry);
   }
 
-  private saveChanged(): void {
-    for (const [id, entry] of this.unsaved) this.store.save(id, entry.state, entry.idleAt);
-    this.unsaved.clear();
-  }
-
-  private entriesOf(key: string): Map<string, Entry> {
-    let windows = this.counters.get(key);
-    if (!windows) this.counters.set(key, (windows = new Map()));
-    return windows;
-  }
-
-  // No sooner than SWEEP_INTERVAL_MS, and no sooner than a counter can be
-  // idle: an object holding one key's 1-minute window (per-key placement)
-  // wakes once when it goes idle, not six times on the way. A shorter-lived
-  // counter arriving later moves the alarm earlier (at most once per alarm,
-  // since the new time is at least SWEEP_INTERVAL_MS ahead).
-  private scheduleSweep(now: number): void {
-    if (this.counters.size === 0) return;
-    const at = Math.max(now + SWEEP_INTERVAL_MS, this.earliestIdleAt);
-    if (this.sweepAt !== undefined && this.sweepAt <= at) return;
-    this.sweepAt = at;
+  // One alarm serves the checkpoint and the sweep, set only when it must move
+  // earlier (setting it is a storage write). The sweep comes no sooner than
+  // SWEEP_INTERVAL_MS, and no sooner than a counter can be idle: an object
+  // holding one key's 1-minute window (per-key placement) sweeps once when
+  // it goes idle, not six times on the way.
+  private schedule(now: number): void {
+    if (this.earliestIdleAt !== Infinity) {
+      const sweepAt = Math.max(now + SWEEP_INTERVAL_MS, this.earliestIdleAt);
+      if (this.sweepAt === undefined || sweepAt < this.sweepAt) this.sweepAt = sweepAt;
+    }
+    const at = Math.min(this.sweepAt ?? Infinity, this.cache.nextCheckpointAt);
+    if (at === Infinity || (this.alarmAt !== undefined && this.alarmAt <= at)) return;
+    this.alarmAt = at;
     void this.ctx.storage.setAlarm(at);
   }
 }

@@ -19,6 +19,14 @@ export interface LimitCall {
    * on the limit, not the call, because queued messages carry it this way.
    */
   readonly reserve?: boolean;
+  /**
+   * Windows of a minute or longer: the longest a change waits for its
+   * checkpoint (absent: 1000 ms). Optional, like `strict`, so a call from an
+   * older isolate decides with the defaults.
+   */
+  readonly persistMs?: number;
+  /** Write every change of this window before the answer leaves the object. */
+  readonly strict?: boolean;
 }
 
 /** What every call names: one counter key, all its windows, and how many hits. */

@@ -45,5 +45,13 @@ function limitCalls(limits: readonly CompiledLimit[]): LimitCall[] {
  * env.COUNTERS.getByName(name).peek({ key, limits: limits.map(toLimitCall), cost: 0 });
  */
 export function toLimitCall(limit: CompiledLimit): LimitCall {
-  return { id: limit.id, algorithm: limit.algorithm, limit: limit.limit, windowMs: limit.windowMs, burst: limit.burst };
+  return {
+    id: limit.id,
+    algorithm: limit.algorithm,
+    limit: limit.limit,
+    windowMs: limit.windowMs,
+    burst: limit.burst,
+    ...(limit.persistMs !== undefined ? { persistMs: limit.persistMs } : {}),
+    ...(limit.strict ? { strict: true } : {}),
+  };
 }

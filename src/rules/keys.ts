@@ -10,7 +10,21 @@ import type { Placement, Unit } from "./types.ts";
 export const RULE_KEYS = {
   document: ["$schema", "domain", "descriptors", "routes", "placement", "shards"],
   descriptor: ["key", "value", "rate_limit", "rate_limits", "descriptors", "shadow_mode", "detailed_metric"],
-  rateLimit: ["name", "replaces", "unit", "requests_per_unit", "unlimited", "unit_multiplier", "algorithm", "burst", "precount", "on_limit", "max_delay_ms"],
+  rateLimit: [
+    "name",
+    "replaces",
+    "unit",
+    "requests_per_unit",
+    "unlimited",
+    "unit_multiplier",
+    "algorithm",
+    "burst",
+    "persist_ms",
+    "durability",
+    "precount",
+    "on_limit",
+    "max_delay_ms",
+  ],
   replaces: ["name"],
   precount: ["sync_ms"],
   route: ["match", "descriptors"],
@@ -85,3 +99,12 @@ export const BOUNDS = {
   /** Cap on reported errors so a pathological file cannot produce a huge report. */
   maxErrors: 1000,
 } as const;
+
+/** `durability` of a rate limit: checkpointed every `persist_ms` (the default), or written before each answer. */
+export const DURABILITIES = ["checkpoint", "strict"] as const;
+
+/** Default and largest `persist_ms`: a checkpoint at most this long after a change. */
+export const PERSIST_MS = { default: 1_000, max: 60_000 } as const;
+
+/** Windows this long or longer are kept in storage; shorter ones live in memory only. */
+export const DURABLE_WINDOW_MS = 60_000;

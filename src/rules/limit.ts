@@ -7,6 +7,7 @@ import type { AlgorithmName } from "../algorithms/types.ts";
 import type { DomainContext } from "./context.ts";
 import { readBool, readEnum, readInt, requireKey } from "./fields.ts";
 import { ALGORITHMS, BOUNDS, BURST_ALGORITHMS, DEFAULT_ALGORITHM, UNIT_MS, UNITS } from "./keys.ts";
+import { readDurability } from "./durability.ts";
 import { readName, readOnLimit, readPrecount, readReplaces } from "./limit-options.ts";
 import { derivedName, limitId } from "./names.ts";
 import { asObject, checkKeys, type JsonObject, keyPath } from "./reader.ts";
@@ -15,7 +16,18 @@ import type { CompiledLimit } from "./types.ts";
 export type LimitResult = { readonly kind: "limit"; readonly limit: CompiledLimit } | { readonly kind: "unlimited"; readonly replaces: readonly string[] };
 
 /** Keys that describe counting, and so contradict `unlimited: true`. */
-const COUNTING_KEYS = ["unit", "requests_per_unit", "unit_multiplier", "algorithm", "burst", "precount", "on_limit", "max_delay_ms"] as const;
+const COUNTING_KEYS = [
+  "unit",
+  "requests_per_unit",
+  "unit_multiplier",
+  "algorithm",
+  "burst",
+  "precount",
+  "on_limit",
+  "max_delay_ms",
+  "persist_ms",
+  "durability",
+] as const;
 
 /**
  * Read one rate limit at `path`; `label` names its tree node for derived
@@ -75,6 +87,7 @@ function readCounting(
     d.add(keyPath(path, "unit_multiplier"), `window too long: with unit "${unit}", unit_multiplier must be at most ${maxMultiplier(UNIT_MS[unit])}`);
     return undefined;
   }
+  const durability = readDurability(d, obj, path, windowMs);
   const burst = hasBurst ? (givenBurst ?? requestsPerUnit) : requestsPerUnit;
   if (algorithm === "sliding_window_log" && requestsPerUnit > BOUNDS.maxLogLimit) {
     // The log keeps an entry per allowed request; past this it outgrows a storage row and the hot path.
@@ -104,6 +117,7 @@ function readCounting(
     ...(precount !== undefined ? { precount } : {}),
     onLimit,
     ...(maxDelayMs !== undefined ? { maxDelayMs } : {}),
+    ...durability,
   });
 }
 

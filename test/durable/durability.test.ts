@@ -27,25 +27,28 @@ function call(key: string, windowMs: number, limit: number, cost = 1): CounterCa
 }
 
 describe("durability of counters", () => {
-  it("keeps a one-minute counter across eviction of every object", async () => {
+  it("keeps a one-minute counter across eviction of every object, once checkpointed", async () => {
     const send = gateway(rules);
     const ip = uniqueIp();
     for (let i = 0; i < 3; i++) await send("/", { ip });
+    // The checkpoint comes at most persist_ms (1000) after the first hit.
+    await new Promise((r) => setTimeout(r, 1_100));
     await evictAllDurableObjects();
     const after = await send("/", { ip });
     expect(after.status).toBe(200);
     expect(after.headers.get("X-RateLimit-Remaining")).toBe("1");
+    await new Promise((r) => setTimeout(r, 1_100));
     await evictAllDurableObjects();
     expect((await send("/", { ip })).headers.get("X-RateLimit-Remaining")).toBe("0");
     expect((await send("/", { ip })).status).toBe(429);
   });
 
-  it("writes only windows of a minute or longer to storage", async () => {
+  it("writes only windows of a minute or longer to storage, at their checkpoint", async () => {
     const stub = counters.getByName("durability-direct");
     await stub.decide([call("minute-key", 60_000, 10), call("second-key", 1_000, 10)]);
-    const stats = await stub.stats();
-    expect(stats.memory).toBe(2);
-    expect(stats.stored).toBe(1);
+    expect(await stub.stats()).toMatchObject({ memory: 2, stored: 0 });
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect(await stub.stats()).toMatchObject({ memory: 2, stored: 1 });
   });
 
   it("sweeps idle counters from memory and storage", async () => {
@@ -66,6 +69,9 @@ describe("durability of counters", () => {
     const alarm = () => runInDurableObject(stub, (_instance: CounterObject, state) => state.storage.getAlarm());
     const before = Date.now();
     await stub.decide([call("hour", 3_600_000, 10)]);
+    // First the checkpoint, at most persist_ms (1000) after the change.
+    expect(await alarm()).toBeLessThanOrEqual(Date.now() + 1_000);
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
     // A fixed window of an hour is idle at the end of its window: no sweep before then.
     const windowEnd = Math.floor(before / 3_600_000) * 3_600_000 + 3_600_000;
     expect(await alarm()).toBeGreaterThanOrEqual(Math.max(windowEnd, before + 10_000));
@@ -109,9 +115,18 @@ describe("durability of counters", () => {
   it("reset forgets every window of a key, in memory and storage", async () => {
     const stub = counters.getByName("durability-reset");
     await stub.decide([call("gone", 60_000, 3), call("kept", 60_000, 3)]);
+    await runDurableObjectAlarm(stub);
+    expect((await stub.stats()).stored).toBe(2);
+    await stub.decide([call("gone", 60_000, 3)]);
     await stub.reset("gone");
     expect((await stub.peek(call("gone", 60_000, 3))).decisions[0].remaining).toBe(3);
     expect((await stub.peek(call("kept", 60_000, 3))).decisions[0].remaining).toBe(2);
+    // Neither the stored row nor the unsaved change of "gone" comes back at the checkpoint.
+    await runDurableObjectAlarm(stub);
     expect((await stub.stats()).stored).toBe(1);
+    await evictAllDurableObjects();
+    const fresh = counters.getByName("durability-reset");
+    expect((await fresh.peek(call("gone", 60_000, 3))).decisions[0].remaining).toBe(3);
+    expect((await fresh.peek(call("kept", 60_000, 3))).decisions[0].remaining).toBe(2);
   });
 });

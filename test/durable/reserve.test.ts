@@ -69,9 +69,9 @@ describe("CounterObject reservations", () => {
     expect(again.delayMs).toBeLessThanOrEqual(1000);
   });
 
-  it("a per-minute reservation is written through and survives eviction", async () => {
+  it("a per-minute reservation with strict durability is written through and survives eviction", async () => {
     const key = fresh("durable");
-    const perMinute: LimitCall = { id: "gcra-6m", algorithm: "gcra", limit: 6, windowMs: 60_000, burst: 1, reserve: true };
+    const perMinute: LimitCall = { id: "gcra-6m", algorithm: "gcra", limit: 6, windowMs: 60_000, burst: 1, reserve: true, strict: true };
     const stub = counters.getByName(key);
     const [first, second] = await stub.decide([reserveCall(key, 60_000, [perMinute]), reserveCall(key, 60_000, [perMinute])]);
     expect([first.delayMs ?? 0, second.delayMs]).toEqual([0, 10_000]);
