@@ -271,7 +271,7 @@ export const PROBES: readonly Probe[] = [
  * FLOODGATE_VARIANTS.map((v) => v.id); // ["floodgate-no-coalescing", "floodgate-rtt-25", "floodgate-rtt-100"]
  */
 export const FLOODGATE_VARIANTS: readonly { readonly id: string; readonly title: string; readonly vars: Readonly<Record<string, string>> }[] = [
-  { id: "floodgate-no-coalescing", title: "floodgate with COALESCING=off", vars: { COALESCING: "off" } },
+  { id: "floodgate-no-coalescing", title: "floodgate with coalescing off", vars: { BENCH_COALESCING: "off" } },
   { id: "floodgate-rtt-25", title: "floodgate, objects 25 ms away (each way)", vars: { BENCH_RTT_MS: "25" } },
   { id: "floodgate-rtt-100", title: "floodgate, objects 100 ms away (each way)", vars: { BENCH_RTT_MS: "100" } },
 ];

@@ -28,7 +28,6 @@ export interface Env {
   SHADOW_MODE?: string;
   METRICS_FLUSH_MS?: string;
   TRUSTED_PROXY_HOPS?: string;
-  COALESCING?: string;
   QUEUE_MAX_ATTEMPTS?: string;
   QUEUE_RETRY_BASE_SECONDS?: string;
 }
@@ -45,8 +44,6 @@ export interface Settings {
   readonly metricsFlushMs: number;
   /** Proxies of yours in front of Cloudflare whose X-Forwarded-For entries are trusted (0: only CF-Connecting-IP). */
   readonly trustedProxyHops: number;
-  /** Batch concurrent calls to one counter object (on by default; off only to measure what it buys). */
-  readonly coalescing: boolean;
   /** Deliveries of a queued request (the first included) before it is dead-lettered. */
   readonly queueMaxAttempts: number;
   /** First retry delay of a failed delivery; doubled per further failure. */
@@ -99,10 +96,6 @@ export function readSettings(env: Env): Settings {
   if (hopsText === "" || !Number.isInteger(trustedProxyHops) || trustedProxyHops < 0 || trustedProxyHops > 16) {
     throw new ConfigError(`TRUSTED_PROXY_HOPS must be a whole number from 0 to 16, got ${JSON.stringify(env.TRUSTED_PROXY_HOPS)}`);
   }
-  const coalescingText = (env.COALESCING ?? "on").trim().toLowerCase();
-  if (coalescingText !== "on" && coalescingText !== "off") {
-    throw new ConfigError(`COALESCING must be "on" or "off", got ${JSON.stringify(env.COALESCING)}`);
-  }
   const queueMaxAttempts = wholeNumber(env.QUEUE_MAX_ATTEMPTS, "QUEUE_MAX_ATTEMPTS", 5, 1, 100);
   const queueRetryBaseSeconds = wholeNumber(env.QUEUE_RETRY_BASE_SECONDS, "QUEUE_RETRY_BASE_SECONDS", 10, 0, 3600);
   return {
@@ -113,7 +106,6 @@ export function readSettings(env: Env): Settings {
     shadowMode: shadowText === "true",
     metricsFlushMs,
     trustedProxyHops,
-    coalescing: coalescingText === "on",
     queueMaxAttempts,
     queueRetryBaseSeconds,
   };

@@ -5,7 +5,7 @@
  * like for like. Uses floodgate's own compiler and matcher.
  */
 import { readFileSync } from "node:fs";
-import { compileRules, matchDescriptor, matchRoute } from "../../src/rules/index.ts";
+import { compileOnce, matchDescriptor, matchRoute } from "../../src/rules/index.ts";
 
 const RULES = new URL("../rules/bench.json", import.meta.url);
 
@@ -30,11 +30,10 @@ function floodgateLimit(rules, path, apiKey) {
  * checkBenchRules(SCENARIOS); // returns quietly when they agree
  */
 export function checkBenchRules(scenarios) {
-  const result = compileRules(JSON.parse(readFileSync(RULES, "utf8")), { source: "bench/rules/bench.json" });
-  if (!result.ok) throw new Error(`bench/rules/bench.json is invalid:\n${result.errors.map((e) => `${e.path}: ${e.message}`).join("\n")}`);
+  const rules = compileOnce(JSON.parse(readFileSync(RULES, "utf8")), "bench/rules/bench.json")();
   const problems = [];
   const expect = (scenario, apiKey, want) => {
-    const got = floodgateLimit(result.rules, scenario.path, apiKey);
+    const got = floodgateLimit(rules, scenario.path, apiKey);
     if (!got || got.limit !== want.limit || got.windowMs !== want.windowMs) {
       problems.push(
         `${scenario.id} (${scenario.path}, key ${apiKey}): scenario says ${want.limit}/${want.windowMs} ms, rules give ${got ? `${got.limit}/${got.windowMs} ms` : "no single limit"}`,

@@ -8,9 +8,10 @@
  *
  * `GET /__bench/usage` answers the counter objects' tally for the cost model;
  * `POST /__bench/scan` drives the memory scan (bench/workers/scan.ts).
- * Bench-only variable: `BENCH_RTT_MS`, a one-way delay put before and after
+ * Bench-only variables: `BENCH_RTT_MS`, a one-way delay put before and after
  * every call to a counter object, as if the objects lived that far away
- * (bench/README.md, "Round trip").
+ * (bench/README.md, "Round trip"); `BENCH_COALESCING=off`, the same gateway
+ * with coalescing off, to measure what it buys (no deployment can turn it off).
  */
 import type { Env } from "../../src/config.ts";
 import { isolateContexts } from "../../src/context/isolate.ts";
@@ -34,13 +35,16 @@ export { CountedCounterObject as CounterObject };
  */
 export const benchRulesCompiled = compileOnce(benchRules, "bench/rules/bench.json");
 
-const app = createApp(isolateContexts(new LiveRules(benchRulesCompiled)));
+const rules = new LiveRules(benchRulesCompiled);
+const app = createApp(isolateContexts(rules));
+const uncoalesced = createApp(isolateContexts(rules, { coalesce: false }));
 
 export default {
   fetch(request, env, ctx) {
     const url = new URL(request.url);
     if (url.pathname === "/__bench/usage") return usageResponse();
     if (url.pathname === "/__bench/scan") return scanSlice(url, env);
-    return app.fetch(request, withRoundTrip(env), ctx);
+    const gatewayApp = env.BENCH_COALESCING === "off" ? uncoalesced : app;
+    return gatewayApp.fetch(request, withRoundTrip(env), ctx);
   },
-} satisfies ExportedHandler<Env & { BENCH_RTT_MS?: string }>;
+} satisfies ExportedHandler<Env & { BENCH_RTT_MS?: string; BENCH_COALESCING?: string }>;

@@ -83,7 +83,14 @@ export function getAlgorithm(name: AlgorithmName): Algorithm<unknown> {
   return algorithms[name];
 }
 
-const BUCKETS: ReadonlySet<AlgorithmName> = new Set(["token_bucket", "leaky_bucket", "gcra"]);
+/**
+ * Algorithms with a capacity (`burst`) apart from their rate per window.
+ *
+ * @example
+ * BUCKET_ALGORITHMS.includes("gcra"); // true
+ */
+export const BUCKET_ALGORITHMS: readonly AlgorithmName[] = ["token_bucket", "leaky_bucket", "gcra"];
+const BUCKETS: ReadonlySet<AlgorithmName> = new Set(BUCKET_ALGORITHMS);
 
 /**
  * Whether the integer arithmetic of `algorithm` (of all six when omitted)

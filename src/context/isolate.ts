@@ -30,12 +30,12 @@ export class Isolate<R = LiveRules> {
   readonly edge: EdgeRuntime;
   readonly metrics: MetricsRecorder;
 
-  constructor(env: Env, rules: R) {
+  constructor(env: Env, rules: R, options: IsolateOptions = {}) {
     this.env = env;
     this.settings = readSettings(env);
     this.rules = rules;
     this.edge = new EdgeRuntime(env.COUNTERS, {
-      coalesce: this.settings.coalescing,
+      coalesce: options.coalesce ?? true,
       decisionTimeoutMs: this.settings.decisionTimeoutMs,
     });
     this.metrics = new MetricsRecorder(env.METRICS, this.settings.metricsFlushMs);
@@ -53,6 +53,16 @@ export class Isolate<R = LiveRules> {
   }
 }
 
+/** How an isolate's edge is built, for what `env` does not choose. */
+export interface IsolateOptions {
+  /**
+   * Batch concurrent calls to one counter object (default `true`). Off only
+   * where a test or the bench measures what coalescing buys; no `[vars]`
+   * value turns it off in a deployment.
+   */
+  readonly coalesce?: boolean;
+}
+
 /** The context of the isolate serving `env`. */
 export type IsolateOf<R = LiveRules> = (env: Env) => Isolate<R>;
 
@@ -67,11 +77,11 @@ export type IsolateOf<R = LiveRules> = (env: Env) => Isolate<R>;
  * const isolateOf = isolateContexts(new LiveRules(bundledRules, { bundledJson: rulesJson }));
  * export default { fetch: (request, env, ctx) => createApp(isolateOf).fetch(request, env, ctx) };
  */
-export function isolateContexts<R>(rules: R): IsolateOf<R> {
+export function isolateContexts<R>(rules: R, options: IsolateOptions = {}): IsolateOf<R> {
   const made = new WeakMap<Env, Isolate<R>>();
   return (env) => {
     let isolate = made.get(env);
-    if (isolate === undefined) made.set(env, (isolate = new Isolate(env, rules)));
+    if (isolate === undefined) made.set(env, (isolate = new Isolate(env, rules, options)));
     return isolate;
   };
 }

@@ -3,6 +3,7 @@
  * validator enforces. `rules.schema.json` and the tests are checked against
  * these lists, so the validator, the schema and the docs cannot drift apart.
  */
+import { BUCKET_ALGORITHMS, RESERVABLE } from "../algorithms/index.ts";
 import type { AlgorithmName } from "../algorithms/types.ts";
 import type { Placement, Unit } from "./types.ts";
 
@@ -58,7 +59,7 @@ export const UNITS = Object.keys(UNIT_MS) as readonly Unit[];
 export const ALGORITHMS: readonly AlgorithmName[] = ["token_bucket", "leaky_bucket", "fixed_window", "sliding_window_log", "sliding_window_counter", "gcra"];
 
 /** Algorithms with a capacity separate from the per-window rate. */
-export const BURST_ALGORITHMS: readonly AlgorithmName[] = ["token_bucket", "leaky_bucket", "gcra"];
+export const BURST_ALGORITHMS: readonly AlgorithmName[] = BUCKET_ALGORITHMS;
 
 export const DEFAULT_ALGORITHM: AlgorithmName = "sliding_window_counter";
 
@@ -71,7 +72,7 @@ export const ON_LIMIT_ACTIONS = ["reject", "delay", "queue"] as const;
  * Algorithms that define a future slot, so `on_limit: "delay"` can reserve
  * one (their state only moves forward; see `src/algorithms/reserve.ts`).
  */
-export const DELAY_ALGORITHMS: readonly AlgorithmName[] = ["token_bucket", "leaky_bucket", "gcra"];
+export const DELAY_ALGORITHMS: readonly AlgorithmName[] = [...RESERVABLE];
 
 /** Route entry keys that take their value from the request without a source. */
 export const BUILTIN_KEYS = ["remote_address", "path", "method", "host"] as const;

@@ -17,7 +17,8 @@ describe("concurrency: one key, many simultaneous requests", () => {
             descriptors: [{ key: "api_key", rate_limit: { unit: "year", requests_per_unit: 100, algorithm } }],
             routes: [{ match: { path: "/*" }, descriptors: [[{ key: "api_key", header: "x-api-key" }]] }],
           },
-          { COALESCING: coalescing },
+          {},
+          { coalesce: coalescing === "on" },
         );
         const responses = await Promise.all(Array.from({ length: 500 }, () => call("/hot", { headers: { "x-api-key": "one-hot-key" } })));
         const statuses = responses.map((r) => r.status);

@@ -4,7 +4,7 @@
  */
 import { env } from "cloudflare:workers";
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
-import { isolateContexts } from "../../src/context/isolate.ts";
+import { type IsolateOptions, isolateContexts } from "../../src/context/isolate.ts";
 import { createApp } from "../../src/gateway/app.ts";
 import type { Env } from "../../src/config.ts";
 import { LiveRules, type LiveRulesOptions } from "../../src/rules/live.ts";
@@ -22,9 +22,10 @@ export function compiled(rules: unknown): CompiledRules {
  * A gateway over `rules` (the rules in force until some are uploaded to the
  * RulesObject `options.objectName`); `call` sends one request through it.
  */
-export function gateway(rules: unknown, vars: Partial<Env> = {}, options: LiveRulesOptions = {}) {
+export function gateway(rules: unknown, vars: Partial<Env> = {}, options: LiveRulesOptions & IsolateOptions = {}) {
   const rulesCompiled = compiled(rules);
-  const app = createApp(isolateContexts(new LiveRules(() => rulesCompiled, { bundledJson: rules, ...options })));
+  const { coalesce, ...liveOptions } = options;
+  const app = createApp(isolateContexts(new LiveRules(() => rulesCompiled, { bundledJson: rules, ...liveOptions }), { coalesce }));
   const callEnv = { ...testEnv, ...vars };
   return async function call(path: string, init: RequestInit & { ip?: string | null } = {}): Promise<Response> {
     const headers = new Headers(init.headers);

@@ -8,9 +8,9 @@
  * a given instant no longer depends on how fast the machine is.
  */
 import { vi } from "vitest";
-import type { CounterCall, CounterVerdict } from "../../src/durable/protocol.ts";
+import type { SendBatch } from "../../src/durable/protocol.ts";
 
-type Send = (name: string, calls: readonly CounterCall[]) => Promise<CounterVerdict[]>;
+type Send = SendBatch;
 
 /**
  * Fake timers on until `stop`; `now` is the driven clock, `track` wraps a
