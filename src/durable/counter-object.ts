@@ -9,7 +9,9 @@ import { getAlgorithm, reserve } from "../algorithms/index.ts";
 import type { Decision, Step } from "../algorithms/types.ts";
 import { CounterCache } from "./counter-cache.ts";
 import { CounterStore } from "./counter-store.ts";
-import type { AbsorbCall, CounterCall, CounterVerdict, LimitCall, ReserveCall } from "./protocol.ts";
+import { LeaseBook } from "./leases.ts";
+import { absorb, type CounterAccess, decideBesideLeases, leasedOn } from "./precount-sync.ts";
+import type { CounterCall, CounterVerdict, LimitCall, ReserveCall } from "./protocol.ts";
 
 /** The shortest gap between sweeps of idle counters (a sweep waits for the first counter that can be idle). */
 export const SWEEP_INTERVAL_MS = 10_000;
@@ -41,6 +43,8 @@ export interface CounterStats {
 export class CounterObject extends DurableObject {
   private readonly store: CounterStore;
   private readonly cache: CounterCache;
+  /** Quota leased to pre-counting isolates (in memory: a restart ends every lease; docs: "Edge pre-counting"). */
+  private readonly leases = new LeaseBook();
   /** When the alarm is set for (undefined: none set). */
   private alarmAt: number | undefined;
   /** When the next sweep of idle counters is due (undefined: none planned). */
@@ -86,7 +90,7 @@ export class CounterObject extends DurableObject {
       case "reserve":
         return this.reserveOne(call, now);
       case "absorb":
-        return this.absorb(call, now);
+        return absorb(call, this.leases, this.access(now), now);
       default:
         return unknownKind(call);
     }
@@ -147,28 +151,15 @@ export class CounterObject extends DurableObject {
     this.schedule(now);
   }
 
-  /**
-   * Take a pre-counted batch of hits one at a time while they fit; report
-   * the state after. Charging k hits at once at one instant is exactly k
-   * single hits then (test/algorithms/batched-cost.test.ts), so whether k
-   * fit only turns false as k grows, and the most that fit is found by
-   * bisection: a few decisions per flush, not one per hit (a flush from a
-   * busy isolate carries hundreds, and the object's time is the scarce one).
-   */
-  private absorb(call: AbsorbCall, now: number): CounterVerdict {
-    let accepted = 0;
-    if (this.fits(call, call.cost, now)) accepted = call.cost;
-    else {
-      // Invariant: `accepted` hits fit, `over` do not.
-      let over = call.cost;
-      while (over - accepted > 1) {
-        const mid = accepted + Math.floor((over - accepted) / 2);
-        if (this.fits(call, mid, now)) accepted = mid;
-        else over = mid;
-      }
-    }
-    if (accepted > 0) this.decideOne({ ...call, cost: accepted }, now);
-    return { ...this.decideOne({ ...call, cost: 0 }, now), accepted };
+  /** The object's counters at `now`, as pre-counting syncs read and charge them (precount-sync.ts). */
+  private access(now: number): CounterAccess {
+    return {
+      fits: (call, cost) => this.fits(call, cost, now),
+      take: (call, cost) => {
+        for (const limit of call.limits) this.commit(call.key, limit, this.step(call.key, limit, now, cost).state, now);
+      },
+      peek: (call) => call.limits.map((limit) => this.peekDecision(call.key, limit, now)),
+    };
   }
 
   /** Whether `cost` hits on every window of `call` would be allowed now (nothing consumed). */
@@ -198,6 +189,12 @@ export class CounterObject extends DurableObject {
   }
 
   private decideOne(call: CounterCall, now: number): CounterVerdict {
+    // Quota leased to pre-counting isolates counts as taken; only a call that fits without it is decided beside it.
+    if (!this.leases.empty && call.cost > 0 && this.fits(call, call.cost, now)) {
+      const access = this.access(now);
+      const leased = leasedOn(call, this.leases, access, now);
+      if (leased > 0) return decideBesideLeases(call, leased, this.leases, access, now);
+    }
     const steps = call.limits.map((limit) => this.step(call.key, limit, now, call.cost));
     return this.settle(
       call,

@@ -3,6 +3,9 @@
  * it crosses the RPC boundary by structured clone.
  */
 import type { AlgorithmName, Decision } from "../algorithms/types.ts";
+import type { LeaseRequest } from "./leases.ts";
+
+export type { LeaseRequest } from "./leases.ts";
 
 /** One limit to enforce on a counter, as the algorithms need it. */
 export interface LimitCall {
@@ -59,12 +62,15 @@ export interface ReserveCall extends CallTarget {
 }
 
 /**
- * Edge pre-counting flush: the hits were already allowed at the edge, so
- * take them one by one while they fit instead of all-or-nothing, and report
- * how many fitted in `accepted` (the rest is the edge's overshoot).
+ * Edge pre-counting sync: `cost` hits the isolate already allowed. Hits its
+ * lease covered are charged (they were set aside); any others are taken one
+ * by one while they fit, and `accepted` says how many were (the rest is
+ * overshoot). With `lease`, the object then sets quota aside for the
+ * isolate's next local decisions and answers it as `reserved`.
  */
 export interface AbsorbCall extends CallTarget {
   readonly kind: "absorb";
+  readonly lease?: LeaseRequest;
 }
 
 /** One hit (or several, via `cost`) against one counter key and all its windows. */
@@ -78,6 +84,17 @@ export interface CounterVerdict {
   readonly decisions: readonly Decision[];
   /** For `absorb` calls: how many of the hits fitted. */
   readonly accepted?: number;
+  /**
+   * For `absorb` calls with a lease: the quota leased to that isolate after
+   * this call; it may allow that many hits without asking (its decisions
+   * then count the view as their `remaining`).
+   */
+  readonly reserved?: number;
+  /**
+   * A rejection that quota leased to pre-counting isolates caused: it may
+   * pass as soon as they give it back, so it is no certain block.
+   */
+  readonly provisional?: boolean;
   /**
    * For `reserve` calls that were allowed: how long after the object's now
    * the reserved slot is (0 or absent: now). The decisions are then those

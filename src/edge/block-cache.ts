@@ -47,7 +47,8 @@ export class BlockCache {
    * cache.remember(key, verdict, sentAt, receivedAt);
    */
   remember(key: string, verdict: CounterVerdict, sentAt: number, receivedAt: number): void {
-    if (verdict.allowed) return;
+    // A rejection leased quota caused may pass as soon as the lease comes back: not certain.
+    if (verdict.allowed || verdict.provisional === true) return;
     let wait = 0;
     for (const decision of verdict.decisions) {
       if (decision.allowed) continue;

@@ -25,6 +25,15 @@ interface Waiter {
   readonly count: number;
   readonly resolve: (verdicts: CounterVerdict[]) => void;
   readonly reject: (error: unknown) => void;
+  /** Set by the waiter's own timer when it stops waiting: its request may end, so nothing may settle its promise after. */
+  gaveUp: boolean;
+}
+
+/** A caller waiting for an object to be free, to send its batch then. */
+interface Waker {
+  readonly batch: Batch;
+  readonly waiter: Waiter;
+  readonly wake: () => void;
 }
 
 interface Batch {
@@ -74,7 +83,7 @@ export class Coalescer {
   /** Start times of the RPCs in flight per object (a lost one stops counting after BUSY_FOR_MS). */
   private readonly inFlight = new Map<string, number[]>();
   /** Wake-ups of batches waiting for an object to be free. */
-  private readonly wakers = new Map<string, (() => void)[]>();
+  private readonly wakers = new Map<string, Waker[]>();
   /** RPCs sent, for tests and metrics. */
   rpcs = 0;
 
@@ -103,25 +112,47 @@ export class Coalescer {
       this.open.set(objectName, batch);
     }
     const joined = batch as Batch;
+    let waiter: Waiter | undefined;
     const answer = new Promise<CounterVerdict[]>((resolve, reject) => {
-      joined.waiters.push({ from: joined.calls.length, count: calls.length, resolve, reject });
+      waiter = { from: joined.calls.length, count: calls.length, resolve, reject, gaveUp: false };
+      joined.waiters.push(waiter);
       joined.calls.push(...calls);
     });
+    // This request stays alive until its answer is in, so the sender settles a promise of a live request; past
+    // the wait a sender keeps itself alive for (and the batch's own wait), it gives up, and nothing settles it.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const giveUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.maxWaitMs + this.keepAliveMs)));
+    defer(
+      Promise.race([answer.then(noop, noop), giveUp]).then(() => {
+        if (timer !== undefined) clearTimeout(timer);
+        (waiter as Waiter).gaveUp = true;
+      }),
+    );
     // Every caller, not only the first, can send the batch: whoever wakes first.
-    void this.whenFree(objectName)
+    void this.whenFree(objectName, joined, waiter as Waiter)
       .then(() => this.dispatch(joined, defer, 0))
-      .catch(() => undefined);
+      .catch(noop);
     return answer;
   }
 
-  /** Resolves (in the caller's own request) when the object has no RPC in flight, or after maxWaitMs. */
-  private whenFree(objectName: string): Promise<void> {
+  /**
+   * Resolves (in the caller's own request) when the object has no RPC in
+   * flight, or after maxWaitMs. Once the batch is sent, by this caller or
+   * another, its wake-ups are dropped unsettled: their requests may have
+   * ended, and settling a promise of an ended request is what Workers warn
+   * about (its continuations are cancelled).
+   */
+  private whenFree(objectName: string, batch: Batch, waiter: Waiter): Promise<void> {
     return new Promise((resolve) => {
       const timer = setTimeout(resolve, this.maxWaitMs);
       const list = this.wakers.get(objectName) ?? [];
-      list.push(() => {
-        clearTimeout(timer);
-        resolve();
+      list.push({
+        batch,
+        waiter,
+        wake: () => {
+          clearTimeout(timer);
+          resolve();
+        },
       });
       this.wakers.set(objectName, list);
     });
@@ -132,6 +163,9 @@ export class Coalescer {
     if (batch.sent) return [];
     batch.sent = true;
     if (this.open.get(batch.name) === batch) this.open.delete(batch.name);
+    const waiting = this.wakers.get(batch.name)?.filter((w) => w.batch !== batch);
+    if (waiting === undefined || waiting.length === 0) this.wakers.delete(batch.name);
+    else this.wakers.set(batch.name, waiting);
     const startedAt = Date.now();
     this.inFlight.set(batch.name, [...(this.inFlight.get(batch.name) ?? []), startedAt]);
     this.rpcs += 1;
@@ -139,10 +173,10 @@ export class Coalescer {
     const settled = sent
       .then(
         (verdicts) => {
-          for (const w of batch.waiters) w.resolve(verdicts.slice(w.from, w.from + w.count));
+          for (const w of batch.waiters) if (!w.gaveUp) w.resolve(verdicts.slice(w.from, w.from + w.count));
         },
         (error: unknown) => {
-          for (const w of batch.waiters) w.reject(error);
+          for (const w of batch.waiters) if (!w.gaveUp) w.reject(error);
         },
       )
       .finally(() => this.release(batch.name, startedAt, batch.waiters.length > 0));
@@ -185,6 +219,8 @@ export class Coalescer {
     else this.inFlight.delete(objectName);
     const wake = this.wakers.get(objectName);
     this.wakers.delete(objectName);
-    for (const w of wake ?? []) w();
+    for (const w of wake ?? []) if (!w.batch.sent && !w.waiter.gaveUp) w.wake();
   }
 }
+
+function noop(): void {}

@@ -16,7 +16,8 @@
  * only makes an old view conservative, and following a refill would mean a
  * read per sync for a whole window.
  * The chain stops
- * - at a sync that sent no hits, when no answer since the end of the sync
+ * - at a sync that sent no hits and left it no lease (one after a sync
+ *   period without hits gives the lease back), when no answer since the end of the sync
  *   before the previous one moved the count (it stood still for two sync
  *   periods) and no call carrying this isolate's hits outside the chain (a
  *   strong decision, a budget flush) was answered since the previous sync
@@ -48,9 +49,9 @@
  * until its next hit on the counter, which syncs again (strongly, if the
  * view is no longer fresh).
  */
-import type { CounterCall, CounterVerdict, SendBatch } from "../durable/protocol.ts";
+import type { CounterVerdict, SendBatch } from "../durable/protocol.ts";
 import type { Defer } from "../http/defer.ts";
-import { refresh, type Chain, type Entry, type PrecountStats } from "./precount-view.ts";
+import { refresh, setLease, syncCall, type Chain, type Entry, type PrecountStats } from "./precount-view.ts";
 
 /** A refresh chain ends this long after the request hosting it started it (Workers cancel waitUntil work 30 s after the response). */
 export const CHAIN_MAX_MS = 25_000;
@@ -63,18 +64,21 @@ export const CHAIN_HANDOFF_MS = 1_000;
  * and in refresh chains.
  *
  * @example
- * const syncer = new Syncer(send, () => Date.now(), stats);
+ * const syncer = new Syncer(send, () => Date.now(), stats); // a random holder id for this isolate
  * syncer.keepSyncing(entry, (p) => ctx.waitUntil(p), Date.now());
  */
 export class Syncer {
   private readonly send: SendBatch;
   private readonly now: () => number;
   private readonly stats: PrecountStats;
+  /** This isolate, as the objects' leases name it. */
+  readonly holder: string;
 
-  constructor(send: SendBatch, now: () => number, stats: PrecountStats) {
+  constructor(send: SendBatch, now: () => number, stats: PrecountStats, holder: string = crypto.randomUUID()) {
     this.send = send;
     this.now = now;
     this.stats = stats;
+    this.holder = holder;
   }
 
   /**
@@ -117,12 +121,14 @@ export class Syncer {
     entry.pending = 0;
     entry.inflight += hits;
     this.stats.flushes += 1;
-    const probe: CounterCall = hits > 0 ? { ...entry.call, kind: "absorb", cost: hits } : { ...entry.call, cost: 0 };
+    const sentAt = this.now();
+    const probe = syncCall(entry, hits, this.holder, sentAt);
     let verdict: CounterVerdict;
     try {
       [verdict] = await this.send(entry.objectName, [probe]);
     } catch {
-      // The object is unreachable: keep the hits for the next sync rather than lose them.
+      // The object is unreachable: keep the hits for the next sync rather than lose them (a lease given
+      // back stays given back: the object frees it when it expires).
       entry.inflight -= hits;
       entry.pending += hits;
       return hits;
@@ -134,6 +140,7 @@ export class Syncer {
       if (!fromChain) entry.answered += 1;
     }
     refresh(entry, verdict.decisions, accepted, this.now());
+    setLease(entry, verdict, sentAt);
     return hits;
   }
 
@@ -150,7 +157,14 @@ export class Syncer {
       // (but by this isolate's hits), i.e. it stood still for two sync periods; and no call carrying this
       // isolate's hits was answered since the last sync started, so this read came a sync period after
       // them. Hits taken since, or sent and not yet answered, keep the chain going.
-      const quiet = sent === 0 && entry.moved === chain.movedBefore && entry.answered === chain.answeredAtLast && entry.pending === 0 && entry.inflight === 0;
+      // It holds no lease either: quota set aside for it would otherwise wait for the lease to expire.
+      const quiet =
+        sent === 0 &&
+        entry.moved === chain.movedBefore &&
+        entry.answered === chain.answeredAtLast &&
+        entry.pending === 0 &&
+        entry.inflight === 0 &&
+        entry.budget === 0;
       chain.movedBefore = chain.movedLast;
       chain.movedLast = entry.moved;
       chain.answeredAtLast = answeredAtStart;

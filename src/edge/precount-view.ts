@@ -1,13 +1,13 @@
 /**
  * One pre-counted counter as an isolate sees it (see precount.ts): the view
- * the object last reported, the budget this isolate may spend on it, and the
+ * the object last reported, the lease this isolate may spend on it, and the
  * verdicts it answers locally from them.
  */
 import type { Decision } from "../algorithms/types.ts";
-import type { CounterCall, CounterVerdict, DecideCall } from "../durable/protocol.ts";
+import type { AbsorbCall, CounterCall, CounterVerdict, DecideCall } from "../durable/protocol.ts";
 
-/** Share of the last-seen remaining quota an isolate may spend between syncs. */
-export const PRECOUNT_SHARE = 1 / 8;
+/** The least lease a hot counter asks for; it doubles with the hits of each sync period. */
+export const LEASE_MIN = 4;
 
 /** One pre-counted counter in one isolate. */
 export interface Entry {
@@ -18,8 +18,13 @@ export interface Entry {
   /** Per-window decisions as of `syncedAt` (after everything this isolate sent so far). */
   snapshot: readonly Decision[];
   syncedAt: number;
-  /** Hits this isolate may allow on its own against the current snapshot. */
+  /** Hits the object leased this isolate (as of its last answer): it may allow that many on its own, pending and in flight included. */
   budget: number;
+  /** Until when (this isolate's clock) the lease may be spent: its time to live from before the call that renewed it was sent. */
+  leaseUntil: number;
+  /** Hits taken here (locally or strongly) since the last lease sync was sent, and when that was: the rate the next lease is sized for. */
+  hitsSinceSync: number;
+  syncSentAt: number;
   /** Hits allowed here and not yet sent. */
   pending: number;
   /** Hits sent to the object whose answer has not arrived: they still count against the budget. */
@@ -72,6 +77,9 @@ export function newEntry(objectName: string, call: CounterCall, syncMs: number, 
     snapshot: decisions,
     syncedAt: 0,
     budget: 0,
+    leaseUntil: 0,
+    hitsSinceSync: call.cost,
+    syncSentAt: now,
     pending: 0,
     inflight: 0,
     chain: undefined,
@@ -85,8 +93,7 @@ export function newEntry(objectName: string, call: CounterCall, syncMs: number, 
 }
 
 /**
- * Take `decisions` as the view at `now`; the budget is a share of the
- * tightest window's remaining quota.
+ * Take `decisions` as the view at `now`.
  *
  * @example
  * setView(entry, verdict.decisions, Date.now());
@@ -94,8 +101,56 @@ export function newEntry(objectName: string, call: CounterCall, syncMs: number, 
 export function setView(entry: Entry, decisions: readonly Decision[], now: number): void {
   entry.snapshot = decisions;
   entry.syncedAt = now;
-  const remaining = Math.min(...decisions.map((d) => d.remaining));
-  entry.budget = Math.floor(remaining * PRECOUNT_SHARE);
+}
+
+/**
+ * Take the lease a sync's answer carries: the budget is what the object
+ * set aside for this isolate, spendable until the lease's time to live,
+ * counted from `sentAt` (before the object started its own count).
+ *
+ * @example
+ * setLease(entry, verdict, sentAt);
+ */
+export function setLease(entry: Entry, verdict: CounterVerdict, sentAt: number): void {
+  if (verdict.reserved === undefined) return;
+  entry.budget = verdict.reserved;
+  entry.leaseUntil = sentAt + leaseTtl(entry.syncMs);
+}
+
+/**
+ * The sync call for an entry at `now`: its `hits` to report, and the lease
+ * it asks for: what this isolate's rate since the last sync would take in
+ * two sync periods (at least LEASE_MIN), or, when it took no hit for a
+ * sync period, none, giving back what is left unspent (a refresh chain
+ * stops only once it holds no lease, so an isolate going quiet keeps none).
+ *
+ * @example
+ * const call = syncCall(entry, entry.pending, holder, Date.now());
+ */
+export function syncCall(entry: Entry, hits: number, holder: string, now: number): AbsorbCall {
+  const recent = entry.hitsSinceSync;
+  const rate = recent / Math.max(1, now - entry.syncSentAt);
+  entry.hitsSinceSync = 0;
+  entry.syncSentAt = now;
+  // No hit for a sync period: give the lease back (a refresh chain stops only once it holds none).
+  const idle = now - entry.lastHitAt >= entry.syncMs;
+  const want = idle ? 0 : Math.max(LEASE_MIN, Math.ceil(2 * entry.syncMs * rate));
+  // Unspent: what the lease still covers beyond the hits pending and in flight (the caller counts `hits` in flight already).
+  const release = idle ? Math.max(0, entry.budget - entry.pending - entry.inflight) : 0;
+  if (release > 0) entry.budget -= release;
+  return { ...entry.call, kind: "absorb", cost: hits, lease: { holder, want, release, ttlMs: leaseTtl(entry.syncMs) } };
+}
+
+/**
+ * How long a lease lasts without a sync: long enough for two missed syncs
+ * and a slow round trip, short enough that quota a vanished isolate held
+ * comes back soon.
+ *
+ * @example
+ * leaseTtl(100); // 1200
+ */
+export function leaseTtl(syncMs: number): number {
+  return freshFor(syncMs);
 }
 
 /**
@@ -121,13 +176,14 @@ export function refresh(entry: Entry, decisions: readonly Decision[], consumed: 
 
 /**
  * Whether `cost` more hits may be decided from this entry at `now`: they
- * fit the budget, the view is fresh, and the counter is hot here.
+ * fit the lease, the lease has not run out, the view is fresh, and the
+ * counter is hot here.
  *
  * @example
  * if (canSpend(entry, call.cost, 100, Date.now())) entry.pending += call.cost;
  */
 export function canSpend(entry: Entry, cost: number, syncMs: number, now: number): boolean {
-  return entry.pending + entry.inflight + cost <= entry.budget && now - entry.syncedAt < freshFor(syncMs) && isHot(entry, now);
+  return entry.pending + entry.inflight + cost <= entry.budget && now < entry.leaseUntil && now - entry.syncedAt < freshFor(syncMs) && isHot(entry, now);
 }
 
 /**

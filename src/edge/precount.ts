@@ -1,13 +1,13 @@
 /**
- * Edge pre-counting (`precount`, SPEC section 6). An isolate decides a
- * counter locally from the remaining quota the object last reported minus
- * its own unsynced hits, and sends those hits to the object in the
- * background at least every `sync_ms`. To bound how far past the limit
- * several isolates can go together, an isolate only spends a share
- * (`PRECOUNT_SHARE`) of the remaining quota it last saw between two syncs;
- * when that budget is spent or rounds down to zero it flushes and decides
- * strongly, through the object, so decisions near the limit are exact.
- * README "Edge pre-counting" derives the bound.
+ * Edge pre-counting (`precount`; docs: "Edge pre-counting"). An isolate
+ * decides a hot counter locally while the quota the object leased it
+ * lasts, and sends the hits it took to the object in the background at
+ * least every `sync_ms`, asking for its next lease in the same call. The
+ * object counts leased quota as taken in every other decision, so the
+ * isolates together never allow more than the counter admits, however
+ * many they are (src/durable/leases.ts). When its lease is spent or has
+ * run out an isolate decides strongly, through the object, so decisions
+ * near the limit are exact.
  *
  * This file keeps the table of counters and decides; precount-view.ts holds
  * one counter's view and budget, precount-chain.ts the background syncs
@@ -17,10 +17,23 @@ import type { Decision } from "../algorithms/types.ts";
 import type { CounterCall, CounterVerdict, SendBatch } from "../durable/protocol.ts";
 import type { Defer } from "../http/defer.ts";
 import { Syncer } from "./precount-chain.ts";
-import { canSpend, freshFor, isHot, localVerdict, newEntry, precountId, refresh, setView, type Entry, type PrecountStats } from "./precount-view.ts";
+import {
+  canSpend,
+  freshFor,
+  isHot,
+  localVerdict,
+  newEntry,
+  precountId,
+  refresh,
+  setLease,
+  setView,
+  syncCall,
+  type Entry,
+  type PrecountStats,
+} from "./precount-view.ts";
 
 export { CHAIN_HANDOFF_MS, CHAIN_MAX_MS } from "./precount-chain.ts";
-export { PRECOUNT_SHARE, precountId, type PrecountStats } from "./precount-view.ts";
+export { LEASE_MIN, leaseTtl, precountId, type PrecountStats } from "./precount-view.ts";
 
 /** Counters an isolate pre-counts at once; idle ones beyond this are forgotten (they are re-learned strongly). */
 export const PRECOUNT_ENTRIES = 10_000;
@@ -62,26 +75,37 @@ export class PrecountTable {
     const fresh = entry !== undefined && startedAt - entry.syncedAt < freshFor(syncMs);
     const hot = entry !== undefined && isHot(entry, startedAt);
     this.stats.strong += 1;
-    const calls: CounterCall[] = [];
     const carried = entry?.pending ?? 0;
-    if (entry !== undefined && carried > 0) {
-      calls.push({ ...entry.call, kind: "absorb", cost: carried });
+    // Only a counter hot in this isolate syncs (and holds a lease): on one hit now and then, syncing would cost more than it saves.
+    const own = entry !== undefined && (carried > 0 || (fresh && hot));
+    // The hit first, decided beside everyone's leases (this isolate's own included: it asks because its lease is spent
+    // or gone); then, for a hot counter, a sync that reports the carried hits and asks for the next lease.
+    const calls: CounterCall[] = [call];
+    if (entry !== undefined) entry.hitsSinceSync += call.cost;
+    if (own) {
       entry.pending = 0;
       entry.inflight += carried;
+      calls.push(syncCall(entry, carried, this.syncer.holder, startedAt));
     }
-    calls.push(call);
     let verdicts: CounterVerdict[];
     try {
       verdicts = await this.send(objectName, calls);
-    } finally {
-      if (entry !== undefined) entry.inflight -= carried;
+    } catch (error) {
+      // The object did not answer: the carried hits wait for the next sync rather than being lost.
+      if (own) {
+        entry.inflight -= carried;
+        entry.pending += carried;
+      }
+      throw error;
     }
-    const accepted = carried > 0 ? (verdicts[0].accepted ?? carried) : 0;
+    if (own) entry.inflight -= carried;
+    const verdict = verdicts[0];
+    const synced = own ? verdicts[1] : undefined;
+    const accepted = synced !== undefined && carried > 0 ? (synced.accepted ?? carried) : 0;
     if (carried > 0) this.stats.overshoot += carried - accepted;
-    const verdict = verdicts[verdicts.length - 1];
-    // Only a counter hot in this isolate keeps a refresh chain: on one hit now and then, syncing would cost more than it saves.
-    const own = carried > 0 || (fresh && hot);
-    const learned = this.learn(id, objectName, call, syncMs, verdict.decisions, accepted + (verdict.allowed ? call.cost : 0), own);
+    const decisions = synced?.decisions ?? verdict.decisions;
+    const learned = this.learn(id, objectName, call, syncMs, decisions, accepted + (verdict.allowed ? call.cost : 0), own);
+    if (synced !== undefined) setLease(learned, synced, startedAt);
     // When the hit was decided, not when it was asked: a slow object (a cold start) must not make a hot counter look cold.
     learned.lastHitAt = this.now();
     if (own) this.syncer.keepSyncing(learned, defer, this.now());
@@ -114,6 +138,7 @@ export class PrecountTable {
     const entry = this.localEntry(id, call, syncMs, now);
     if (entry === undefined) return undefined;
     entry.pending += call.cost;
+    entry.hitsSinceSync += call.cost;
     entry.lastHitAt = now;
     this.stats.local += 1;
     // Budget spent: send now, so the object sees these hits before this isolate allows more.

@@ -25,7 +25,8 @@ describe("deciding a request wholly in the isolate", () => {
     };
     const background: Promise<unknown>[] = [];
     const defer = (p: Promise<unknown>) => void background.push(p);
-    // A strong decision makes the entry; its hit was taken at t.
+    // A strong decision makes the entry; a second, on the now hot counter, brings this isolate a lease. Its hit was taken at t.
+    expect((await edge.precount.decide("lv-obj", call, SYNC_MS, defer)).allowed).toBe(true);
     expect((await edge.precount.decide("lv-obj", call, SYNC_MS, defer)).allowed).toBe(true);
     t += 10;
     stepping = true;
@@ -47,6 +48,8 @@ describe("deciding a request wholly in the isolate", () => {
     const defer = (p: Promise<unknown>) => void background.push(p);
     await edge.precount.decide("lv-obj-2", call, SYNC_MS, defer);
     await edge.precount.decide("lv-obj-2", call, SYNC_MS, defer);
+    // Alone, either call would be decided here (the isolate holds a lease): only naming the counter twice sends them on.
+    expect(edge.precount.canDecideLocally(call, SYNC_MS)).toBe(true);
     const items = [
       { call, cacheable: true, syncMs: SYNC_MS },
       { call: { ...call, cost: 2 }, cacheable: true, syncMs: SYNC_MS },
