@@ -144,16 +144,11 @@ export class Coalescer {
    */
   private whenFree(objectName: string, batch: Batch, waiter: Waiter): Promise<void> {
     return new Promise((resolve) => {
-      const timer = setTimeout(resolve, this.maxWaitMs);
+      setTimeout(resolve, this.maxWaitMs);
       const list = this.wakers.get(objectName) ?? [];
-      list.push({
-        batch,
-        waiter,
-        wake: () => {
-          clearTimeout(timer);
-          resolve();
-        },
-      });
+      // Woken from the sender's request: resolve only. Its timer belongs to this caller's request and fires there
+      // (to no effect) or ends with it; cancelling it from another request would be cross-request work.
+      list.push({ batch, waiter, wake: () => resolve() });
       this.wakers.set(objectName, list);
     });
   }

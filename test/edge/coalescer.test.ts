@@ -130,4 +130,39 @@ describe("request coalescing", () => {
     t.batches[1].finish();
     expect((await second)[0].decisions[0].remaining).toBe(3);
   });
+
+  it("keeps a batched caller's request alive until its answer, and settles nothing of a caller that gave up", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      const t = manualTransport();
+      const coalescer = new Coalescer(t.send, { maxWaitMs: 100, keepAliveMs: 1_000 });
+      const first = coalescer.submit("obj", [call("1")]);
+      // A second caller joins the next batch; what it hands its request's waitUntil keeps that request alive.
+      const kept: Promise<unknown>[] = [];
+      let settled = false;
+      const second = coalescer.submit("obj", [call("2")], (p) => void kept.push(p));
+      second.then(
+        () => (settled = true),
+        () => (settled = true),
+      );
+      expect(kept).toHaveLength(1);
+      let alive = true;
+      void kept[0].then(() => (alive = false));
+      // The first RPC never returns; after maxWaitMs the second batch goes out anyway, and hangs too.
+      await vi.advanceTimersByTimeAsync(100);
+      expect(t.batches).toHaveLength(2);
+      await vi.advanceTimersByTimeAsync(999);
+      expect(alive).toBe(true);
+      // Past maxWaitMs + keepAliveMs the caller gives up: its request may end, so its promise is never settled after.
+      await vi.advanceTimersByTimeAsync(1);
+      expect(alive).toBe(false);
+      t.batches[1].finish();
+      t.batches[0].finish();
+      await first;
+      await vi.advanceTimersByTimeAsync(10);
+      expect(settled).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });
