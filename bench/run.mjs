@@ -10,10 +10,14 @@
  * partial run writes those two under bench/.work/ instead, leaving the
  * README's results be). Method: bench/README.md.
  *
- *   npm run bench                  full run (~10 min on 2 cores)
- *   npm run bench -- --quick       smoke run (~45 s): 6 scenarios, 1 round of 1 s, small traces
+ *   npm run bench                  full run (~25 min on 2 cores)
+ *   npm run bench -- --quick       smoke run (~75 s): 8 scenarios, 1 round of 1 s, small traces
  *   options: --rounds N  --duration S  --connections C  --only id,id  --client wrk|autocannon
  *            --skip-load  --skip-accuracy  --skip-memory  --skip-overshoot  --skip-scan  --scan-keys N  --profile <scenario id>
+ *            --edges N,N (the overshoot's isolate counts; default 1,2,4,8,16,32,64, --quick 2)
+ *
+ * `--skip-load` skips the scenarios only: the overshoot and the memory scan
+ * still build the workers and run unless skipped too.
  *
  * Every comparison is a ratio taken within this run; absolute figures are
  * shown for context and never asserted.
@@ -25,15 +29,16 @@ import { fileURLToPath } from "node:url";
 import { replayAccuracy } from "./lib/accuracy.mjs";
 import { costOf, printCost, usageDelta } from "./lib/cost.mjs";
 import { measureScan, printScan } from "./lib/scan.mjs";
-import { measureOvershoot, printOvershoot } from "./lib/overshoot.mjs";
+import { EDGE_COUNTS, measureOvershoot, printOvershoot } from "./lib/overshoot.mjs";
 import { buildWorkers } from "./lib/build.mjs";
 import { keyArgs } from "./lib/keys.mjs";
 import { loadClient, runLoad } from "./lib/load.mjs";
 import { machine, watchForeignCpu, watchProcessCpu } from "./lib/machine.mjs";
 import { profileDuring, summarizeBySource } from "./lib/profile.mjs";
-import { printReport, renderSvg } from "./lib/report.mjs";
+import { printReport, renderSvg, roundTrip } from "./lib/report.mjs";
 import { formatSummary, summarize } from "./lib/summary.mjs";
 import { exactness, median, summarizeLoads } from "./lib/stats.mjs";
+import { printWarnings, tallyWarnings, warningCounts, warningLines } from "./lib/warnings.mjs";
 import { startWorkerd, workerdVersion, writeConfig } from "./lib/workerd.mjs";
 import { FLOODGATE_VARIANTS, PROBES, SCENARIOS, zipfOverRanks } from "./scenarios.ts";
 import { checkBenchRules } from "./lib/rules-check.mjs";
@@ -58,6 +63,8 @@ const settings = {
 };
 const only = option("only", undefined)?.split(",");
 const profileScenario = option("profile", undefined);
+const edgeCounts = option("edges", undefined)?.split(",").map(Number) ?? (quick ? EDGE_COUNTS.quick : EDGE_COUNTS.full);
+if (!edgeCounts.every((e) => Number.isInteger(e) && e >= 1)) throw new Error(`--edges: a comma-separated list of isolate counts ≥ 1, not "${option("edges")}"`);
 
 const work = join(root, "bench", ".work");
 const startedAt = Date.now();
@@ -87,12 +94,13 @@ function services(built) {
   return list;
 }
 
-/** The targets loaded for one scenario: bare, floodgate (and variants), the peer, and probes if asked. */
+/** The targets loaded for one scenario: bare, floodgate (and variants), its baselines, the peer, and probes if asked. */
 function targetsOf(scenario) {
   const targets = [
     { id: "bare", service: "bare", path: scenario.path },
     { id: "floodgate", service: scenario.path.startsWith("/per-key/") ? "floodgate-per-key" : "floodgate", path: scenario.path },
     ...(scenario.variants ?? []).map((id) => ({ id, service: id, path: scenario.path })),
+    ...(scenario.baselines ?? []).map((b) => ({ id: b.id, service: b.service, path: b.path })),
     { id: "peer", service: "peer", path: scenario.path },
   ];
   if (scenario.probes && !quick) for (const probe of PROBES) targets.push({ id: probe.id, service: probe.service, path: probe.path });
@@ -194,10 +202,11 @@ async function runLoads(scenarios, startServer, client, results) {
       const cost = costOf(runs);
       if (cost) targetSummary[id] = { ...targetSummary[id], cost };
     }
-    // What a variant gives up (e.g. coalescing): floodgate's throughput over the variant's, round by round.
-    for (const variant of scenario.variants ?? []) {
-      const perRound = byTarget.get(variant).map((r) => (byTarget.get("floodgate").find((f) => f.round === r.round)?.rps ?? NaN) / r.rps);
-      targetSummary[variant] = { ...targetSummary[variant], floodgateOverThis: median(perRound), floodgateOverThisRounds: perRound };
+    // What a variant gives up (e.g. coalescing), or how floodgate compares with a baseline (strong mode, a bare 429):
+    // floodgate's throughput over the other's, round by round.
+    for (const id of [...(scenario.variants ?? []), ...(scenario.baselines ?? []).map((b) => b.id)]) {
+      const perRound = byTarget.get(id).map((r) => (byTarget.get("floodgate").find((f) => f.round === r.round)?.rps ?? NaN) / r.rps);
+      targetSummary[id] = { ...targetSummary[id], floodgateOverThis: median(perRound), floodgateOverThisRounds: perRound };
     }
     rows.push({
       id: scenario.id,
@@ -205,6 +214,8 @@ async function runLoads(scenarios, startServer, client, results) {
       path: scenario.path,
       meaning: scenario.meaning,
       limit: scenario.limit,
+      ...(scenario.baselines ? { baselines: scenario.baselines.map((b) => ({ ...b })) } : {}),
+      ...(scenario.roundTrip ? { roundTrip: scenario.roundTrip } : {}),
       targets: targetSummary,
       exactness: scenario.exactness
         ? Object.fromEntries(["floodgate", ...(scenario.variants ?? []), "peer"].map((id) => [id, exactness(byTarget.get(id), scenario.limit)]))
@@ -254,72 +265,90 @@ async function main() {
   const scenarios = SCENARIOS.filter((s) => (only ? only.includes(s.id) : !quick || s.quick));
   const results = { generatedAt: new Date().toISOString(), command: `npm run bench${argv.length ? ` -- ${argv.join(" ")}` : ""}`, environment: env, settings };
 
-  if (!flag("skip-load") || profileScenario) {
+  const loads = !flag("skip-load") || profileScenario;
+  const overshoot = !profileScenario && !flag("skip-overshoot");
+  const scan = !profileScenario && !flag("skip-scan");
+  // Every workerd the run stopped, with the runtime warnings its log holds: said at once when there are any, and tallied at the end.
+  const stopped = [];
+  const noteStopped = (id, warnings) => {
+    stopped.push({ workerd: id, ...warnings });
+    if (warnings.total > 0) log(`WARNING: workerd of ${id} logged runtime warnings: ${warningCounts(warnings)}\n${warningLines(warnings).join("\n")}`);
+  };
+  if (loads || overshoot || scan) {
     checkBenchRules(SCENARIOS);
     rmSync(work, { recursive: true, force: true });
     log("building floodgate, origin, bare, peer and probe workers (wrangler deploy --dry-run)");
     const built = await buildWorkers(root, join(work, "build"));
-    if (profileScenario) process.env.BENCH_INSPECT ??= "9229";
-    let current;
-    let started = 0;
-    // A fresh workerd with fresh storage (its own directory) each time.
-    const startServer = async (scenario) => {
-      started += 1;
-      const { path, ports } = await writeConfig(join(work, "build"), services(built), join(work, "storage", String(started)));
-      const server = await startWorkerd(path, ports, join(work, `workerd-${scenario.id}.log`));
-      current = server;
-      log(
-        `${scenario.id}: workerd (pid ${server.pid}) serving ${Object.entries(ports)
-          .map(([id, port]) => `${id} :${port}`)
-          .join(", ")}`,
-      );
-      return {
-        pid: server.pid,
-        ports,
-        stop: async () => {
-          await server.stop();
-          current = undefined;
-        },
+    if (loads) {
+      if (profileScenario) process.env.BENCH_INSPECT ??= "9229";
+      let current;
+      let started = 0;
+      // A fresh workerd with fresh storage (its own directory) each time.
+      const startServer = async (scenario) => {
+        started += 1;
+        const { path, ports } = await writeConfig(join(work, "build"), services(built), join(work, "storage", String(started)));
+        const server = await startWorkerd(path, ports, join(work, `workerd-${scenario.id}.log`));
+        current = server;
+        log(
+          `${scenario.id}: workerd (pid ${server.pid}) serving ${Object.entries(ports)
+            .map(([id, port]) => `${id} :${port}`)
+            .join(", ")}`,
+        );
+        return {
+          pid: server.pid,
+          ports,
+          stop: async () => {
+            noteStopped(scenario.id, await server.stop());
+            current = undefined;
+          },
+        };
       };
-    };
-    const stopOnSignal = async () => {
-      await current?.stop();
-      process.exit(130);
-    };
-    process.once("SIGINT", stopOnSignal);
-    process.once("SIGTERM", stopOnSignal);
-    try {
-      if (profileScenario) {
-        const scenario = SCENARIOS.find((s) => s.id === profileScenario);
-        if (!scenario) throw new Error(`--profile: no scenario "${profileScenario}" (have ${SCENARIOS.map((s) => s.id).join(", ")})`);
-        const server = await startServer(scenario);
-        try {
-          await profile(scenario, server.ports, client, built);
-        } finally {
-          await server.stop();
+      const stopOnSignal = async () => {
+        await current?.stop();
+        process.exit(130);
+      };
+      process.once("SIGINT", stopOnSignal);
+      process.once("SIGTERM", stopOnSignal);
+      try {
+        if (profileScenario) {
+          const scenario = SCENARIOS.find((s) => s.id === profileScenario);
+          if (!scenario) throw new Error(`--profile: no scenario "${profileScenario}" (have ${SCENARIOS.map((s) => s.id).join(", ")})`);
+          const server = await startServer(scenario);
+          try {
+            await profile(scenario, server.ports, client, built);
+          } finally {
+            await server.stop();
+          }
+          return;
         }
-        return;
+        results.scenarios = await runLoads(scenarios, startServer, client, results);
+        results.probes = PROBES.map((p) => ({ ...p }));
+        const trips = roundTrip(results.scenarios);
+        if (trips.length > 0) results.roundTrip = trips;
+      } finally {
+        await current?.stop();
+        process.off("SIGINT", stopOnSignal);
+        process.off("SIGTERM", stopOnSignal);
+        log("workerd stopped");
       }
-      results.scenarios = await runLoads(scenarios, startServer, client, results);
-      results.probes = PROBES.map((p) => ({ ...p }));
-    } finally {
-      await current?.stop();
-      process.off("SIGINT", stopOnSignal);
-      process.off("SIGTERM", stopOnSignal);
-      log("workerd stopped");
+      rmSync(join(work, "storage"), { recursive: true, force: true });
     }
-    rmSync(join(work, "storage"), { recursive: true, force: true });
     // Its own workerd, after the main one stopped, so the two never compete for the CPU.
-    if (!profileScenario && !flag("skip-overshoot")) {
-      log("pre-counting overshoot: E isolates sharing one counter namespace, seeded traffic past the limit");
-      results.overshoot = await measureOvershoot({ floodgate: built.floodgate, workDir: join(work, "overshoot"), quick, log });
+    if (overshoot) {
+      log(`pre-counting overshoot: E = ${edgeCounts.join(", ")} isolates sharing one counter namespace, seeded traffic past the limit`);
+      const { runtimeWarnings, ...measured } = await measureOvershoot({ floodgate: built.floodgate, workDir: join(work, "overshoot"), quick, edgeCounts, log });
+      results.overshoot = measured;
+      noteStopped("overshoot", runtimeWarnings);
     }
-    if (!profileScenario && !flag("skip-scan")) {
+    if (scan) {
       const keys = Number(option("scan-keys", quick ? 30_000 : 1_000_000));
       log(`memory scan: ${keys} distinct keys into one counter object, 1-hour then 1-minute windows`);
-      results.scan = await measureScan({ floodgate: built.floodgate, workDir: join(work, "scan"), keys, log });
+      const { runtimeWarnings, ...measured } = await measureScan({ floodgate: built.floodgate, workDir: join(work, "scan"), keys, log });
+      results.scan = measured;
+      noteStopped("scan", runtimeWarnings);
     }
   }
+  results.runtimeWarnings = tallyWarnings(stopped);
 
   if (!flag("skip-accuracy")) {
     log("accuracy: replaying the seeded traces through every algorithm and the exact oracle");
@@ -363,6 +392,8 @@ async function main() {
   if (results.overshoot) console.log(`\n${printOvershoot(results.overshoot)}`);
   if (results.scenarios) console.log(`\n${printCost(results)}`);
   if (results.scan) console.log(`\n${printScan(results.scan)}`);
+  // Last before the paths, where it cannot scroll by unseen: the run does not fail on warnings, but says so.
+  console.log(`\n${printWarnings(results.runtimeWarnings)}\n`);
   const shown = (f) => f.slice(root.length + 1);
   log(
     `done in ${results.elapsedSeconds} s: ${shown(join(out, "results.json"))}${results.scenarios ? `, ${shown(join(out, "results.svg"))}` : ""}; raw: ${shown(raw)}`,

@@ -9,7 +9,9 @@
  * `rules.json` under the path's domain (e.g. a `precount` limit on
  * `/sharded/precount`). Comparing floodgate builds (say with and without
  * coalescing) is one entry in `FLOODGATE_VARIANTS` plus its name in a
- * scenario's `variants`.
+ * scenario's `variants`; comparing floodgate on one path with a reference
+ * on another (strong mode beside pre-counting, a bare 429 beside the block
+ * cache) is one entry in a scenario's `baselines`.
  */
 
 /** How the load generator picks the `x-api-key` of each request. */
@@ -35,6 +37,21 @@ export interface BenchLimit {
   readonly windowMs: number;
 }
 
+/**
+ * A reference loaded in a scenario's rounds beside floodgate, on a path of
+ * its own, and read as floodgate ÷ it round by round (as a variant is).
+ */
+export interface Baseline {
+  /** Target id in the results, e.g. "floodgate-strong". */
+  readonly id: string;
+  /** Which bench worker serves it. */
+  readonly service: "floodgate" | "bare";
+  /** Its path; a floodgate path must have the scenario's limit (bench/lib/rules-check.mjs checks). */
+  readonly path: string;
+  /** Row label in the table. */
+  readonly title: string;
+}
+
 /** One benchmark scenario. */
 export interface Scenario {
   /** Stable id, used in JSON and on the command line (`--only`). */
@@ -52,6 +69,10 @@ export interface Scenario {
   readonly exactness?: boolean;
   /** Extra floodgate builds loaded on this scenario (names from FLOODGATE_VARIANTS). */
   readonly variants?: readonly string[];
+  /** References loaded in the same rounds, each read as floodgate ÷ it. */
+  readonly baselines?: readonly Baseline[];
+  /** Its column group in the "Round trip" table (it loads the `floodgate-rtt-*` variants). */
+  readonly roundTrip?: string;
   /** Also load the PROBES with this scenario's keys (the "where the time goes" table). */
   readonly probes?: boolean;
   /** Part of `--quick`. */
@@ -71,6 +92,18 @@ const OPEN_1S: BenchLimit = { limit: 1_000, windowMs: SECOND };
 const OPEN_1M: BenchLimit = { limit: 100_000, windowMs: MINUTE };
 // One key taking every request of a run (~10,000/s at most here) must not run out either.
 const OPEN_1M_HOT: BenchLimit = { limit: 10_000_000, windowMs: MINUTE };
+
+/**
+ * The bare worker answering, at once, the 429 floodgate gives on `path`
+ * (bench/workers/bare-worker.ts): the physical limit of a path whose every
+ * request is rejected.
+ */
+const bare429 = (path: string): Baseline => ({
+  id: "bare-429",
+  service: "bare",
+  path: `/429${path}`,
+  title: "bare worker answering the same 429 at once: the physical limit of this path",
+});
 
 /**
  * Every scenario, in table order.
@@ -179,7 +212,8 @@ export const SCENARIOS: readonly Scenario[] = [
     keys: { kind: "hot" },
     limit: OPEN_1M_HOT,
     variants: ["floodgate-no-coalescing", "floodgate-rtt-25", "floodgate-rtt-100"],
-    quick: false,
+    roundTrip: "strong mode",
+    quick: true,
     meaning: "every request on one key, none over the limit: every decision needs that one object, which coalescing batches",
   },
   {
@@ -188,6 +222,7 @@ export const SCENARIOS: readonly Scenario[] = [
     path: "/sharded/blocked",
     keys: { kind: "fixed", key: "blocked" },
     limit: { limit: 10, windowMs: HOUR },
+    baselines: [bare429("/sharded/blocked")],
     quick: true,
     meaning: "one key whose 10/hour were spent by its first requests, so every later request is a 429 (answerable from the certain-block cache)",
   },
@@ -197,6 +232,7 @@ export const SCENARIOS: readonly Scenario[] = [
     path: "/sharded/limit-zero",
     keys: { kind: "fixed", key: "denied" },
     limit: { limit: 0, windowMs: MINUTE },
+    baselines: [bare429("/sharded/limit-zero")],
     quick: false,
     meaning: "a key whose limit is 0, so every request is a 429 that no state can change",
   },
@@ -206,9 +242,17 @@ export const SCENARIOS: readonly Scenario[] = [
     path: "/sharded/precount",
     keys: { kind: "recurring", keys: 1_000 },
     limit: OPEN_1M,
+    baselines: [
+      {
+        id: "floodgate-strong",
+        service: "floodgate",
+        path: "/sharded/precount-strong",
+        title: "floodgate, strong mode on the same keys and limit",
+      },
+    ],
     quick: true,
     meaning:
-      "edge pre-counting on 1,000 keys that each come back about once a second: rarely hot (two hits within 100 ms), so mostly decided by the objects, as strong mode",
+      "edge pre-counting on 1,000 keys that each come back about once a second: rarely hot (two hits within 100 ms), so mostly decided by the objects, as strong mode (loaded beside it: /sharded/precount-strong)",
   },
   {
     id: "precount-hot",
@@ -217,7 +261,8 @@ export const SCENARIOS: readonly Scenario[] = [
     keys: { kind: "hot" },
     limit: OPEN_1M_HOT,
     variants: ["floodgate-rtt-25", "floodgate-rtt-100"],
-    quick: false,
+    roundTrip: "pre-counting",
+    quick: true,
     meaning: "pre-counting on one key: almost every decision is local, one sync per 100 ms",
   },
   {

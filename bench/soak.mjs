@@ -5,7 +5,11 @@
  * process, to 127.0.0.1 only, bounded in time and in requests. Reports
  * errors (every answer must be 200 or 429), whether every key stayed within
  * its limit, and workerd's memory at the start, during, at the end of the
- * load and after idle counters were swept. Exits 1 on any error or overshoot.
+ * load and after idle counters were swept, and the runtime warnings in
+ * workerd's log (bench/lib/warnings.mjs: promises settled from another
+ * request's context, uncaught exceptions, workerd's own warnings and
+ * errors), grouped with their counts. Exits 1 on any error, overshoot or
+ * runtime warning.
  *
  *   npm run soak                      60 s (the CI-friendly default)
  *   npm run soak -- --seconds 3600    an hour
@@ -15,6 +19,7 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildWorkers } from "./lib/build.mjs";
+import { warningCounts, warningLines } from "./lib/warnings.mjs";
 import { startWorkerd, writeConfig } from "./lib/workerd.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -59,7 +64,8 @@ const work = join(root, "bench", ".work", "soak");
 console.log(`[soak] building the worker (bench/workers/soak-entry.ts) …`);
 const built = await buildWorkers(root, join(work, "build"), [{ name: "floodgate", config: "wrangler.toml", entry: "bench/workers/soak-entry.ts" }]);
 const { path: configPath, ports } = await writeConfig(join(work, "build"), { floodgate: { worker: built.floodgate } }, join(work, `storage-${Date.now()}`));
-const server = await startWorkerd(configPath, ports, join(work, "workerd.log"));
+const logFile = join(work, "workerd.log");
+const server = await startWorkerd(configPath, ports, logFile);
 const base = `http://127.0.0.1:${ports.floodgate}`;
 
 const statuses = new Map();
@@ -125,5 +131,11 @@ try {
   process.exitCode = bad === 0 && over.length === 0 ? 0 : 1;
 } finally {
   clearInterval(sampler);
-  await server.stop();
+  // Read once workerd has stopped: its log is complete only then (a warning may come as an isolate shuts down).
+  const warnings = await server.stop();
+  console.log(`[soak] runtime warnings in ${logFile.slice(root.length + 1)}: ${warningCounts(warnings)}`);
+  if (warnings.total > 0) {
+    for (const line of warningLines(warnings, "[soak]   ")) console.log(line);
+    process.exitCode = 1;
+  }
 }

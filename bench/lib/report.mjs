@@ -24,7 +24,7 @@ export function markdownTable(header, rows) {
 
 const variantTitle = (id) => FLOODGATE_VARIANTS.find((v) => v.id === id)?.title ?? id;
 
-/** Notes for one floodgate row: hot-key exactness, failures. */
+/** Notes for one floodgate row: hot-key exactness, floodgate over a variant or baseline, failures. */
 function notes(scenario, id) {
   const t = scenario.targets[id];
   const out = [];
@@ -46,11 +46,13 @@ function notes(scenario, id) {
 export function throughputTable(scenarios) {
   const rows = [];
   for (const s of scenarios) {
-    const ids = Object.keys(s.targets).filter((id) => id === "floodgate" || FLOODGATE_VARIANTS.some((v) => v.id === id));
+    const baselines = s.baselines ?? [];
+    const ids = Object.keys(s.targets).filter((id) => id === "floodgate" || FLOODGATE_VARIANTS.some((v) => v.id === id) || baselines.some((b) => b.id === id));
     for (const id of ids) {
       const t = s.targets[id];
+      const baseline = baselines.find((b) => b.id === id);
       rows.push([
-        id === "floodgate" ? s.title : `↳ ${variantTitle(id)}`,
+        id === "floodgate" ? s.title : `↳ ${baseline ? `${baseline.title} (${baseline.path})` : variantTitle(id)}`,
         int(t.rps),
         ms(t.p50Ms),
         ms(t.p99Ms),
@@ -68,6 +70,58 @@ export function throughputTable(scenarios) {
     ["scenario", "floodgate req/s", "p50 ms", "p99 ms", "× bare", "× peer", "bare req/s", "peer req/s", "peer p99 ms", "429s", "notes"],
     rows,
   );
+}
+
+/** How far away a target's counter objects are, each way, in ms: a `floodgate-rtt-*` variant's BENCH_RTT_MS, 0 for floodgate. */
+function objectsAwayMs(id) {
+  if (id === "floodgate") return 0;
+  const ms = Number(FLOODGATE_VARIANTS.find((v) => v.id === id)?.vars.BENCH_RTT_MS);
+  return Number.isFinite(ms) ? ms : undefined;
+}
+
+/**
+ * The round trip, from the scenarios that load the `floodgate-rtt-*`
+ * variants (those with a `roundTrip` label: strong mode and pre-counting on
+ * one hot key): per scenario, the bare pass-through and floodgate with its
+ * objects 0, 25 and 100 ms away each way, as measured in its rounds.
+ *
+ * @example
+ * roundTrip(results.scenarios);
+ * // [{ scenario: "hot-key-open", mode: "strong mode", bare: { rps: 2982, p50Ms: 16, p99Ms: 80, toBare: 1 },
+ * //    away: [{ ms: 0, target: "floodgate", rps: 2508, p50Ms: 19, p99Ms: 90, toBare: 0.75 }, { ms: 25, … }, { ms: 100, … }] }, …]
+ */
+export function roundTrip(scenarios) {
+  const figures = (t) => ({ rps: t.rps, p50Ms: t.p50Ms, p99Ms: t.p99Ms, toBare: t.toBare });
+  return scenarios
+    .filter((s) => s.roundTrip)
+    .map((s) => ({
+      scenario: s.id,
+      mode: s.roundTrip,
+      bare: figures(s.targets.bare),
+      away: Object.keys(s.targets)
+        .filter((id) => objectsAwayMs(id) !== undefined)
+        .map((id) => ({ ms: objectsAwayMs(id), target: id, ...figures(s.targets[id]) }))
+        .sort((a, b) => a.ms - b.ms),
+    }));
+}
+
+/**
+ * The "Round trip" table: one row per distance to the objects (and one for
+ * the bare pass-through), one group of columns per scenario, side by side.
+ *
+ * @example
+ * console.log(roundTripTable(results.roundTrip));
+ */
+export function roundTripTable(trips) {
+  const cells = (f) => (f ? [int(f.rps), ms(f.p50Ms), ms(f.p99Ms), ratio(f.toBare)] : ["—", "—", "—", "—"]);
+  const distances = [...new Set(trips.flatMap((t) => t.away.map((a) => a.ms)))].sort((a, b) => a - b);
+  const rows = [
+    ["bare pass-through (no objects)", ...trips.flatMap((t) => cells(t.bare))],
+    ...distances.map((d) => [`objects ${d} ms away`, ...trips.flatMap((t) => cells(t.away.find((a) => a.ms === d)))]),
+  ];
+  const header = ["each way", ...trips.flatMap((t) => [`${t.mode}: req/s`, "p50 ms", "p99 ms", "× bare"])];
+  const where = trips.map((t) => `${t.mode}: ${t.scenario}`).join("; ");
+  return `Round trip: one hot key, every request allowed, counter objects delayed by BENCH_RTT_MS each way (bench/workers/round-trip.ts); each column group in its own scenario's rounds (${where}):\n\n${markdownTable(header, rows)}`;
 }
 
 /**
@@ -176,6 +230,7 @@ export function printReport(results) {
     }
     console.log("");
     console.log(throughputTable(results.scenarios));
+    if (results.roundTrip?.length) console.log(`\n${roundTripTable(results.roundTrip)}`);
     const probes = probeTable(results);
     if (probes) console.log(`\n${probes}`);
   }

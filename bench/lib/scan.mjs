@@ -14,7 +14,9 @@ const SLICE = 20_000;
 const rssMiB = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? NaN) / 1024;
 
 /**
- * Run the scan for both windows; `keys` distinct keys each.
+ * Run the scan for both windows; `keys` distinct keys each. The result
+ * carries the runtime warnings of the scan's workerd log
+ * (`runtimeWarnings`, bench/lib/warnings.mjs).
  *
  * @example
  * const scan = await measureScan({ floodgate: built.floodgate, workDir, keys: 1_000_000, log });
@@ -24,6 +26,8 @@ export async function measureScan({ floodgate, workDir, keys, log }) {
   const server = await startWorkerd(path, ports, join(workDir, "workerd-scan.log"));
   const base = `http://127.0.0.1:${ports.floodgate}/__bench/scan`;
   const post = async (query) => (await fetch(`${base}?${query}`, { method: "POST" })).json();
+  let measured;
+  let runtimeWarnings;
   try {
     const startRss = rssMiB(server.pid);
     const windows = {};
@@ -45,15 +49,16 @@ export async function measureScan({ floodgate, workDir, keys, log }) {
         `  scan of ${keys} keys, ${name} windows: ${Math.round(keys / seconds)} keys/s, peak RSS ${peak.toFixed(0)} MiB, ${exact}/${sample} exact on read-back`,
       );
     }
-    return {
+    measured = {
       startRssMiB: startRss,
       endRssMiB: rssMiB(server.pid),
       windows,
       hourOverMinute: windows["1 hour"].keysPerSecond / windows["1 minute"].keysPerSecond,
     };
   } finally {
-    await server.stop();
+    runtimeWarnings = await server.stop();
   }
+  return { ...measured, runtimeWarnings };
 }
 
 /**

@@ -6,10 +6,11 @@
  * `wrangler dev` proxy, whose overhead would dominate every figure.
  */
 import { spawn } from "node:child_process";
-import { createWriteStream, mkdirSync, writeFileSync } from "node:fs";
+import { createWriteStream, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { join, relative } from "node:path";
+import { runtimeWarnings } from "./warnings.mjs";
 
 const require = createRequire(import.meta.url);
 
@@ -44,20 +45,29 @@ export function workerdVersion() {
 }
 
 /**
- * A free TCP port on 127.0.0.1 (asked of the OS, then released).
+ * `count` distinct free TCP ports on 127.0.0.1. Each is held open until all
+ * are found: asked for one at a time and released at once, ports may come
+ * back twice, the likelier the more services a config has (64 in the
+ * overshoot's), and workerd would then fail to listen.
  *
  * @example
- * const port = await freePort(); // 40123
+ * const [a, b] = await freePorts(2); // [40123, 40127]
  */
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
+export async function freePorts(count) {
+  const servers = [];
+  try {
+    for (let i = 0; i < count; i++) {
+      const server = createServer();
+      await new Promise((resolve, reject) => {
+        server.on("error", reject);
+        server.listen(0, "127.0.0.1", resolve);
+      });
+      servers.push(server);
+    }
+    return servers.map((server) => server.address().port);
+  } finally {
+    await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  }
 }
 
 /**
@@ -110,8 +120,9 @@ function workerConfig(id, worker, configDir, vars) {
 export async function writeConfig(dir, services, storageDir) {
   mkdirSync(dir, { recursive: true });
   mkdirSync(storageDir, { recursive: true });
-  const ports = {};
-  for (const id of Object.keys(services)) ports[id] = await freePort();
+  const ids = Object.keys(services);
+  const free = await freePorts(ids.length);
+  const ports = Object.fromEntries(ids.map((id, i) => [id, free[i]]));
   const lines = [
     `using Workerd = import "/workerd/workerd.capnp";`,
     `const config :Workerd.Config = (`,
@@ -133,11 +144,14 @@ export async function writeConfig(dir, services, storageDir) {
 
 /**
  * Start workerd on `configPath` and wait until every port answers. Returns
- * the process and a `stop()` that ends it (by its PID) and waits for exit.
+ * the process and a `stop()` that ends it (by its PID), waits for its log
+ * to be written out, and resolves with the runtime warnings in that log
+ * (`runtimeWarnings` of warnings.mjs, plus `log`: the file); calling it
+ * again gives the same answer.
  *
  * @example
  * const server = await startWorkerd(path, ports, logFile);
- * try { … } finally { await server.stop(); }
+ * try { … } finally { const { total } = await server.stop(); }
  */
 export async function startWorkerd(configPath, ports, logFile) {
   const log = createWriteStream(logFile);
@@ -146,23 +160,26 @@ export async function startWorkerd(configPath, ports, logFile) {
     ["serve", configPath, ...(process.env.BENCH_INSPECT ? [`--inspector-addr=127.0.0.1:${process.env.BENCH_INSPECT}`] : [])],
     { stdio: ["ignore", "pipe", "pipe"] },
   );
-  child.stdout.pipe(log);
-  child.stderr.pipe(log);
+  // Two sources into one file: neither may end it, or the other's last lines would be written after its end.
+  child.stdout.pipe(log, { end: false });
+  child.stderr.pipe(log, { end: false });
   let exited = false;
-  const exit = new Promise((resolve) =>
-    child.on("exit", (code, signal) => {
-      exited = true;
-      resolve({ code, signal });
-    }),
-  );
-  const stop = async () => {
-    if (!exited) child.kill("SIGTERM");
-    const timer = setTimeout(() => {
-      if (!exited) child.kill("SIGKILL");
-    }, 5_000);
-    await exit;
-    clearTimeout(timer);
-    log.end();
+  child.on("exit", () => (exited = true));
+  // "close": the process has exited and both of its pipes are drained into the log.
+  const closed = new Promise((resolve) => child.on("close", resolve));
+  let stopped;
+  const stop = () => {
+    stopped ??= (async () => {
+      if (!exited) child.kill("SIGTERM");
+      const timer = setTimeout(() => {
+        if (!exited) child.kill("SIGKILL");
+      }, 5_000);
+      await closed;
+      clearTimeout(timer);
+      await new Promise((resolve) => log.end(resolve));
+      return { log: logFile, ...runtimeWarnings(readFileSync(logFile, "utf8")) };
+    })();
+    return stopped;
   };
   const deadline = Date.now() + 30_000;
   for (const [id, port] of Object.entries(ports)) {

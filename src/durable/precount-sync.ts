@@ -109,13 +109,14 @@ export function absorb(call: AbsorbCall, leases: LeaseBook, counters: CounterAcc
 /**
  * Decide a plain call beside leased quota: it must fit with the leases
  * counted as taken. A rejection the leases alone caused is provisional
- * (they may come back sooner), and says to retry by the first lease's
- * expiry at the latest.
+ * (they may come back sooner), shows what is free beside them, and says to
+ * retry by the first lease's expiry at the latest.
  */
 export function decideBesideLeases(call: CounterCall, leased: number, leases: LeaseBook, counters: CounterAccess, now: number): CounterVerdict {
   if (counters.fits(call, call.cost + leased)) {
     if (call.cost > 0) counters.take(call, call.cost);
-    return { allowed: true, decisions: view(call, counters, leased) };
+    // The counter as charged, as every other answer reports it: what the isolates converge to.
+    return { allowed: true, decisions: counters.peek(call) };
   }
   const retryBy = Math.max(1, leases.firstExpiry(leaseId(call)) - now);
   const decisions = view(call, counters, leased).map((d) => (d.remaining >= call.cost ? d : { ...d, allowed: false, retryAfterMs: retryBy }));

@@ -3,6 +3,7 @@
  * it crosses the RPC boundary by structured clone.
  */
 import type { AlgorithmName, Decision } from "../algorithms/types.ts";
+import type { Defer } from "../http/defer.ts";
 import type { LeaseRequest } from "./leases.ts";
 
 export type { LeaseRequest } from "./leases.ts";
@@ -106,9 +107,11 @@ export interface CounterVerdict {
 /**
  * Sends calls owned by one object (named as in `objectName`) and resolves
  * with one verdict per call, in order: the CounterObject's `decide` RPC, as
- * the edge uses it.
+ * the edge uses it. `defer` (the caller's `ctx.waitUntil`) keeps the
+ * caller's request alive for work other requests wait on: a batch it sends
+ * for them, in the coalescer.
  *
  * @example
  * const send: SendBatch = (name, calls) => env.COUNTERS.getByName(name).decide(calls);
  */
-export type SendBatch = (objectName: string, calls: readonly CounterCall[]) => Promise<CounterVerdict[]>;
+export type SendBatch = (objectName: string, calls: readonly CounterCall[], defer?: Defer) => Promise<CounterVerdict[]>;

@@ -106,7 +106,7 @@ export class Syncer {
             answeredAtLast: entry.answered,
           };
     entry.chain = chain;
-    defer(this.runChain(entry, chain));
+    defer(this.runChain(entry, chain, defer));
   }
 
   /**
@@ -114,9 +114,9 @@ export class Syncer {
    * and refresh the view; returns the hits sent.
    *
    * @example
-   * defer(syncer.sync(entry, false)); // a budget flush
+   * defer(syncer.sync(entry, false, defer)); // a budget flush
    */
-  async sync(entry: Entry, fromChain: boolean): Promise<number> {
+  async sync(entry: Entry, fromChain: boolean, defer: Defer): Promise<number> {
     const hits = entry.pending;
     entry.pending = 0;
     entry.inflight += hits;
@@ -125,7 +125,7 @@ export class Syncer {
     const probe = syncCall(entry, hits, this.holder, sentAt);
     let verdict: CounterVerdict;
     try {
-      [verdict] = await this.send(entry.objectName, [probe]);
+      [verdict] = await this.send(entry.objectName, [probe], defer);
     } catch {
       // The object is unreachable: keep the hits for the next sync rather than lose them (a lease given
       // back stays given back: the object frees it when it expires).
@@ -145,13 +145,13 @@ export class Syncer {
   }
 
   /** The refresh chain: a sync every `sync_ms` (start to start) until quiet or `CHAIN_MAX_MS` after its host started it. */
-  private async runChain(entry: Entry, chain: Chain): Promise<void> {
+  private async runChain(entry: Entry, chain: Chain, defer: Defer): Promise<void> {
     for (;;) {
       await sleep(Math.max(0, chain.dueAt - this.now()));
       if (entry.chain !== chain) return;
       chain.dueAt = nextSyncAt(this.now(), entry.syncMs);
       const answeredAtStart = entry.answered;
-      const sent = await this.sync(entry, true);
+      const sent = await this.sync(entry, true, defer);
       if (entry.chain !== chain) return;
       // Quiet: this sync sent nothing; no answer since the sync before last ended showed the count move
       // (but by this isolate's hits), i.e. it stood still for two sync periods; and no call carrying this

@@ -89,7 +89,7 @@ export class PrecountTable {
     }
     let verdicts: CounterVerdict[];
     try {
-      verdicts = await this.send(objectName, calls);
+      verdicts = await this.send(objectName, calls, defer);
     } catch (error) {
       // The object did not answer: the carried hits wait for the next sync rather than being lost.
       if (own) {
@@ -142,7 +142,7 @@ export class PrecountTable {
     entry.lastHitAt = now;
     this.stats.local += 1;
     // Budget spent: send now, so the object sees these hits before this isolate allows more.
-    if (entry.pending + entry.inflight >= entry.budget) defer(this.syncer.sync(entry, false));
+    if (entry.pending + entry.inflight >= entry.budget) defer(this.syncer.sync(entry, false, defer));
     this.syncer.keepSyncing(entry, defer, now);
     return localVerdict(entry, now);
   }

@@ -44,15 +44,16 @@ export class EdgeRuntime {
   readonly precount: PrecountTable;
   readonly stats: EdgeStats = { cachedBlocks: 0 };
   private readonly now: () => number;
-  private readonly sendBatch: (name: string, calls: readonly CounterCall[], defer?: Defer) => Promise<CounterVerdict[]>;
+  private readonly sendBatch: SendBatch;
 
   constructor(counters: Env["COUNTERS"], options: EdgeOptions = {}) {
     this.now = options.now ?? Date.now;
     const direct: SendBatch = (name, calls) => counters.getByName(name).decide(calls) as Promise<CounterVerdict[]>;
     this.coalescer = new Coalescer(direct, { keepAliveMs: options.decisionTimeoutMs });
     this.sendBatch = options.coalesce === false ? direct : (name, calls, defer) => this.coalescer.submit(name, calls, defer);
-    // Precount syncs already run inside the request's waitUntil, which keeps their RPCs alive.
-    this.precount = new PrecountTable((name, calls) => this.sendBatch(name, calls), this.now);
+    // Pre-counting passes its request's (or its sync's host request's) defer on: a batch it sends for other
+    // callers keeps that request alive until they have their answers.
+    this.precount = new PrecountTable(this.sendBatch, this.now);
   }
 
   /**

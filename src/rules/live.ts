@@ -73,7 +73,9 @@ export class LiveRules {
     const age = Date.now() - this.checkedAt;
     if (this.state !== undefined && age < this.refreshAfterMs) return this.state.rules;
     if (this.state !== undefined && age < this.maxAgeMs) {
-      defer(this.check(env));
+      // One request checks in the background, kept alive by its own waitUntil; the others do not hand that
+      // request's promise to theirs (Workers drop continuations queued across requests).
+      if (this.checking === undefined) defer(this.check(env));
       return this.state.rules;
     }
     return this.waitForCheck(env, timeoutMs, defer).then((state) => state.rules);
@@ -112,7 +114,9 @@ export class LiveRules {
   }
 
   private async waitForCheck(env: Env, timeoutMs: number, defer: Defer): Promise<RulesState> {
-    const check = this.check(env);
+    // A check of this request's own (only a fresh or long-idle isolate waits, so a few concurrent polls at
+    // most): waiting on another request's would tie this one to a promise that request settles.
+    const check = this.poll(env);
     // The check goes on in the background even if this request stops waiting.
     defer(check);
     let timer: ReturnType<typeof setTimeout> | undefined;
