@@ -117,6 +117,17 @@ export class Syncer {
    * defer(syncer.sync(entry, false, defer)); // a budget flush
    */
   async sync(entry: Entry, fromChain: boolean, defer: Defer): Promise<number> {
+    // One sync at a time per counter (see Entry.syncing): the hits wait for the next.
+    if (entry.syncing) return 0;
+    entry.syncing = true;
+    try {
+      return await this.syncNow(entry, fromChain, defer);
+    } finally {
+      entry.syncing = false;
+    }
+  }
+
+  private async syncNow(entry: Entry, fromChain: boolean, defer: Defer): Promise<number> {
     const hits = entry.pending;
     entry.pending = 0;
     entry.inflight += hits;

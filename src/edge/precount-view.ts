@@ -29,6 +29,13 @@ export interface Entry {
   pending: number;
   /** Hits sent to the object whose answer has not arrived: they still count against the budget. */
   inflight: number;
+  /**
+   * A sync (a call that reports hits and renews the lease) is on its way: at
+   * most one at a time, so the lease its answer brings is always the
+   * object's latest word for this isolate (two answers crossing would let an
+   * older, larger lease overwrite a newer one).
+   */
+  syncing: boolean;
   /** The refresh chain, while one runs. */
   chain: Chain | undefined;
   /** Answers so far that showed the count moved by more than this isolate's own hits. */
@@ -82,6 +89,7 @@ export function newEntry(objectName: string, call: CounterCall, syncMs: number, 
     syncSentAt: now,
     pending: 0,
     inflight: 0,
+    syncing: false,
     chain: undefined,
     moved: 0,
     lastMoved: false,

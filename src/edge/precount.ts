@@ -78,31 +78,39 @@ export class PrecountTable {
     const carried = entry?.pending ?? 0;
     // Only a counter hot in this isolate syncs (and holds a lease): on one hit now and then, syncing would cost more than it saves.
     const own = entry !== undefined && (carried > 0 || (fresh && hot));
+    // The sync rides along unless one is already on its way (one at a time, see Entry.syncing).
+    const syncs = own && !entry.syncing;
     // The hit first, decided beside everyone's leases (this isolate's own included: it asks because its lease is spent
     // or gone); then, for a hot counter, a sync that reports the carried hits and asks for the next lease.
     const calls: CounterCall[] = [call];
     if (entry !== undefined) entry.hitsSinceSync += call.cost;
-    if (own) {
+    const sent = syncs ? carried : 0;
+    if (syncs) {
+      entry.syncing = true;
       entry.pending = 0;
-      entry.inflight += carried;
-      calls.push(syncCall(entry, carried, this.syncer.holder, startedAt));
+      entry.inflight += sent;
+      calls.push(syncCall(entry, sent, this.syncer.holder, startedAt));
     }
     let verdicts: CounterVerdict[];
     try {
       verdicts = await this.send(objectName, calls, defer);
     } catch (error) {
       // The object did not answer: the carried hits wait for the next sync rather than being lost.
-      if (own) {
-        entry.inflight -= carried;
-        entry.pending += carried;
+      if (syncs) {
+        entry.inflight -= sent;
+        entry.pending += sent;
+        entry.syncing = false;
       }
       throw error;
     }
-    if (own) entry.inflight -= carried;
+    if (syncs) {
+      entry.inflight -= sent;
+      entry.syncing = false;
+    }
     const verdict = verdicts[0];
-    const synced = own ? verdicts[1] : undefined;
-    const accepted = synced !== undefined && carried > 0 ? (synced.accepted ?? carried) : 0;
-    if (carried > 0) this.stats.overshoot += carried - accepted;
+    const synced = syncs ? verdicts[1] : undefined;
+    const accepted = synced !== undefined && sent > 0 ? (synced.accepted ?? sent) : 0;
+    if (sent > 0) this.stats.overshoot += sent - accepted;
     const decisions = synced?.decisions ?? verdict.decisions;
     const learned = this.learn(id, objectName, call, syncMs, decisions, accepted + (verdict.allowed ? call.cost : 0), own);
     if (synced !== undefined) setLease(learned, synced, startedAt);
@@ -142,7 +150,7 @@ export class PrecountTable {
     entry.lastHitAt = now;
     this.stats.local += 1;
     // Budget spent: send now, so the object sees these hits before this isolate allows more.
-    if (entry.pending + entry.inflight >= entry.budget) defer(this.syncer.sync(entry, false, defer));
+    if (entry.pending + entry.inflight >= entry.budget && !entry.syncing) defer(this.syncer.sync(entry, false, defer));
     this.syncer.keepSyncing(entry, defer, now);
     return localVerdict(entry, now);
   }

@@ -230,6 +230,51 @@ describe("edge pre-counting only on counters hot in the isolate", () => {
   });
 });
 
+describe("edge pre-counting syncs one at a time", () => {
+  it("sends no second sync for a counter while one is on its way, so an older lease never overwrites a newer one", async () => {
+    // A transport that holds every call carrying a sync until the test lets it go.
+    const held: (() => void)[] = [];
+    let syncsInFlight = 0;
+    let most = 0;
+    const gated: Transport = async (name, calls) => {
+      const syncing = calls.some((c) => c.kind === "absorb");
+      if (syncing) {
+        syncsInFlight += 1;
+        most = Math.max(most, syncsInFlight);
+        await new Promise<void>((go) => held.push(go));
+      }
+      try {
+        return await send(name, calls);
+      } finally {
+        if (syncing) syncsInFlight -= 1;
+      }
+    };
+    const e = edge();
+    const table = new PrecountTable(gated, () => Date.now());
+    const call = limitCall(`pc-one-sync-${Math.random()}`, 100_000);
+    const name = "pc-obj-one-sync";
+    await table.decide(name, call, SYNC_MS, e.defer); // learns
+    const second = table.decide(name, call, SYNC_MS, e.defer); // hot: strong, with a sync (held)
+    await scheduler.wait(5);
+    // More hits meanwhile: strong (no lease yet), none adds a sync while the first is held.
+    const more = Array.from({ length: 5 }, () => table.decide(name, call, SYNC_MS, e.defer));
+    await scheduler.wait(5);
+    expect(most).toBe(1);
+    while (held.length > 0) held.shift()?.();
+    await Promise.all([second, ...more]);
+    for (let i = 0; i < 50 && held.length > 0; i++) held.shift()?.();
+    expect(most).toBe(1);
+    const release = setInterval(() => held.shift()?.(), 1);
+    try {
+      await Promise.all(e.background);
+    } finally {
+      clearInterval(release);
+    }
+    expect(most).toBe(1);
+    expect(table.stats.overshoot).toBe(0);
+  });
+});
+
 describe("edge pre-counting on many cold keys", () => {
   it("costs no more object calls than deciding every hit strongly (property)", async () => {
     await fc.assert(
