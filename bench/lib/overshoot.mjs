@@ -1,5 +1,5 @@
 /**
- * Pre-counting against its bound, measured (SPEC section 6; README "Edge
+ * Pre-counting against its bound, measured (README "Edge
  * pre-counting, block cache and coalescing"). Isolates spend only quota
  * the counter object leased them, and the object counts leased quota as
  * taken for everyone else, so the bound on overshoot is 0 for any number

@@ -1,5 +1,5 @@
 /**
- * The physical limit (SPEC section 8): a bare pass-through worker. It sends
+ * The physical limit (bench/README.md, "Baselines"): a bare pass-through worker. It sends
  * every request on to the bench origin and streams the answer back, doing
  * nothing else: what any gateway in front of that origin pays before it
  * decides anything. Every throughput in the bench table is read as a ratio

@@ -118,14 +118,23 @@ export class Coalescer {
       joined.waiters.push(waiter);
       joined.calls.push(...calls);
     });
-    // This request stays alive until its answer is in, so the sender settles a promise of a live request; past
-    // the wait a sender keeps itself alive for (and the batch's own wait), it gives up, and nothing settles it.
+    // This request stays alive until its answer is in, so the sender settles a promise of a live request. Past
+    // the wait a sender keeps itself alive for (and the batch's own wait), it gives up: its own timer rejects its
+    // own promise (so nothing awaiting it hangs), and no other request settles it after.
     let timer: ReturnType<typeof setTimeout> | undefined;
     const giveUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.maxWaitMs + this.keepAliveMs)));
     defer(
-      Promise.race([answer.then(noop, noop), giveUp]).then(() => {
+      Promise.race([
+        answer.then(
+          () => "answered",
+          () => "answered",
+        ),
+        giveUp,
+      ]).then((outcome) => {
         if (timer !== undefined) clearTimeout(timer);
-        (waiter as Waiter).gaveUp = true;
+        const own = waiter as Waiter;
+        own.gaveUp = true;
+        if (outcome !== "answered") own.reject(new Error(`no answer from ${objectName} within ${this.maxWaitMs + this.keepAliveMs} ms`));
       }),
     );
     // Every caller, not only the first, can send the batch: whoever wakes first.

@@ -131,7 +131,7 @@ describe("request coalescing", () => {
     expect((await second)[0].decisions[0].remaining).toBe(3);
   });
 
-  it("keeps a batched caller's request alive until its answer, and settles nothing of a caller that gave up", async () => {
+  it("keeps a batched caller's request alive until its answer, and a caller that gave up is failed by its own timer", async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     try {
       const t = manualTransport();
@@ -139,11 +139,11 @@ describe("request coalescing", () => {
       const first = coalescer.submit("obj", [call("1")]);
       // A second caller joins the next batch; what it hands its request's waitUntil keeps that request alive.
       const kept: Promise<unknown>[] = [];
-      let settled = false;
+      let outcome = "pending";
       const second = coalescer.submit("obj", [call("2")], (p) => void kept.push(p));
       second.then(
-        () => (settled = true),
-        () => (settled = true),
+        () => (outcome = "answered"),
+        (error: Error) => (outcome = error.message),
       );
       expect(kept).toHaveLength(1);
       let alive = true;
@@ -153,14 +153,17 @@ describe("request coalescing", () => {
       expect(t.batches).toHaveLength(2);
       await vi.advanceTimersByTimeAsync(999);
       expect(alive).toBe(true);
-      // Past maxWaitMs + keepAliveMs the caller gives up: its request may end, so its promise is never settled after.
+      expect(outcome).toBe("pending");
+      // Past maxWaitMs + keepAliveMs it gives up: its own timer fails it (nothing awaiting it hangs), its request may end.
       await vi.advanceTimersByTimeAsync(1);
       expect(alive).toBe(false);
+      expect(outcome).toBe("no answer from obj within 1100 ms");
+      // The batch's late answer changes nothing for it.
       t.batches[1].finish();
       t.batches[0].finish();
       await first;
       await vi.advanceTimersByTimeAsync(10);
-      expect(settled).toBe(false);
+      expect(outcome).toBe("no answer from obj within 1100 ms");
     } finally {
       vi.useRealTimers();
     }

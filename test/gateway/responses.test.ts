@@ -16,7 +16,7 @@ const rules = {
   ],
 };
 
-describe("responses to limited requests (SPEC section 4)", () => {
+describe('responses to limited requests (README, "Responses")', () => {
   const call = gateway(rules);
 
   it("adds X-RateLimit-* and IETF RateLimit headers to an allowed request", async () => {
