@@ -4,7 +4,7 @@
  * `decideCalls` the decision engine uses for every object it needs. Which
  * of them answers a call is decided in one place, `routeOf` (route.ts).
  */
-import type { CounterCall, CounterVerdict, SendBatch } from "../durable/protocol.ts";
+import type { CounterVerdict, SendBatch } from "../durable/protocol.ts";
 import type { Env } from "../config.ts";
 import type { Defer } from "../http/defer.ts";
 import { BlockCache } from "./block-cache.ts";
