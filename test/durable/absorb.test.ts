@@ -8,18 +8,11 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { CounterCall, LimitCall } from "../../src/durable/protocol.ts";
 import type { Env } from "../../src/config.ts";
+import { perHour } from "../support/limits.ts";
 
 const counters = (env as unknown as Env).COUNTERS;
 let n = 0;
 const fresh = (name: string) => `absorb-test/${name}/${++n}/${Date.now()}`;
-
-const perHour = (limit: number, algorithm: LimitCall["algorithm"] = "fixed_window"): LimitCall => ({
-  id: `${algorithm}-${limit}-h`,
-  algorithm,
-  limit,
-  windowMs: 3_600_000,
-  burst: limit,
-});
 
 describe("CounterObject pre-counted flushes", () => {
   for (const [algorithm, cost, spent, accepted] of [

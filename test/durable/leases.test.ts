@@ -7,18 +7,12 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Env } from "../../src/config.ts";
+import { perHour } from "../support/limits.ts";
 import type { AbsorbCall, CounterCall, LimitCall } from "../../src/durable/protocol.ts";
 
 const counters = (env as unknown as Env).COUNTERS;
 let n = 0;
 const fresh = (name: string) => `lease-test/${name}/${++n}/${Date.now()}`;
-const perHour = (limit: number, algorithm: LimitCall["algorithm"] = "fixed_window"): LimitCall => ({
-  id: `${algorithm}-${limit}-h`,
-  algorithm,
-  limit,
-  windowMs: 3_600_000,
-  burst: limit,
-});
 const sync = (key: string, limits: LimitCall[], holder: string, spent: number, want: number, extra: { release?: number; ttlMs?: number } = {}): AbsorbCall => ({
   key,
   limits,
