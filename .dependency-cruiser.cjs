@@ -55,10 +55,10 @@ module.exports = {
     },
     {
       name: "nothing-imports-the-entry",
-      comment: "src/worker.ts is wiring only; nothing imports it",
+      comment: "src/worker.ts and the package's entry points (src/package/) are wiring only; nothing imports them",
       severity: "error",
-      from: { path: "^src/", pathNot: ["^src/worker\\.ts$"] },
-      to: { path: "^src/worker\\.ts$" },
+      from: { path: "^src/", pathNot: ["^src/worker\\.ts$", "^src/package/"] },
+      to: { path: "^src/(worker\\.ts$|package/)" },
     },
     {
       name: "src-stands-alone",

@@ -18,6 +18,8 @@ const checks = [
   ["type-check", bin("tsc"), ["--noEmit", "-p", "."]],
   ["import rules (dependency-cruiser)", bin("depcruise"), ["src", "tools", "test", "bench", "--config", ".dependency-cruiser.cjs"]],
   ["lint and format (biome)", bin("biome"), ["check", "."]],
+  // The package's built output (dist/): `floodgate/client` and the packed-tarball test import it.
+  ["package build (npm run build)", "npm", ["run", "--silent", "build"]],
 ];
 for (const [name, command, args] of checks) {
   console.log(`> ${name} (node ${process.version})`);

@@ -13,13 +13,38 @@ import type { LiveRules } from "../rules/live.ts";
 import type { CompiledRules } from "../rules/types.ts";
 
 /**
- * One isolate's state, built from `env`. `R` is where its rules come from:
- * the gateway's live rules (`LiveRules`, following uploads), or the rules a
- * `rateLimit()` middleware was given. Throws ConfigError when a `[vars]`
- * value is invalid (the gateway answers 503 naming it).
+ * What an isolate is made of: its settings and the counter (and metrics)
+ * namespaces, which the gateway reads from `env` and `rateLimit()` from its
+ * options, and `env` itself for the features only the gateway has (admin
+ * API, queue, rules uploads).
+ */
+export interface IsolateParts {
+  readonly env: Env;
+  readonly settings: Settings;
+  readonly counters: Env["COUNTERS"];
+  /** Absent: no metrics are kept. */
+  readonly metrics?: Env["METRICS"];
+}
+
+/**
+ * The parts of the gateway's isolate, all read from `env`. Throws
+ * ConfigError when a `[vars]` value is invalid (the gateway answers 503
+ * naming it).
  *
  * @example
- * const isolate = new Isolate(env, new LiveRules(bundledRules));
+ * const isolate = new Isolate(partsFromEnv(env), new LiveRules(bundledRules));
+ */
+export function partsFromEnv(env: Env): IsolateParts {
+  return { env, settings: readSettings(env), counters: env.COUNTERS, metrics: env.METRICS };
+}
+
+/**
+ * One isolate's state. `R` is where its rules come from: the gateway's live
+ * rules (`LiveRules`, following uploads), or the rules a `rateLimit()`
+ * middleware was given.
+ *
+ * @example
+ * const isolate = new Isolate(partsFromEnv(env), new LiveRules(bundledRules));
  * const rules = await isolate.currentRules(defer);
  * const result = await decide(isolate.edge, requestDescriptors(rules, request), { timeoutMs: isolate.settings.decisionTimeoutMs });
  */
@@ -30,15 +55,15 @@ export class Isolate<R = LiveRules> {
   readonly edge: EdgeRuntime;
   readonly metrics: MetricsRecorder;
 
-  constructor(env: Env, rules: R, options: IsolateOptions = {}) {
-    this.env = env;
-    this.settings = readSettings(env);
+  constructor(parts: IsolateParts, rules: R, options: IsolateOptions = {}) {
+    this.env = parts.env;
+    this.settings = parts.settings;
     this.rules = rules;
-    this.edge = new EdgeRuntime(env.COUNTERS, {
+    this.edge = new EdgeRuntime(parts.counters, {
       coalesce: options.coalesce ?? true,
       decisionTimeoutMs: this.settings.decisionTimeoutMs,
     });
-    this.metrics = new MetricsRecorder(env.METRICS, this.settings.metricsFlushMs);
+    this.metrics = new MetricsRecorder(parts.metrics, this.settings.metricsFlushMs);
   }
 
   /**
@@ -71,17 +96,18 @@ export type IsolateOf<R = LiveRules> = (env: Env) => Isolate<R>;
  * that request's `env` (the runtime passes the same object to every request
  * of an isolate). A different `env` object (a test's own variables) gets a
  * context of its own. An `env` whose settings are invalid gets none: every
- * request throws the same ConfigError until it is fixed.
+ * request throws the same ConfigError until it is fixed. `partsOf` says what
+ * an isolate is made of (default: everything from `env`, as the gateway does).
  *
  * @example
  * const isolateOf = isolateContexts(new LiveRules(bundledRules, { bundledJson: rulesJson }));
  * export default { fetch: (request, env, ctx) => createApp(isolateOf).fetch(request, env, ctx) };
  */
-export function isolateContexts<R>(rules: R, options: IsolateOptions = {}): IsolateOf<R> {
+export function isolateContexts<R>(rules: R, options: IsolateOptions = {}, partsOf: (env: Env) => IsolateParts = partsFromEnv): IsolateOf<R> {
   const made = new WeakMap<Env, Isolate<R>>();
   return (env) => {
     let isolate = made.get(env);
-    if (isolate === undefined) made.set(env, (isolate = new Isolate(env, rules, options)));
+    if (isolate === undefined) made.set(env, (isolate = new Isolate(partsOf(env), rules, options)));
     return isolate;
   };
 }

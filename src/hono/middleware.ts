@@ -1,52 +1,71 @@
 /**
  * `rateLimit(options)`: the Hono middleware that puts floodgate in front of
- * the handlers after it.
+ * the handlers after it (docs/hono.md). floodgate's own gateway decides
+ * with the same engine (`admit`), its isolate made from `[vars]` instead.
  */
-import type { Context, MiddlewareHandler } from "hono";
+import type { MiddlewareHandler } from "hono";
 import type { Env } from "../config.ts";
-import type { RateLimitResult } from "../limiter/types.ts";
-import type { CompiledRules } from "../rules/types.ts";
-import { isolateContexts } from "../context/isolate.ts";
+import { Isolate } from "../context/isolate.ts";
 import { admit, admittedHeaders } from "../gateway/admit.ts";
 import { deferOf } from "../http/defer.ts";
 import { DECISION_HEADER, withHeaders } from "../http/headers.ts";
+import type { RateLimitResult } from "../limiter/types.ts";
+import { type AnyContext, type RateLimitOptions, rulesSource, settingsFromOptions } from "./options.ts";
+
+export { RulesError, type RateLimitOptions } from "./options.ts";
+export { DECISION_HEADER };
 
 /** Hono context variables the middleware sets. */
 export interface RateLimitVariables {
   rateLimit: RateLimitResult;
 }
 
-export interface RateLimitOptions {
-  /**
-   * Compiled rules; a function is called per request (with the request's
-   * context) so rules can be swapped atomically, and may return a promise
-   * when it has to fetch them.
-   */
-  readonly rules: CompiledRules | ((c: Context<{ Bindings: Env; Variables: RateLimitVariables }>) => CompiledRules | Promise<CompiledRules>);
+declare module "hono" {
+  interface ContextVariableMap {
+    /** The rate limiter's decision for this request, set by `rateLimit()`. */
+    rateLimit: RateLimitResult;
+  }
 }
 
-export { DECISION_HEADER };
+const defaultCounters = (c: AnyContext) => c.env.COUNTERS;
 
 /**
- * Build the middleware. Over the limit: 429 problem+json with Retry-After;
- * over only `on_limit: "queue"` limits: queued, 202 with its `Location`;
- * admitted at a reserved slot (`on_limit: "delay"`): the next handler runs
- * once the slot is reached. Otherwise the next handler runs at once; either
- * way its response gets the rate-limit headers.
+ * Build the middleware; options are checked and the rules compiled here,
+ * once (an invalid option or rule throws at once, not on the first
+ * request). Over the limit: 429 problem+json with `Retry-After`; admitted
+ * at a reserved slot (`on_limit: "delay"`): the next handler runs once the
+ * slot is reached. Otherwise the next handler runs at once; either way its
+ * response gets the rate-limit headers, and `c.get("rateLimit")` holds the decision.
  *
  * @example
- * const app = new Hono<{ Bindings: Env; Variables: RateLimitVariables }>();
- * app.use("*", rateLimit({ rules: compiled }));
- * app.all("*", (c) => c.text("hello"));
+ * import rules from "./rules.json";
+ * const app = new Hono<{ Bindings: { COUNTERS: DurableObjectNamespace } }>();
+ * app.use("/api/*", rateLimit({ rules, counters: (c) => c.env.COUNTERS }));
+ * app.get("/api/hello", (c) => c.json({ remaining: c.get("rateLimit").remaining }));
  */
-export function rateLimit(options: RateLimitOptions): MiddlewareHandler<{ Bindings: Env; Variables: RateLimitVariables }> {
-  const rules = options.rules;
-  const rulesOf = typeof rules === "function" ? rules : () => rules;
-  // This middleware's own isolate contexts: its settings, edge runtime and metrics, made from the app's env.
-  const isolateOf = isolateContexts(rulesOf);
+export function rateLimit(options: RateLimitOptions): MiddlewareHandler {
+  const rulesOf = rulesSource(options.rules);
+  const settings = settingsFromOptions(options);
+  const countersOf = options.counters ?? defaultCounters;
+  const metricsOf = options.metrics;
+  // One isolate per env object: the runtime passes the same one to every request of an isolate.
+  const isolates = new WeakMap<object, Isolate<null>>();
+  function isolateOf(c: AnyContext): Isolate<null> {
+    let isolate = isolates.get(c.env);
+    if (isolate === undefined) {
+      const counters = countersOf(c);
+      if (counters === undefined || typeof counters.getByName !== "function") {
+        throw new TypeError("rateLimit(): options.counters(c) did not return a Durable Object namespace bound to CounterObject (default: c.env.COUNTERS)");
+      }
+      isolate = new Isolate({ env: c.env as Env, settings, counters, metrics: metricsOf?.(c) }, null);
+      isolates.set(c.env, isolate);
+    }
+    return isolate;
+  }
   return async function rateLimitMiddleware(c, next) {
-    const isolate = isolateOf(c.env);
-    const admission = await admit(c.req.raw, isolate, await isolate.rules(c), deferOf(c));
+    const isolate = isolateOf(c);
+    const pending = rulesOf(c);
+    const admission = await admit(c.req.raw, isolate, pending instanceof Promise ? await pending : pending, deferOf(c));
     if (admission.response) return admission.response;
     const result = admission.result;
     c.set("rateLimit", result);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { compileRules, compileRulesText } from "../../src/rules/index.ts";
+import { validateRules } from "../../src/rules/validate.ts";
 import { errorsOf } from "./helpers.ts";
 import { INVALID, VALID } from "./fixtures.ts";
 
@@ -128,5 +129,15 @@ describe("compileRulesText", () => {
     ['{"a": "\\x"}', "invalid JSON at line 1, column 8: invalid escape in string"],
   ])("locates the syntax error in %j", (text, message) => {
     expect(compileRulesText(text)).toEqual({ ok: false, errors: [{ path: "$", message }] });
+  });
+});
+
+describe("validateRules (floodgate/rules)", () => {
+  it.each(INVALID.map((f) => [f.name, f] as const))("gives the same errors as compileRules: %s", (_name, fixture) => {
+    expect(validateRules(fixture.input)).toEqual(fixture.errors);
+  });
+
+  it.each(VALID.map((f) => [f.name, f.input] as const))("gives no error for valid rules: %s", (_name, input) => {
+    expect(validateRules(input)).toEqual([]);
   });
 });
