@@ -151,7 +151,7 @@ export class Syncer {
       if (!fromChain) entry.answered += 1;
     }
     refresh(entry, verdict.decisions, accepted, this.now());
-    setLease(entry, verdict, sentAt);
+    setLease(entry, verdict, sentAt, this.now());
     return hits;
   }
 

@@ -25,6 +25,12 @@ export interface Entry {
   /** Hits taken here (locally or strongly) since the last lease sync was sent, and when that was: the rate the next lease is sized for. */
   hitsSinceSync: number;
   syncSentAt: number;
+  /**
+   * The round trip of this counter's syncs lately (a moving average): with
+   * one sync at a time, a lease must last a sync period plus the time its
+   * successor takes to come back, or it runs dry while the object is far away.
+   */
+  roundTripMs: number;
   /** Hits allowed here and not yet sent. */
   pending: number;
   /** Hits sent to the object whose answer has not arrived: they still count against the budget. */
@@ -87,6 +93,7 @@ export function newEntry(objectName: string, call: CounterCall, syncMs: number, 
     leaseUntil: 0,
     hitsSinceSync: call.cost,
     syncSentAt: now,
+    roundTripMs: 0,
     pending: 0,
     inflight: 0,
     syncing: false,
@@ -117,10 +124,12 @@ export function setView(entry: Entry, decisions: readonly Decision[], now: numbe
  * counted from `sentAt` (before the object started its own count).
  *
  * @example
- * setLease(entry, verdict, sentAt);
+ * setLease(entry, verdict, sentAt, Date.now());
  */
-export function setLease(entry: Entry, verdict: CounterVerdict, sentAt: number): void {
+export function setLease(entry: Entry, verdict: CounterVerdict, sentAt: number, receivedAt: number): void {
   if (verdict.reserved === undefined) return;
+  const roundTrip = Math.max(0, receivedAt - sentAt);
+  entry.roundTripMs = entry.roundTripMs === 0 ? roundTrip : (3 * entry.roundTripMs + roundTrip) / 4;
   entry.budget = verdict.reserved;
   entry.leaseUntil = sentAt + leaseTtl(entry.syncMs);
 }
@@ -128,7 +137,8 @@ export function setLease(entry: Entry, verdict: CounterVerdict, sentAt: number):
 /**
  * The sync call for an entry at `now`: its `hits` to report, and the lease
  * it asks for: what this isolate's rate since the last sync would take in
- * two sync periods (at least LEASE_MIN), or, when it took no hit for a
+ * two sync periods and two round trips to the object (at least LEASE_MIN:
+ * the lease must outlast the next sync's answer), or, when it took no hit for a
  * sync period, none, giving back what is left unspent (a refresh chain
  * stops only once it holds no lease, so an isolate going quiet keeps none).
  *
@@ -142,11 +152,22 @@ export function syncCall(entry: Entry, hits: number, holder: string, now: number
   entry.syncSentAt = now;
   // No hit for a sync period: give the lease back (a refresh chain stops only once it holds none).
   const idle = now - entry.lastHitAt >= entry.syncMs;
-  const want = idle ? 0 : Math.max(LEASE_MIN, Math.ceil(2 * entry.syncMs * rate));
+  const want = idle ? 0 : leaseWant(rate, entry.syncMs, entry.roundTripMs);
   // Unspent: what the lease still covers beyond the hits pending and in flight (the caller counts `hits` in flight already).
   const release = idle ? Math.max(0, entry.budget - entry.pending - entry.inflight) : 0;
   if (release > 0) entry.budget -= release;
   return { ...entry.call, kind: "absorb", cost: hits, lease: { holder, want, release, ttlMs: leaseTtl(entry.syncMs) } };
+}
+
+/**
+ * The lease an isolate hitting a counter at `ratePerMs` asks for: enough
+ * for two sync periods and two round trips, at least LEASE_MIN.
+ *
+ * @example
+ * leaseWant(1, 100, 200); // 600
+ */
+export function leaseWant(ratePerMs: number, syncMs: number, roundTripMs: number): number {
+  return Math.max(LEASE_MIN, Math.ceil(2 * (syncMs + roundTripMs) * ratePerMs));
 }
 
 /**

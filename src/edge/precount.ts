@@ -113,7 +113,7 @@ export class PrecountTable {
     if (sent > 0) this.stats.overshoot += sent - accepted;
     const decisions = synced?.decisions ?? verdict.decisions;
     const learned = this.learn(id, objectName, call, syncMs, decisions, accepted + (verdict.allowed ? call.cost : 0), own);
-    if (synced !== undefined) setLease(learned, synced, startedAt);
+    if (synced !== undefined) setLease(learned, synced, startedAt, this.now());
     // When the hit was decided, not when it was asked: a slow object (a cold start) must not make a hot counter look cold.
     learned.lastHitAt = this.now();
     if (own) this.syncer.keepSyncing(learned, defer, this.now());

@@ -52,7 +52,7 @@ describe("rateLimit() options", () => {
     const open = await appWith({ timeoutMs: 50 }, { LIMITS: hangingCounters })(user);
     expect(open.status).toBe(200);
     expect(open.headers.get("X-RateLimit-Decision")).toBe("failure-open");
-    expect((await open.json()).reason).toBe("failure_open");
+    expect(((await open.json()) as { reason: string }).reason).toBe("failure_open");
   });
 
   it("refuses invalid rules when the middleware is made, with every error and its JSON path", () => {

@@ -1,0 +1,48 @@
+/**
+ * The lease an isolate asks for covers two sync periods and two round trips
+ * at its recent rate: with one sync per counter at a time, a lease sized for
+ * the sync period alone runs dry while a far-away object's answer is on its
+ * way, and every hit then waits for the object (docs: pre-counting).
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { CounterCall, CounterVerdict } from "../../src/durable/protocol.ts";
+import { LEASE_MIN, newEntry, setLease, syncCall } from "../../src/edge/precount-view.ts";
+
+const call: CounterCall = { key: "k", cost: 1, limits: [{ id: "l", algorithm: "fixed_window", limit: 1_000_000, windowMs: 3_600_000, burst: 1_000_000 }] };
+const decision = { allowed: true, limit: 1_000_000, remaining: 999_999, resetAfterMs: 1000, retryAfterMs: 0 };
+
+describe("pre-counting lease size", () => {
+  it("asks for its rate × (2 × sync_ms + 2 × the measured round trip), at least LEASE_MIN (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 5, max: 1000 }), // sync_ms
+        fc.integer({ min: 0, max: 400 }), // round trip of the last sync
+        fc.integer({ min: 0, max: 5000 }), // hits since the last sync
+        fc.integer({ min: 1, max: 1000 }), // ms since the last sync
+        (syncMs, roundTrip, hits, elapsed) => {
+          const start = 10_000;
+          const entry = newEntry("obj", call, syncMs, [decision], start);
+          const verdict: CounterVerdict = { allowed: true, decisions: [decision], reserved: 10 };
+          setLease(entry, verdict, start, start + roundTrip);
+          entry.hitsSinceSync = hits;
+          entry.syncSentAt = start + roundTrip;
+          const now = start + roundTrip + elapsed;
+          entry.lastHitAt = now;
+          const sent = syncCall(entry, 0, "me", now);
+          const rate = hits / elapsed;
+          expect(sent.lease?.want).toBe(Math.max(LEASE_MIN, Math.ceil(2 * (syncMs + roundTrip) * rate)));
+        },
+      ),
+    );
+  });
+
+  it("follows the round trip as it changes, as a moving average", () => {
+    const entry = newEntry("obj", call, 100, [decision], 0);
+    const verdict: CounterVerdict = { allowed: true, decisions: [decision], reserved: 10 };
+    setLease(entry, verdict, 0, 200);
+    expect(entry.roundTripMs).toBe(200);
+    setLease(entry, verdict, 1000, 1000);
+    expect(entry.roundTripMs).toBe(150);
+  });
+});
