@@ -152,14 +152,13 @@ export async function writeConfig(dir, services, storageDir) {
  * @example
  * const server = await startWorkerd(path, ports, logFile);
  * try { … } finally { const { total } = await server.stop(); }
+ * // With { inspectorPort }: workerd's inspector listens there (bench/lib/heap.mjs reads heaps through it).
  */
-export async function startWorkerd(configPath, ports, logFile) {
+export async function startWorkerd(configPath, ports, logFile, { inspectorPort = process.env.BENCH_INSPECT } = {}) {
   const log = createWriteStream(logFile);
-  const child = spawn(
-    workerdBinary(),
-    ["serve", configPath, ...(process.env.BENCH_INSPECT ? [`--inspector-addr=127.0.0.1:${process.env.BENCH_INSPECT}`] : [])],
-    { stdio: ["ignore", "pipe", "pipe"] },
-  );
+  const child = spawn(workerdBinary(), ["serve", configPath, ...(inspectorPort ? [`--inspector-addr=127.0.0.1:${inspectorPort}`] : [])], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   // Two sources into one file: neither may end it, or the other's last lines would be written after its end.
   child.stdout.pipe(log, { end: false });
   child.stderr.pipe(log, { end: false });
