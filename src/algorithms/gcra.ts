@@ -54,7 +54,7 @@ export const gcra: Algorithm<GcraState> = {
         resetAfterMs: ceilDiv(a, l),
         retryAfterMs,
         // Taking `remaining` slots leaves the TAT less than T short of the limit; it gets there then.
-        effectiveWindowMs: ceilDiv((remaining + 1) * w - (cap - a), l),
+        effectiveWindowMs: limit.burst === 0 ? Infinity : ceilDiv((remaining + 1) * w - (cap - a), l),
       };
     };
     if (cost > limit.burst) return { state: s, decision: { ...report(ahead, 0, false), retryAfterMs: Infinity } };

@@ -58,7 +58,7 @@ export const leakyBucket: Algorithm<LeakyBucketState> = {
         resetAfterMs: at - now + ceilDiv(v, l),
         retryAfterMs,
         // Pouring `remaining` in leaves room for less than one more; it drains to one then.
-        effectiveWindowMs: at - now + ceilDiv((remaining + 1) * w - (cap - v), l),
+        effectiveWindowMs: limit.burst === 0 ? Infinity : at - now + ceilDiv((remaining + 1) * w - (cap - v), l),
       };
     };
     if (cost > limit.burst) return { state: s, decision: { ...report(level, 0, false), retryAfterMs: Infinity } };

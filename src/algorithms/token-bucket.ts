@@ -63,7 +63,7 @@ export const tokenBucket: Algorithm<TokenBucketState> = {
         resetAfterMs: at - now + ceilDiv(cap - n, l),
         retryAfterMs,
         // Spending `remaining` leaves a fraction of a token; the next whole one arrives then.
-        effectiveWindowMs: at - now + ceilDiv((remaining + 1) * w - n, l),
+        effectiveWindowMs: limit.burst === 0 ? Infinity : at - now + ceilDiv((remaining + 1) * w - n, l),
       };
     };
     if (cost > limit.burst) return { state: s, decision: { ...report(have, 0, false), retryAfterMs: Infinity } };

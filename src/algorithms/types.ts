@@ -44,7 +44,7 @@ export interface Decision {
    * effective window of draft-ietf-httpapi-ratelimit-headers-11, see
    * docs/headers.md): the wait, after spending all of `remaining` at once,
    * until one more hit would fit. Spending fewer, or later, never frees a
-   * hit sooner. `Infinity` when nothing ever fits (limit 0).
+   * hit sooner. `Infinity` when nothing ever fits (limit 0, or burst 0).
    */
   readonly effectiveWindowMs: number;
 }
