@@ -41,16 +41,18 @@ export function retryAfterSeconds(result: RateLimitResult): number {
 export function rateLimitHeaders(result: RateLimitResult, dialect: HeaderDialect = DEFAULT_HEADER_DIALECT): [string, string][] {
   if (!result.policy) return [];
   const retry = result.allowed ? 0 : retryAfterSeconds(result);
+  const refused = !result.allowed && result.reason !== "queued";
   const headers: [string, string][] = [];
   if (dialect !== "none") {
     const reset = resetSeconds(result, retry);
     xRateLimitFields(result, reset, headers);
     if (dialect === "draft-11") draft11Fields(listedPolicies(result), headers);
-    else if (dialect === "draft-7") draft7Fields(result, reset, headers);
-    else draft6Fields(result, reset, headers);
+    // Beside Retry-After, draft-6's and draft-7's reset "SHOULD reference the same point in time".
+    else if (dialect === "draft-7") draft7Fields(result, refused ? retry : reset, headers);
+    else draft6Fields(result, refused ? retry : reset, headers);
   }
   if (result.reason === "queued") headers.push([DECISION_HEADER, "queued"]);
-  else if (!result.allowed) {
+  else if (refused) {
     headers.push(["Retry-After", String(retry)]);
     if (dialect !== "none") headers.push(["X-RateLimit-Retry-After", String(retry)]);
   }

@@ -11,7 +11,8 @@
  *             RateLimit-Policy: 100;w=60
  *
  * `reset` in these drafts is the seconds until the quota resets, the same
- * figure as `X-RateLimit-Reset`.
+ * figure as `X-RateLimit-Reset`; on a 429 the drafts want it to name the
+ * same moment as `Retry-After`, so the caller passes that instead.
  */
 import type { RateLimitResult } from "../types.ts";
 import { seconds } from "./text.ts";
