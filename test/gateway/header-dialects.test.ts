@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { quotaHint, serverWaitMs } from "../../src/client/headers.ts";
+import type { Env } from "../../src/config.ts";
 import { gateway, uniqueIp } from "../support/app.ts";
 
 const rules = {
@@ -32,7 +33,7 @@ function rateLimitFields(res: Response): Record<string, string> {
 }
 
 /** A fresh client's first request, and the 429 after it spends the per-minute quota. */
-async function firstAndRefused(vars: Record<string, string>): Promise<{ first: Response; refused: Response }> {
+async function firstAndRefused(vars: Partial<Env>): Promise<{ first: Response; refused: Response }> {
   const call = gateway(rules, vars);
   const ip = uniqueIp();
   const first = await call("/x", { ip });
