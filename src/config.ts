@@ -8,6 +8,7 @@ import type { MetricsObject } from "./metrics/metrics-object.ts";
 import type { QueueStatusObject } from "./queue/status-object.ts";
 import type { QueuedMessage } from "./queue/message.ts";
 import type { RulesObject } from "./rules/rules-object.ts";
+import { DEFAULT_HEADER_DIALECT, HEADER_DIALECTS, type HeaderDialect, isHeaderDialect } from "./http/header-dialect.ts";
 
 export interface Env {
   COUNTERS: DurableObjectNamespace<CounterObject>;
@@ -30,6 +31,7 @@ export interface Env {
   TRUSTED_PROXY_HOPS?: string;
   QUEUE_MAX_ATTEMPTS?: string;
   QUEUE_RETRY_BASE_SECONDS?: string;
+  RATELIMIT_HEADERS?: string;
 }
 
 /** Typed, defaulted view of the environment. */
@@ -48,6 +50,8 @@ export interface Settings {
   readonly queueMaxAttempts: number;
   /** First retry delay of a failed delivery; doubled per further failure. */
   readonly queueRetryBaseSeconds: number;
+  /** Which rate-limit header fields responses carry (docs/headers.md). */
+  readonly headerDialect: HeaderDialect;
 }
 
 /** Raised when a `[vars]` value cannot be understood; the worker answers 500-free with a 503. */
@@ -98,6 +102,11 @@ export function readSettings(env: Env): Settings {
   }
   const queueMaxAttempts = wholeNumber(env.QUEUE_MAX_ATTEMPTS, "QUEUE_MAX_ATTEMPTS", 5, 1, 100);
   const queueRetryBaseSeconds = wholeNumber(env.QUEUE_RETRY_BASE_SECONDS, "QUEUE_RETRY_BASE_SECONDS", 10, 0, 3600);
+  const dialectText = (env.RATELIMIT_HEADERS ?? "").trim().toLowerCase();
+  const headerDialect = dialectText === "" ? DEFAULT_HEADER_DIALECT : dialectText;
+  if (!isHeaderDialect(headerDialect)) {
+    throw new ConfigError(`RATELIMIT_HEADERS must be one of ${HEADER_DIALECTS.map((d) => `"${d}"`).join(", ")}, got ${JSON.stringify(env.RATELIMIT_HEADERS)}`);
+  }
   return {
     originUrl,
     adminToken,
@@ -108,6 +117,7 @@ export function readSettings(env: Env): Settings {
     trustedProxyHops,
     queueMaxAttempts,
     queueRetryBaseSeconds,
+    headerDialect,
   };
 }
 

@@ -133,5 +133,5 @@ export function windowStart(now: number, windowMs: number): number {
  * zeroLimit().retryAfterMs; // Infinity
  */
 export function zeroLimit(): Decision {
-  return { allowed: false, limit: 0, remaining: 0, resetAfterMs: 0, retryAfterMs: Infinity };
+  return { allowed: false, limit: 0, remaining: 0, resetAfterMs: 0, retryAfterMs: Infinity, effectiveWindowMs: Infinity };
 }

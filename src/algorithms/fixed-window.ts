@@ -41,6 +41,8 @@ export const fixedWindow: Algorithm<FixedWindowState> = {
       remaining: Math.max(0, L - c),
       resetAfterMs: c > 0 ? start + W - now : 0,
       retryAfterMs,
+      // Whatever is left is all this window gives; the next one starts afresh.
+      effectiveWindowMs: start + W - now,
     });
     if (cost > L) return { state: s, decision: { ...report(count, 0, false), retryAfterMs: Infinity } };
     if (count + cost <= L) {

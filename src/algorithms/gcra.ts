@@ -45,13 +45,18 @@ export const gcra: Algorithm<GcraState> = {
     // How far the TAT is ahead of now, in 1/l ms (0 once it has passed). If
     // the clock steps back the TAT just looks further ahead: conservative.
     const ahead = s.t >= now ? (s.t - now) * l + s.r : 0;
-    const report = (a: number, retryAfterMs: number, allowed: boolean): Decision => ({
-      allowed,
-      limit: limit.limit,
-      remaining: floorDiv(Math.max(0, cap - a), w),
-      resetAfterMs: ceilDiv(a, l),
-      retryAfterMs,
-    });
+    const report = (a: number, retryAfterMs: number, allowed: boolean): Decision => {
+      const remaining = floorDiv(Math.max(0, cap - a), w);
+      return {
+        allowed,
+        limit: limit.limit,
+        remaining,
+        resetAfterMs: ceilDiv(a, l),
+        retryAfterMs,
+        // Taking `remaining` slots leaves the TAT less than T short of the limit; it gets there then.
+        effectiveWindowMs: limit.burst === 0 ? Infinity : ceilDiv((remaining + 1) * w - (cap - a), l),
+      };
+    };
     if (cost > limit.burst) return { state: s, decision: { ...report(ahead, 0, false), retryAfterMs: Infinity } };
     const need = cost * w;
     if (need <= cap - ahead) {

@@ -49,13 +49,18 @@ export const leakyBucket: Algorithm<LeakyBucketState> = {
     // time; offsets are measured from the real `now`, so they only lengthen.
     const at = Math.max(now, s.t);
     const level = levelAt(s, l, at);
-    const report = (v: number, retryAfterMs: number, allowed: boolean): Decision => ({
-      allowed,
-      limit: limit.limit,
-      remaining: floorDiv(Math.max(0, cap - v), w),
-      resetAfterMs: at - now + ceilDiv(v, l),
-      retryAfterMs,
-    });
+    const report = (v: number, retryAfterMs: number, allowed: boolean): Decision => {
+      const remaining = floorDiv(Math.max(0, cap - v), w);
+      return {
+        allowed,
+        limit: limit.limit,
+        remaining,
+        resetAfterMs: at - now + ceilDiv(v, l),
+        retryAfterMs,
+        // Pouring `remaining` in leaves room for less than one more; it drains to one then.
+        effectiveWindowMs: limit.burst === 0 ? Infinity : at - now + ceilDiv((remaining + 1) * w - (cap - v), l),
+      };
+    };
     if (cost > limit.burst) return { state: s, decision: { ...report(level, 0, false), retryAfterMs: Infinity } };
     const need = cost * w;
     // `need ≤ cap − level` rather than `level + need ≤ cap`: no sum past cap.

@@ -73,13 +73,18 @@ export const slidingWindowCounter: Algorithm<SlidingWindowCounterState> = {
     if (L === 0) return { state: s, decision: zeroLimit() };
     // ceil(p × (W − e) / W) written as p − floor(p × e / W): one product.
     const weighted = p - mulDivFloor(p, elapsed, W);
-    const report = (cur: number, retryAfterMs: number, allowed: boolean): Decision => ({
-      allowed,
-      limit: L,
-      remaining: Math.max(0, L - cur - weighted),
-      resetAfterMs: cur > 0 ? start + 2 * W - now : p > 0 ? start + W - now : 0,
-      retryAfterMs,
-    });
+    const report = (cur: number, retryAfterMs: number, allowed: boolean): Decision => {
+      const remaining = Math.max(0, L - cur - weighted);
+      return {
+        allowed,
+        limit: L,
+        remaining,
+        resetAfterMs: cur > 0 ? start + 2 * W - now : p > 0 ? start + W - now : 0,
+        retryAfterMs,
+        // Once `remaining` is spent the estimate is at the limit; one more fits when it has decayed by one.
+        effectiveWindowMs: fitsFrom(p, cur + remaining, start, W, L, 1) - now,
+      };
+    };
     if (cost > L) return { state: s, decision: { ...report(c, 0, false), retryAfterMs: Infinity } };
     if (cost === 0) return { state: s, decision: report(c, 0, true) };
     const from = fitsFrom(p, c, start, W, L, cost);

@@ -15,6 +15,21 @@ export type SlidingWindowLogState = readonly (readonly [number, number])[];
 const EMPTY: SlidingWindowLogState = [];
 
 /**
+ * Milliseconds until one more hit fits once the remaining quota is spent
+ * now: the live hits from `entries[from]` on, `used` of them, must fall to
+ * `L − 1`. Hits spent now expire last, so the oldest live ones go first;
+ * with none live, the spent ones themselves expire a window from now.
+ */
+function freedAfter(entries: SlidingWindowLogState, from: number, used: number, L: number, W: number, now: number): number {
+  let excess = Math.max(used, L) - L + 1;
+  for (let i = from; i < entries.length; i++) {
+    excess -= entries[i][1];
+    if (excess <= 0) return entries[i][0] + W - now;
+  }
+  return Math.max(now, entries.length > 0 ? entries[entries.length - 1][0] : now) + W - now;
+}
+
+/**
  * The sliding window log algorithm.
  *
  * @example
@@ -37,17 +52,21 @@ export const slidingWindowLog: Algorithm<SlidingWindowLogState> = {
     while (first < log.length && log[first][0] <= now - W) first++;
     let live = 0;
     for (let i = first; i < log.length; i++) live += log[i][1];
-    const report = (used: number, newest: number, retryAfterMs: number, allowed: boolean): Decision => ({
-      allowed,
-      limit: L,
-      remaining: Math.max(0, L - used),
-      resetAfterMs: used > 0 ? newest + W - now : 0,
-      retryAfterMs,
-    });
+    const report = (entries: SlidingWindowLogState, from: number, used: number, retryAfterMs: number, allowed: boolean): Decision => {
+      const newest = entries.length > 0 ? entries[entries.length - 1][0] : now;
+      return {
+        allowed,
+        limit: L,
+        remaining: Math.max(0, L - used),
+        resetAfterMs: used > 0 ? newest + W - now : 0,
+        retryAfterMs,
+        effectiveWindowMs: freedAfter(entries, from, used, L, W, now),
+      };
+    };
     const newest = log.length > 0 ? log[log.length - 1][0] : now;
-    if (cost > L) return { state: log, decision: { ...report(live, newest, 0, false), retryAfterMs: Infinity } };
+    if (cost > L) return { state: log, decision: { ...report(log, first, live, 0, false), retryAfterMs: Infinity } };
     if (live + cost <= L) {
-      if (cost === 0) return { state: log, decision: report(live, newest, 0, true) };
+      if (cost === 0) return { state: log, decision: report(log, first, live, 0, true) };
       const kept = log.slice(first);
       // If the clock stepped back, file the hit under the newest timestamp:
       // the log stays sorted and the hit expires later, never earlier.
@@ -55,14 +74,14 @@ export const slidingWindowLog: Algorithm<SlidingWindowLogState> = {
       const last = kept[kept.length - 1];
       if (last !== undefined && last[0] === at) kept[kept.length - 1] = [at, last[1] + cost];
       else kept.push([at, cost]);
-      return { state: kept, decision: report(live + cost, at, 0, true) };
+      return { state: kept, decision: report(kept, 0, live + cost, 0, true) };
     }
     // Wait until enough of the oldest hits have expired; cost ≤ L, so the
     // loop ends by the newest entry at the latest.
     let excess = live + cost - L;
     let i = first;
     while (excess > log[i][1]) excess -= log[i++][1];
-    return { state: log, decision: report(live, newest, log[i][0] + W - now, false) };
+    return { state: log, decision: report(log, first, live, log[i][0] + W - now, false) };
   },
 
   idleAt(state: SlidingWindowLogState, limit: LimitSpec): number {

@@ -54,13 +54,18 @@ export const tokenBucket: Algorithm<TokenBucketState> = {
     // real `now`, which only makes them longer.
     const at = Math.max(now, s.t);
     const have = tokensAt(s, cap, l, at);
-    const report = (n: number, retryAfterMs: number, allowed: boolean): Decision => ({
-      allowed,
-      limit: limit.limit,
-      remaining: floorDiv(n, w),
-      resetAfterMs: at - now + ceilDiv(cap - n, l),
-      retryAfterMs,
-    });
+    const report = (n: number, retryAfterMs: number, allowed: boolean): Decision => {
+      const remaining = floorDiv(n, w);
+      return {
+        allowed,
+        limit: limit.limit,
+        remaining,
+        resetAfterMs: at - now + ceilDiv(cap - n, l),
+        retryAfterMs,
+        // Spending `remaining` leaves a fraction of a token; the next whole one arrives then.
+        effectiveWindowMs: limit.burst === 0 ? Infinity : at - now + ceilDiv((remaining + 1) * w - n, l),
+      };
+    };
     if (cost > limit.burst) return { state: s, decision: { ...report(have, 0, false), retryAfterMs: Infinity } };
     const need = cost * w;
     if (need <= have) {

@@ -39,6 +39,14 @@ export interface Decision {
    * request can never fit (limit 0, or cost above the capacity).
    */
   readonly retryAfterMs: number;
+  /**
+   * How long from now the client can use no more than `remaining` (the
+   * effective window of draft-ietf-httpapi-ratelimit-headers-11, see
+   * docs/headers.md): the wait, after spending all of `remaining` at once,
+   * until one more hit would fit. Spending fewer, or later, never frees a
+   * hit sooner. `Infinity` when nothing ever fits (limit 0, or burst 0).
+   */
+  readonly effectiveWindowMs: number;
 }
 
 /** What an algorithm step returns: the state to keep, and the decision. */

@@ -1,16 +1,22 @@
 /**
  * Reading what a rate-limited server says about waiting: `Retry-After`
- * (RFC 9110: seconds or an HTTP date), the IETF `RateLimit` header (current
- * draft `"name";r=0;t=45`, and the older `limit=10, remaining=0, reset=45`)
- * and the `X-RateLimit-*` family. Plain web APIs only, so this runs in
- * browsers, Node and Workers alike.
+ * (RFC 9110: seconds or an HTTP date), the IETF fields in each of
+ * floodgate's dialects (docs/headers.md): draft-11's list
+ * `"name";r=0;t=45, …`, draft-7's `limit=10, remaining=0, reset=45`,
+ * draft-6's `RateLimit-Remaining` and `RateLimit-Reset`; and the
+ * `X-RateLimit-*` family. Plain web APIs only, so this runs in browsers,
+ * Node and Workers alike.
  */
 
 /** What a response says about the quota behind it. */
 export interface QuotaHint {
   /** Requests left (the most restrictive policy's). */
   readonly remaining: number;
-  /** Milliseconds until that quota resets. */
+  /**
+   * Milliseconds those requests have to last: draft-11's effective window
+   * `t` (after it, at least one more request fits), or the reset of the
+   * older fields (when all of the quota is back).
+   */
   readonly resetMs: number;
 }
 
@@ -56,6 +62,16 @@ function listMembers(text: string): string[] {
   return members;
 }
 
+/** A list member's parameters: the text after its item, an sf-string that may itself hold `;`. */
+function paramsText(member: string): string | undefined {
+  let i = 0;
+  if (member.startsWith('"')) {
+    for (i = 1; i < member.length && member[i] !== '"'; i++) if (member[i] === "\\") i++;
+  }
+  const at = member.indexOf(";", i);
+  return at < 0 ? undefined : member.slice(at + 1);
+}
+
 /** `key=value` integer parameters of a member (after its `;`), or of an old-draft dictionary. */
 function intParams(text: string, separator: string): Map<string, number> {
   const params = new Map<string, number>();
@@ -68,8 +84,9 @@ function intParams(text: string, separator: string): Map<string, number> {
 
 /**
  * The quota a response reports: from `RateLimit` (the policy with the least
- * remaining, the latest reset among equals), else `X-RateLimit-Remaining` and
- * `X-RateLimit-Reset` (seconds from now, or an epoch second as some APIs
+ * remaining, the longest window among equals), else draft-6's
+ * `RateLimit-Remaining` and `RateLimit-Reset`, else `X-RateLimit-Remaining`
+ * and `X-RateLimit-Reset` (seconds from now, or an epoch second as some APIs
  * send). Undefined when the response says nothing usable.
  *
  * @example
@@ -77,27 +94,36 @@ function intParams(text: string, separator: string): Map<string, number> {
  * quotaHint(new Headers({ "X-RateLimit-Remaining": "3", "X-RateLimit-Reset": "9" }), 0); // { remaining: 3, resetMs: 9000 }
  */
 export function quotaHint(headers: Headers, now: number): QuotaHint | undefined {
-  const header = headers.get("ratelimit");
-  if (header !== null) {
-    let best: QuotaHint | undefined;
-    const consider = (remaining: number | undefined, reset: number | undefined) => {
-      if (remaining === undefined || reset === undefined) return;
-      const hint = { remaining, resetMs: reset * 1000 };
-      if (!best || hint.remaining < best.remaining || (hint.remaining === best.remaining && hint.resetMs > best.resetMs)) best = hint;
-    };
-    if (/(^|,)\s*remaining\s*=/i.test(header)) {
-      const old = intParams(header, ",");
-      consider(old.get("remaining"), old.get("reset"));
-    } else {
-      for (const member of listMembers(header)) {
-        const params = intParams(member.slice(member.indexOf(";") + 1), ";");
-        if (member.includes(";")) consider(params.get("r"), params.get("t"));
-      }
+  return listedQuota(headers.get("ratelimit")) ?? splitQuota(headers, "ratelimit-", now) ?? splitQuota(headers, "x-ratelimit-", now);
+}
+
+/** draft-11's list, or draft-7's dictionary, in a `RateLimit` field. */
+function listedQuota(header: string | null): QuotaHint | undefined {
+  if (header === null) return undefined;
+  let best: QuotaHint | undefined;
+  const consider = (remaining: number | undefined, reset: number | undefined) => {
+    if (remaining === undefined || reset === undefined) return;
+    const hint = { remaining, resetMs: reset * 1000 };
+    if (!best || hint.remaining < best.remaining || (hint.remaining === best.remaining && hint.resetMs > best.resetMs)) best = hint;
+  };
+  if (/(^|,)\s*remaining\s*=/i.test(header)) {
+    const old = intParams(header, ",");
+    consider(old.get("remaining"), old.get("reset"));
+  } else {
+    for (const member of listMembers(header)) {
+      const text = paramsText(member);
+      if (text === undefined) continue;
+      const params = intParams(text, ";");
+      consider(params.get("r"), params.get("t"));
     }
-    if (best) return best;
   }
-  const remaining = headers.get("x-ratelimit-remaining");
-  const reset = headers.get("x-ratelimit-reset");
+  return best;
+}
+
+/** `<prefix>remaining` and `<prefix>reset` fields (draft-6's, or the X- family). */
+function splitQuota(headers: Headers, prefix: string, now: number): QuotaHint | undefined {
+  const remaining = headers.get(`${prefix}remaining`);
+  const reset = headers.get(`${prefix}reset`);
   if (remaining === null || reset === null || !/^\d+$/.test(remaining.trim()) || !/^\d+$/.test(reset.trim())) return undefined;
   const seconds = Number(reset.trim());
   // Past ~2001 in epoch seconds, nobody means a delta.

@@ -83,6 +83,7 @@ export class BlockCache {
         remaining: d.allowed ? d.remaining : 0,
         resetAfterMs: Math.max(0, d.resetAfterMs - aged),
         retryAfterMs: d.allowed ? 0 : Math.max(1, d.retryAfterMs - aged),
+        effectiveWindowMs: Math.max(1, d.effectiveWindowMs - aged),
       })),
     };
   }

@@ -256,6 +256,8 @@ export function localVerdict(entry: Entry, now: number): CounterVerdict {
       remaining: Math.max(0, d.remaining - entry.pending - entry.inflight),
       resetAfterMs: Math.max(0, d.resetAfterMs - aged),
       retryAfterMs: 0,
+      // Hits taken since were taken now, and spending quota now leaves the effective window as it was.
+      effectiveWindowMs: Math.max(1, d.effectiveWindowMs - aged),
     })),
   };
 }

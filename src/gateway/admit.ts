@@ -15,6 +15,7 @@ import { enqueueRequest } from "../queue/enqueue.ts";
 import type { CompiledRules } from "../rules/types.ts";
 import type { Defer } from "../http/defer.ts";
 import { DECISION_HEADER } from "../http/headers.ts";
+import { DEFAULT_HEADER_DIALECT, type HeaderDialect } from "../http/header-dialect.ts";
 import { problem } from "../http/problem.ts";
 import { rateLimitHeaders, tooManyRequests } from "../limiter/respond.ts";
 
@@ -23,14 +24,21 @@ export type Admission = { readonly response: Response; readonly result?: undefin
 
 /**
  * Map `request` to descriptors under `rules`, decide them, and record the
- * outcome in metrics.
+ * outcome in metrics. The 429 and 202 speak `dialect` (docs/headers.md):
+ * by default the `RATELIMIT_HEADERS` setting.
  *
  * @example
  * const admission = await admit(request, isolate, rules, (p) => ctx.waitUntil(p));
  * if (admission.response) return admission.response; // 429, 202, 400 or 503
  * const result = admission.result; // allowed (maybe delayed, maybe failure_open)
  */
-export async function admit(request: Request, isolate: Isolate<unknown>, rules: CompiledRules, defer: Defer): Promise<Admission> {
+export async function admit(
+  request: Request,
+  isolate: Isolate<unknown>,
+  rules: CompiledRules,
+  defer: Defer,
+  dialect: HeaderDialect = isolate.settings.headerDialect,
+): Promise<Admission> {
   const settings = isolate.settings;
   let result: RateLimitResult;
   try {
@@ -64,20 +72,21 @@ export async function admit(request: Request, isolate: Isolate<unknown>, rules: 
     if (result.reason === "shadow") isolate.metrics.recordGlobalShadow();
     isolate.metrics.scheduleFlush(defer);
   }
-  if (result.reason === "queued") return { response: await enqueueRequest(isolate, request, result) };
-  if (!result.allowed) return { response: tooManyRequests(result) };
+  if (result.reason === "queued") return { response: await enqueueRequest(isolate, request, result, dialect) };
+  if (!result.allowed) return { response: tooManyRequests(result, dialect) };
   return { result };
 }
 
 /**
- * Headers an admitted request's response carries: the rate-limit ones, and
- * `X-RateLimit-Decision: failure-open` when the counters could not be asked.
+ * Headers an admitted request's response carries: the rate-limit ones in
+ * `dialect`, and `X-RateLimit-Decision: failure-open` when the counters
+ * could not be asked.
  *
  * @example
- * withHeaders(response, admittedHeaders(result));
+ * withHeaders(response, admittedHeaders(result, isolate.settings.headerDialect));
  */
-export function admittedHeaders(result: RateLimitResult): [string, string][] {
-  const headers = rateLimitHeaders(result);
+export function admittedHeaders(result: RateLimitResult, dialect: HeaderDialect = DEFAULT_HEADER_DIALECT): [string, string][] {
+  const headers = rateLimitHeaders(result, dialect);
   if (result.reason === "failure_open") headers.push([DECISION_HEADER, "failure-open"]);
   return headers;
 }

@@ -54,7 +54,7 @@ export function createApp(isolateOf: IsolateOf): Gateway {
     const result = admission.result;
     // The slot is already taken in the counter; holding the request until it comes keeps the origin at the limit's rate.
     if (result.delayMs !== undefined && result.delayMs > 0) await scheduler.wait(result.delayMs);
-    const headers = admittedHeaders(result);
+    const headers = admittedHeaders(result, isolate.settings.headerDialect);
     return withHeaders(await originResponse(request, isolate.settings.originUrl, result, headers.length > 0), headers);
   }
 

@@ -3,7 +3,8 @@
  */
 
 /**
- * A problem+json response.
+ * A problem+json response of type `about:blank`, unless `extra` names a
+ * problem type URI as `type`; `extra`'s other members are its extensions.
  *
  * @example
  * return problem(400, "Bad Request", "CF-Connecting-IP is not an IP address");

@@ -1,35 +1,19 @@
 /**
- * The one place a RateLimitResult becomes HTTP: its headers (the
- * `RateLimit` fields, `X-RateLimit-*`, `Retry-After`) and the 429.
- * See docs: README "Responses".
+ * The one place a RateLimitResult becomes HTTP: its headers in the chosen
+ * dialect (see `src/http/header-dialect.ts`), `X-RateLimit-*`,
+ * `Retry-After`, and the 429. See docs/headers.md.
  */
+import { DEFAULT_HEADER_DIALECT, type HeaderDialect } from "../http/header-dialect.ts";
 import { DECISION_HEADER, DELAY_HEADER } from "../http/headers.ts";
 import { problem } from "../http/problem.ts";
+import { draft11Fields } from "./headers/draft11.ts";
+import { listedPolicies, violatedPolicies } from "./headers/order.ts";
+import { draft6Fields, draft7Fields, resetSeconds, xRateLimitFields } from "./headers/single-policy.ts";
+import { seconds } from "./headers/text.ts";
 import type { RateLimitResult } from "./types.ts";
 
-/** Whole seconds, rounded up so a client never retries too early. */
-function seconds(ms: number): number {
-  return Math.max(0, Math.ceil(ms / 1000));
-}
-
-/** An RFC 8941 sf-string. */
-function sfString(text: string): string {
-  return `"${text.replace(/[\\"]/g, (c) => `\\${c}`).replace(/[^\x20-\x7e]/g, "?")}"`;
-}
-
-// Policy names come from the rules, so there are few: quote each once.
-const quoted = new Map<string, string>();
-const QUOTED_MAX = 1_000;
-
-function quotedName(name: string): string {
-  let text = quoted.get(name);
-  if (text === undefined) {
-    text = sfString(name);
-    if (quoted.size >= QUOTED_MAX) quoted.clear();
-    quoted.set(name, text);
-  }
-  return text;
-}
+/** draft-ietf-httpapi-ratelimit-headers-11's problem type for a request over its quota (its IANA registration). */
+export const QUOTA_EXCEEDED_TYPE = "https://iana.org/assignments/http-problem-types#quota-exceeded";
 
 /**
  * Seconds a rejected client must wait: exact retry-after rounded up, or,
@@ -45,41 +29,46 @@ export function retryAfterSeconds(result: RateLimitResult): number {
 }
 
 /**
- * Headers describing the most restrictive policy; none when no limit applied.
- * A rejected request also gets `Retry-After` and `X-RateLimit-Retry-After`;
- * a queued one (nothing to retry: it will be delivered) gets
- * `X-RateLimit-Decision: queued` instead, and a delayed one
+ * Headers describing the policies that applied, in `dialect`; none when no
+ * limit applied. A rejected request also gets `Retry-After` (every dialect)
+ * and `X-RateLimit-Retry-After`; a queued one (nothing to retry: it will be
+ * delivered) gets `X-RateLimit-Decision: queued` instead, and a delayed one
  * `X-RateLimit-Decision: delayed` and how long it waited.
  *
  * @example
- * for (const [name, value] of rateLimitHeaders(result)) response.headers.set(name, value);
+ * for (const [name, value] of rateLimitHeaders(result, "draft-11")) response.headers.set(name, value);
  */
-export function rateLimitHeaders(result: RateLimitResult): [string, string][] {
-  const policy = result.policy;
-  if (!policy) return [];
+export function rateLimitHeaders(result: RateLimitResult, dialect: HeaderDialect = DEFAULT_HEADER_DIALECT): [string, string][] {
+  if (!result.policy) return [];
   const retry = result.allowed ? 0 : retryAfterSeconds(result);
-  const reset = Math.max(seconds(result.resetAfterMs), retry);
-  const name = quotedName(policy.name);
-  const headers: [string, string][] = [
-    ["X-RateLimit-Limit", String(result.limit)],
-    ["X-RateLimit-Remaining", String(result.remaining)],
-    ["X-RateLimit-Reset", String(reset)],
-    ["RateLimit-Policy", `${name};q=${result.limit};w=${seconds(policy.windowMs)}`],
-    ["RateLimit", `${name};r=${result.remaining};t=${reset}`],
-  ];
+  const refused = !result.allowed && result.reason !== "queued";
+  const headers: [string, string][] = [];
+  if (dialect !== "none") {
+    const reset = resetSeconds(result, retry);
+    xRateLimitFields(result, reset, headers);
+    if (dialect === "draft-11") draft11Fields(listedPolicies(result), headers);
+    // Beside Retry-After, draft-6's and draft-7's reset "SHOULD reference the same point in time".
+    else if (dialect === "draft-7") draft7Fields(result, refused ? retry : reset, headers);
+    else draft6Fields(result, refused ? retry : reset, headers);
+  }
   if (result.reason === "queued") headers.push([DECISION_HEADER, "queued"]);
-  else if (!result.allowed) headers.push(["Retry-After", String(retry)], ["X-RateLimit-Retry-After", String(retry)]);
+  else if (refused) {
+    headers.push(["Retry-After", String(retry)]);
+    if (dialect !== "none") headers.push(["X-RateLimit-Retry-After", String(retry)]);
+  }
   if (result.reason === "delayed") headers.push([DECISION_HEADER, "delayed"], [DELAY_HEADER, String(result.delayMs ?? 0)]);
   return headers;
 }
 
 /**
- * The 429 for a request over its limit, with every rate-limit header.
+ * The 429 for a request over its limit: every rate-limit header of
+ * `dialect`, and a problem+json body of draft-11's `quota-exceeded` type
+ * naming the policies that refused it in `violated-policies`.
  *
  * @example
- * if (!result.allowed) return tooManyRequests(result);
+ * if (!result.allowed) return tooManyRequests(result, settings.headerDialect);
  */
-export function tooManyRequests(result: RateLimitResult): Response {
+export function tooManyRequests(result: RateLimitResult, dialect: HeaderDialect = DEFAULT_HEADER_DIALECT): Response {
   const retryAfter = retryAfterSeconds(result);
   const policy = result.policy;
   const what = policy ? `${policy.name} (${policy.descriptor.map((e) => e.key).join(", ")})` : "rate limit";
@@ -88,7 +77,14 @@ export function tooManyRequests(result: RateLimitResult): Response {
     429,
     "Too Many Requests",
     detail,
-    { retry_after: retryAfter, policy: policy?.name, limit: result.limit, remaining: 0 },
-    rateLimitHeaders(result),
+    {
+      type: QUOTA_EXCEEDED_TYPE,
+      "violated-policies": violatedPolicies(result),
+      retry_after: retryAfter,
+      policy: policy?.name,
+      limit: result.limit,
+      remaining: 0,
+    },
+    rateLimitHeaders(result, dialect),
   );
 }

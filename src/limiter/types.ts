@@ -22,7 +22,12 @@ export interface PolicyOutcome {
   readonly onLimit?: "delay" | "queue";
   /** For a request admitted at a reserved slot: how far away the slot was (ms). */
   readonly delayMs?: number;
+  /** What the quota counts (draft-11's `qu`); absent means `requests`. */
+  readonly quotaUnit?: QuotaUnit;
 }
+
+/** The quota units of draft-ietf-httpapi-ratelimit-headers-11's registry. */
+export type QuotaUnit = "requests" | "content-bytes" | "concurrent-requests";
 
 /** How one request descriptor fared: what it matched and every limit's outcome. */
 export interface DescriptorOutcome {

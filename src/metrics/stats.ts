@@ -23,7 +23,7 @@ export type StatDelta = Record<LimitStat, number>;
  * been that plus `cost` after, exactly Envoy's before/after pair.
  *
  * @example
- * limitStats({ allowed: true, limit: 10, remaining: 1, resetAfterMs: 0, retryAfterMs: 0 }, 1, true, false);
+ * limitStats({ allowed: true, limit: 10, remaining: 1, resetAfterMs: 0, retryAfterMs: 0, effectiveWindowMs: 1000 }, 1, true, false);
  * // { total_hits: 1, over_limit: 0, near_limit: 1, within_limit: 1, shadow_mode: 0 }
  */
 export function limitStats(decision: Decision, cost: number, consumed: boolean, shadow: boolean): StatDelta {

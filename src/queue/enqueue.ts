@@ -9,6 +9,7 @@ import { ConfigError } from "../config.ts";
 import type { Isolate } from "../context/isolate.ts";
 import { BodyTooLargeError, readBodyBytes } from "../http/body.ts";
 import { forwardHeaders, upstreamUrl } from "../http/forward.ts";
+import type { HeaderDialect } from "../http/header-dialect.ts";
 import { rateLimitHeaders } from "../limiter/respond.ts";
 import { problem } from "../http/problem.ts";
 import type { RateLimitResult } from "../limiter/types.ts";
@@ -20,13 +21,14 @@ export const QUEUED_PATH = "/__ratelimit/queued/";
 
 /**
  * Queue `request`, which `result` (reason `queued`) put over its queue
- * limits; answers 202, or 413 for a body over `QUEUE_MAX_BODY_BYTES`.
+ * limits; answers 202 with the rate-limit headers in `dialect`, or 413
+ * for a body over `QUEUE_MAX_BODY_BYTES`.
  * Throws ConfigError (503) when the queue bindings are missing.
  *
  * @example
- * if (result.reason === "queued") return enqueueRequest(isolate, request, result);
+ * if (result.reason === "queued") return enqueueRequest(isolate, request, result, "draft-11");
  */
-export async function enqueueRequest(isolate: Isolate<unknown>, request: Request, result: RateLimitResult): Promise<Response> {
+export async function enqueueRequest(isolate: Isolate<unknown>, request: Request, result: RateLimitResult, dialect?: HeaderDialect): Promise<Response> {
   const { QUEUE: queue, QUEUED: statuses } = isolate.env;
   if (queue === undefined || statuses === undefined) {
     throw new ConfigError('on_limit "queue" needs the QUEUE queue producer and the QUEUED Durable Object binding (see wrangler.toml)');
@@ -71,7 +73,7 @@ export async function enqueueRequest(isolate: Isolate<unknown>, request: Request
   }
   const location = QUEUED_PATH + id;
   const response = Response.json({ id, state: "queued", location }, { status: 202, headers: { Location: location, "Cache-Control": "no-store" } });
-  for (const [name, value] of rateLimitHeaders(result)) response.headers.set(name, value);
+  for (const [name, value] of rateLimitHeaders(result, dialect)) response.headers.set(name, value);
   return response;
 }
 

@@ -1,9 +1,15 @@
 /** Unit-test helper: one counter driven through an algorithm with an injected clock. */
 import type { Algorithm, Decision, LimitSpec } from "../../src/algorithms/types.ts";
 
+/**
+ * The fields the worked examples state. The effective window has its own
+ * property test against an oracle (test/limiter/draft11-fields.test.ts).
+ */
+export type ExampleDecision = Omit<Decision, "effectiveWindowMs">;
+
 /** A counter under test: `hit(now, cost)` decides and keeps the returned state. */
 export interface Counter<S> {
-  hit(now: number, cost?: number): Decision;
+  hit(now: number, cost?: number): ExampleDecision;
   readonly state: S | undefined;
 }
 
@@ -20,7 +26,8 @@ export function counter<S>(algorithm: Algorithm<S>, limit: LimitSpec): Counter<S
     hit(now, cost = 1) {
       const step = algorithm.decide(state, limit, now, cost);
       state = step.state;
-      return step.decision;
+      const { effectiveWindowMs: _, ...example } = step.decision;
+      return example;
     },
     get state() {
       return state;
@@ -34,6 +41,6 @@ export function counter<S>(algorithm: Algorithm<S>, limit: LimitSpec): Counter<S
  * @example
  * expect(c.hit(0)).toEqual(decision(true, 2, 1, 500, 0));
  */
-export function decision(allowed: boolean, limit: number, remaining: number, resetAfterMs: number, retryAfterMs: number): Decision {
+export function decision(allowed: boolean, limit: number, remaining: number, resetAfterMs: number, retryAfterMs: number): ExampleDecision {
   return { allowed, limit, remaining, resetAfterMs, retryAfterMs };
 }

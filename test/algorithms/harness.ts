@@ -61,7 +61,12 @@ export function ensure(condition: boolean, message: () => string): void {
  */
 export function sameDecision(a: Decision, b: Decision): boolean {
   return (
-    a.allowed === b.allowed && a.limit === b.limit && a.remaining === b.remaining && a.resetAfterMs === b.resetAfterMs && a.retryAfterMs === b.retryAfterMs
+    a.allowed === b.allowed &&
+    a.limit === b.limit &&
+    a.remaining === b.remaining &&
+    a.resetAfterMs === b.resetAfterMs &&
+    a.retryAfterMs === b.retryAfterMs &&
+    a.effectiveWindowMs === b.effectiveWindowMs
   );
 }
 

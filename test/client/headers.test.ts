@@ -18,8 +18,18 @@ describe("floodgate/client headers", () => {
   it("RateLimit: the most restrictive policy of a list, quoted names with commas included", () => {
     expect(quotaHint(h({ RateLimit: '"demo";r=0;t=45' }), 0)).toEqual({ remaining: 0, resetMs: 45_000 });
     expect(quotaHint(h({ RateLimit: '"a,b";r=5;t=1, "day";r=2;t=3600, "x";r=2;t=60' }), 0)).toEqual({ remaining: 2, resetMs: 3_600_000 });
-    // The older draft's dictionary form.
+    // A name may hold ; and escaped quotes: the parameters start after the whole sf-string
+    // (an item without t says nothing about time, so it is passed over).
+    expect(quotaHint(h({ RateLimit: '"a \\"b\\";t=50;c";r=1, "d";r=3;t=4' }), 0)).toEqual({ remaining: 3, resetMs: 4_000 });
+    // The older draft's dictionary form (draft-7).
     expect(quotaHint(h({ RateLimit: "limit=10, remaining=0, reset=30" }), 0)).toEqual({ remaining: 0, resetMs: 30_000 });
+  });
+
+  it("draft-6: RateLimit-Remaining and RateLimit-Reset, before X-RateLimit-*", () => {
+    const draft6 = { "RateLimit-Limit": "10", "RateLimit-Remaining": "0", "RateLimit-Reset": "12" };
+    expect(quotaHint(h(draft6), 0)).toEqual({ remaining: 0, resetMs: 12_000 });
+    expect(quotaHint(h({ ...draft6, "X-RateLimit-Remaining": "5", "X-RateLimit-Reset": "99" }), 0)).toEqual({ remaining: 0, resetMs: 12_000 });
+    expect(serverWaitMs(h(draft6), 0)).toBe(12_000);
   });
 
   it("X-RateLimit-*: reset in seconds from now, or as an epoch second", () => {

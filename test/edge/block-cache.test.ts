@@ -2,7 +2,14 @@ import { describe, expect, it } from "vitest";
 import type { CounterVerdict } from "../../src/durable/protocol.ts";
 import { BlockCache } from "../../src/edge/block-cache.ts";
 
-const decision = (allowed: boolean, retryAfterMs: number, remaining = 0) => ({ allowed, limit: 10, remaining, resetAfterMs: 5_000, retryAfterMs });
+const decision = (allowed: boolean, retryAfterMs: number, remaining = 0) => ({
+  allowed,
+  limit: 10,
+  remaining,
+  resetAfterMs: 5_000,
+  retryAfterMs,
+  effectiveWindowMs: 5_000,
+});
 const rejected = (retryAfterMs: number): CounterVerdict => ({ allowed: false, decisions: [decision(false, retryAfterMs)] });
 
 describe("certain-block cache", () => {

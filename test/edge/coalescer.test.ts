@@ -5,7 +5,7 @@ import { Coalescer } from "../../src/edge/coalescer.ts";
 const call = (key: string): CounterCall => ({ key, cost: 1, limits: [] });
 const verdictFor = (c: CounterCall): CounterVerdict => ({
   allowed: true,
-  decisions: [{ allowed: true, limit: 1, remaining: Number(c.key), resetAfterMs: 0, retryAfterMs: 0 }],
+  decisions: [{ allowed: true, limit: 1, remaining: Number(c.key), resetAfterMs: 0, retryAfterMs: 0, effectiveWindowMs: 1000 }],
 });
 
 /** A transport whose RPCs complete only when the test says so. */

@@ -14,7 +14,9 @@ describe("the deployed worker with the bundled rules.json", () => {
     const limit = Number(first.headers.get("X-RateLimit-Limit"));
     expect(limit).toBeGreaterThan(0);
     expect(Number(first.headers.get("X-RateLimit-Remaining"))).toBe(limit - 1);
-    expect(first.headers.get("RateLimit-Policy")).toMatch(new RegExp(`^"[^"]+";q=${limit};w=\\d+$`));
+    // Every policy that applied is listed, the one X-RateLimit-* speaks for first.
+    expect(first.headers.get("RateLimit-Policy")).toMatch(new RegExp(`^"[^"]+";q=${limit};w=\\d+(, "[^"]+";q=\\d+;w=\\d+)*$`));
+    expect(first.headers.get("RateLimit")).toMatch(new RegExp(`^"[^"]+";r=${limit - 1};t=\\d+(, "[^"]+";r=\\d+;t=\\d+)*$`));
     for (let i = 1; i < limit; i++) expect((await get()).status).toBe(200);
     const over = await get();
     expect(over.status).toBe(429);

@@ -51,6 +51,7 @@ describe('on_limit "delay"', () => {
     expect(refused).toHaveLength(3);
     for (const r of refused) {
       expect(Number(r.headers.get("Retry-After"))).toBeGreaterThanOrEqual(1);
+      expect((await r.json<Record<string, unknown>>())["violated-policies"]).toEqual(["shaped"]);
       expect(r.headers.get("X-RateLimit-Decision")).toBeNull();
     }
 
@@ -61,6 +62,8 @@ describe('on_limit "delay"', () => {
     for (const i of forwarded) {
       const delayed = delayOf(i) > 0;
       expect(responses[i].headers.get("X-RateLimit-Decision")).toBe(delayed ? "delayed" : null);
+      expect(responses[i].headers.get("RateLimit-Policy")).toBe('"shaped";q=4;w=1');
+      expect(responses[i].headers.get("RateLimit")).toMatch(/^"shaped";r=0;t=[1-9]\d*$/);
     }
 
     const records = await originRecords(tag);

@@ -31,7 +31,10 @@ describe('responses to limited requests (README, "Responses")', () => {
     const policy = res.headers.get("RateLimit-Policy")!;
     expect(policy).toMatch(/^"[^"]+";q=3;w=60$/);
     const name = policy.slice(0, policy.indexOf(";"));
-    expect(res.headers.get("RateLimit")).toBe(`${name};r=2;t=${reset}`);
+    // t is draft-11's effective window, not the reset: spending the 2 left fills this minute's
+    // window (3), and one more fits once the next window is a third gone and the weighted 3
+    // has decayed to 2, 80 s after this window began; the reset comes at 120 s.
+    expect(res.headers.get("RateLimit")).toBe(`${name};r=2;t=${reset - 40}`);
     expect(res.headers.get("Retry-After")).toBeNull();
     const body = await res.json<{ echo: { path: string }; rate_limit: { remaining: number } }>();
     expect(body.echo.path).toBe("/anything");
@@ -44,6 +47,8 @@ describe('responses to limited requests (README, "Responses")', () => {
     const res = await call("/x", { ip });
     expect(res.status).toBe(429);
     expect(res.headers.get("content-type")).toBe("application/problem+json");
+    const policy = res.headers.get("RateLimit-Policy")!;
+    const name = JSON.parse(policy.slice(0, policy.indexOf(";")));
     const retryAfter = Number(res.headers.get("Retry-After"));
     // Sliding window counter: the spent window still weighs on the next one, so up to two windows.
     expect(retryAfter).toBeGreaterThanOrEqual(1);
@@ -54,6 +59,8 @@ describe('responses to limited requests (README, "Responses")', () => {
     expect(res.headers.get("X-RateLimit-Limit")).toBe("3");
     const body = await res.json<Record<string, unknown>>();
     expect(body.status).toBe(429);
+    expect(body.type).toBe("https://iana.org/assignments/http-problem-types#quota-exceeded");
+    expect(body["violated-policies"]).toEqual([name]);
     expect(body.title).toBe("Too Many Requests");
     expect(body.detail).toMatch(/3 requests per 60 s/);
     expect(body.retry_after).toBe(retryAfter);

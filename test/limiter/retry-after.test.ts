@@ -5,17 +5,12 @@ import { describe, expect, it } from "vitest";
 import { rateLimitHeaders, tooManyRequests } from "../../src/limiter/respond.ts";
 import type { PolicyOutcome, RateLimitResult } from "../../src/limiter/types.ts";
 
-const policy = { name: "p", windowMs: 60_000, descriptor: [{ key: "k", value: "v" }] } as unknown as PolicyOutcome;
-const rejected = (retryAfterMs: number): RateLimitResult => ({
-  allowed: false,
-  reason: "limited",
-  limit: 3,
-  remaining: 0,
-  resetAfterMs: retryAfterMs,
-  retryAfterMs,
-  policy,
-  policies: [policy],
-});
+const rejected = (retryAfterMs: number): RateLimitResult => {
+  // A request of one hit refused with nothing left: it fits again exactly when one more would.
+  const decision = { allowed: false, limit: 3, remaining: 0, resetAfterMs: retryAfterMs, retryAfterMs, effectiveWindowMs: retryAfterMs };
+  const policy = { name: "p", windowMs: 60_000, descriptor: [{ key: "k", value: "v" }], shadow: false, decision } as unknown as PolicyOutcome;
+  return { allowed: false, reason: "limited", limit: 3, remaining: 0, resetAfterMs: retryAfterMs, retryAfterMs, policy, policies: [policy] };
+};
 
 describe("Retry-After", () => {
   // [exact wait in ms, whole seconds]
@@ -36,6 +31,8 @@ describe("Retry-After", () => {
       const headers = new Map(rateLimitHeaders(rejected(ms)));
       expect(headers.get("Retry-After")).toBe(String(secondsUp));
       expect(headers.get("X-RateLimit-Retry-After")).toBe(String(secondsUp));
+      // draft-11: Retry-After is not earlier than the end of the effective window.
+      expect(headers.get("RateLimit")).toBe(`"p";r=0;t=${secondsUp}`);
       const response = tooManyRequests(rejected(ms));
       expect(response.headers.get("Retry-After")).toBe(String(secondsUp));
       expect((await response.json<{ retry_after: number }>()).retry_after).toBe(secondsUp);

@@ -5,8 +5,22 @@ import { renderPrometheus } from "../../src/metrics/prometheus.ts";
 import { SampleSums } from "../../src/metrics/samples.ts";
 import { limitStats } from "../../src/metrics/stats.ts";
 
-const allowed = (limit: number, remaining: number): Decision => ({ allowed: true, limit, remaining, resetAfterMs: 1000, retryAfterMs: 0 });
-const rejected = (limit: number, remaining: number): Decision => ({ allowed: false, limit, remaining, resetAfterMs: 1000, retryAfterMs: 500 });
+const allowed = (limit: number, remaining: number): Decision => ({
+  allowed: true,
+  limit,
+  remaining,
+  resetAfterMs: 1000,
+  retryAfterMs: 0,
+  effectiveWindowMs: 1000,
+});
+const rejected = (limit: number, remaining: number): Decision => ({
+  allowed: false,
+  limit,
+  remaining,
+  resetAfterMs: 1000,
+  retryAfterMs: 500,
+  effectiveWindowMs: 1000,
+});
 
 describe("limitStats (as envoyproxy/ratelimit's base limiter)", () => {
   it("counts hits within the limit, and those past 80 % as near_limit too", () => {

@@ -39,6 +39,7 @@ describe('on_limit "queue": delivery', () => {
       expect(r.headers.get("X-RateLimit-Decision")).toBe("queued");
       expect(r.headers.get("Retry-After")).toBeNull();
       expect(r.headers.get("RateLimit-Policy")).toBe('"webhooks";q=4;w=1');
+      expect(r.headers.get("RateLimit")).toMatch(/^"webhooks";r=\d+;t=[1-9]\d*$/);
       locations.push(location);
     }
     // Read at once: the consumer waits for its batch (1 s) and for a slot (≥ 250 ms).
