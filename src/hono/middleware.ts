@@ -13,6 +13,7 @@ import type { RateLimitResult } from "../limiter/types.ts";
 import { type AnyContext, type RateLimitOptions, rulesSource, settingsFromOptions } from "./options.ts";
 
 export { RulesError, type RateLimitOptions } from "./options.ts";
+export { HEADER_DIALECTS, type HeaderDialect } from "../http/header-dialect.ts";
 export { DECISION_HEADER };
 
 /** Hono context variables the middleware sets. */
@@ -74,7 +75,7 @@ export function rateLimit(options: RateLimitOptions): MiddlewareHandler {
     if (result.delayMs !== undefined && result.delayMs > 0) await scheduler.wait(result.delayMs);
     await next();
     const response = c.res;
-    const labelled = withHeaders(response, admittedHeaders(result));
+    const labelled = withHeaders(response, admittedHeaders(result, isolate.settings.headerDialect));
     // Assigning c.res makes Hono copy the response again: only when it had to be copied.
     if (labelled !== response) c.res = labelled;
   };

@@ -4,6 +4,7 @@
  */
 import type { Context } from "hono";
 import type { Settings } from "../config.ts";
+import { DEFAULT_HEADER_DIALECT, HEADER_DIALECTS, type HeaderDialect, isHeaderDialect } from "../http/header-dialect.ts";
 import { compileRules } from "../rules/compile.ts";
 import type { CompiledRules } from "../rules/types.ts";
 
@@ -37,6 +38,8 @@ export interface RateLimitOptions {
   readonly trustedProxyHops?: number;
   /** Count every limit, block none (Envoy's SHADOW_MODE). Default false. */
   readonly shadowMode?: boolean;
+  /** The rate-limit header dialect: `"draft-11"`, `"draft-7"`, `"draft-6"` or `"none"` (docs/headers.md). Default `"draft-11"`. */
+  readonly headers?: HeaderDialect;
 }
 
 /** Rules given to `rateLimit()` that do not validate; `errors` has each with its JSON path. */
@@ -80,8 +83,13 @@ export function settingsFromOptions(options: RateLimitOptions): Settings {
   if (failureMode !== "open" && failureMode !== "closed") {
     throw new TypeError(`rateLimit(): failureMode must be "open" or "closed", got ${JSON.stringify(failureMode)}`);
   }
+  const headerDialect = options.headers ?? DEFAULT_HEADER_DIALECT;
+  if (!isHeaderDialect(headerDialect)) {
+    throw new TypeError(`rateLimit(): headers must be one of ${HEADER_DIALECTS.map((d) => `"${d}"`).join(", ")}, got ${JSON.stringify(headerDialect)}`);
+  }
   return {
     failureMode,
+    headerDialect,
     decisionTimeoutMs: whole(options.timeoutMs, "timeoutMs", 1000, 1, 60_000),
     shadowMode: flag(options.shadowMode, "shadowMode"),
     metricsFlushMs: 5000,

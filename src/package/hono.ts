@@ -5,5 +5,13 @@
  * import { rateLimit } from "floodgate/hono";
  * app.use("/api/*", rateLimit({ rules, counters: (c) => c.env.COUNTERS }));
  */
-export { DECISION_HEADER, RulesError, rateLimit, type RateLimitOptions, type RateLimitVariables } from "../hono/middleware.ts";
+export {
+  DECISION_HEADER,
+  HEADER_DIALECTS,
+  type HeaderDialect,
+  RulesError,
+  rateLimit,
+  type RateLimitOptions,
+  type RateLimitVariables,
+} from "../hono/middleware.ts";
 export type { PolicyOutcome, RateLimitResult } from "../limiter/types.ts";

@@ -10,7 +10,7 @@ import type { CounterCall, CounterVerdict } from "../../src/durable/protocol.ts"
 import { LEASE_MIN, newEntry, setLease, syncCall } from "../../src/edge/precount-view.ts";
 
 const call: CounterCall = { key: "k", cost: 1, limits: [{ id: "l", algorithm: "fixed_window", limit: 1_000_000, windowMs: 3_600_000, burst: 1_000_000 }] };
-const decision = { allowed: true, limit: 1_000_000, remaining: 999_999, resetAfterMs: 1000, retryAfterMs: 0 };
+const decision = { allowed: true, limit: 1_000_000, remaining: 999_999, resetAfterMs: 1000, retryAfterMs: 0, effectiveWindowMs: 1000 };
 
 describe("pre-counting lease size", () => {
   it("asks for its rate × (2 × sync_ms + 2 × the measured round trip), at least LEASE_MIN (property)", () => {

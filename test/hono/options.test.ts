@@ -85,3 +85,26 @@ describe("rateLimit() options", () => {
     expect(await response.text()).toMatch(/options\.counters\(c\) did not return a Durable Object namespace.*c\.env\.COUNTERS/);
   });
 });
+
+describe("rateLimit() headers option", () => {
+  it("speaks the dialect it was given, on allowed responses and on the 429", async () => {
+    const user = `u-${crypto.randomUUID()}`;
+    const call = appWith({ headers: "draft-7" }, { LIMITS: testEnv.COUNTERS });
+    const first = await call(user);
+    await first.arrayBuffer();
+    expect(first.headers.get("RateLimit")).toMatch(/^limit=2, remaining=1, reset=\d+$/);
+    expect(first.headers.get("RateLimit-Policy")).toBe("2;w=3600");
+    await (await call(user)).arrayBuffer();
+    const over = await call(user);
+    expect(over.status).toBe(429);
+    expect(over.headers.get("RateLimit")).toMatch(/^limit=2, remaining=0, reset=\d+$/);
+    await over.arrayBuffer();
+    const quiet = await appWith({ headers: "none" }, { LIMITS: testEnv.COUNTERS })(`u-${crypto.randomUUID()}`);
+    await quiet.arrayBuffer();
+    expect([...quiet.headers.keys()].filter((k) => k.includes("ratelimit"))).toEqual([]);
+  });
+
+  it("refuses a dialect it does not know", () => {
+    expect(() => rateLimit({ rules, headers: "draft-8" as "draft-7" })).toThrow(/headers must be one of "draft-11", "draft-7", "draft-6", "none"/);
+  });
+});
