@@ -2,14 +2,15 @@
  * The producer side of `on_limit: "queue"`: a request over only queue
  * limits is serialized onto the queue and answered `202 Accepted` with the
  * `Location` of its status. Its status object is created before the send,
- * so a consumer that is quick never finds it missing.
+ * so a consumer that is quick never finds it missing. A Worker without the
+ * queue bindings (the default wrangler.toml leaves them out) answers such a
+ * request as any other over its limit: 429.
  */
 import { RESERVABLE } from "../algorithms/index.ts";
-import { ConfigError } from "../config.ts";
 import type { Isolate } from "../context/isolate.ts";
 import { BodyTooLargeError, readBodyBytes } from "../http/body.ts";
 import { forwardHeaders, upstreamUrl } from "../http/forward.ts";
-import { rateLimitHeaders } from "../limiter/respond.ts";
+import { rateLimitHeaders, tooManyRequests } from "../limiter/respond.ts";
 import { problem } from "../http/problem.ts";
 import type { RateLimitResult } from "../limiter/types.ts";
 import { messageBytes, QUEUE_MAX_BODY_BYTES, QUEUE_MAX_MESSAGE_BYTES, toBase64, type PaceTarget, type QueuedMessage } from "./message.ts";
@@ -20,17 +21,15 @@ export const QUEUED_PATH = "/__ratelimit/queued/";
 
 /**
  * Queue `request`, which `result` (reason `queued`) put over its queue
- * limits; answers 202, or 413 for a body over `QUEUE_MAX_BODY_BYTES`.
- * Throws ConfigError (503) when the queue bindings are missing.
+ * limits; answers 202, or 413 for a body over `QUEUE_MAX_BODY_BYTES`, or a
+ * plain 429 when the QUEUE or QUEUED binding is missing.
  *
  * @example
  * if (result.reason === "queued") return enqueueRequest(isolate, request, result);
  */
 export async function enqueueRequest(isolate: Isolate<unknown>, request: Request, result: RateLimitResult): Promise<Response> {
   const { QUEUE: queue, QUEUED: statuses } = isolate.env;
-  if (queue === undefined || statuses === undefined) {
-    throw new ConfigError('on_limit "queue" needs the QUEUE queue producer and the QUEUED Durable Object binding (see wrangler.toml)');
-  }
+  if (queue === undefined || statuses === undefined) return notQueued(result, queue === undefined ? "QUEUE" : "QUEUED");
   let body: Uint8Array;
   try {
     body = await readBodyBytes(request, QUEUE_MAX_BODY_BYTES);
@@ -89,6 +88,18 @@ function queuingOutcomes(result: RateLimitResult): PaceTarget[] {
 function paceTarget({ object, call }: PaceTarget): PaceTarget {
   const limits = call.limits.map((limit) => ({ ...limit, reserve: RESERVABLE.has(limit.algorithm) }));
   return { object, call: { key: call.key, limits, cost: call.cost } };
+}
+
+let warned = false;
+
+/** Nowhere to queue: refused like any request over its limit, and said once per isolate in the Worker's log. */
+function notQueued(result: RateLimitResult, missing: string): Response {
+  if (!warned) {
+    warned = true;
+    const why = `on_limit "queue" needs the ${missing} binding: requests over queue limits get 429 (see the on_limit "queue" block in wrangler.toml)`;
+    console.warn(JSON.stringify({ event: "floodgate.queue.unbound", missing, message: why }));
+  }
+  return tooManyRequests({ ...result, reason: "limited" });
 }
 
 function tooLarge(detail: string): Response {
