@@ -3,13 +3,15 @@
  * limits is serialized onto the queue and answered `202 Accepted` with the
  * `Location` of its status. Its status object is created before the send,
  * so a consumer that is quick never finds it missing. A Worker without the
- * queue bindings (the default wrangler.toml leaves them out) answers such a
- * request as any other over its limit: 429.
+ * queue bindings (the default wrangler.toml leaves them out), or on a zone
+ * route without ORIGIN_URL (a delivery would come back through the route),
+ * answers such a request as any other over its limit: 429.
  */
 import { RESERVABLE } from "../algorithms/index.ts";
 import type { Isolate } from "../context/isolate.ts";
 import { BodyTooLargeError, readBodyBytes } from "../http/body.ts";
 import { forwardHeaders, upstreamUrl } from "../http/forward.ts";
+import { hasRouteOrigin } from "../http/origin-host.ts";
 import { rateLimitHeaders, tooManyRequests } from "../limiter/respond.ts";
 import { problem } from "../http/problem.ts";
 import type { RateLimitResult } from "../limiter/types.ts";
@@ -22,14 +24,21 @@ export const QUEUED_PATH = "/__ratelimit/queued/";
 /**
  * Queue `request`, which `result` (reason `queued`) put over its queue
  * limits; answers 202, or 413 for a body over `QUEUE_MAX_BODY_BYTES`, or a
- * plain 429 when the QUEUE or QUEUED binding is missing.
+ * plain 429 when it cannot be queued (a binding or ORIGIN_URL missing).
  *
  * @example
  * if (result.reason === "queued") return enqueueRequest(isolate, request, result);
  */
 export async function enqueueRequest(isolate: Isolate<unknown>, request: Request, result: RateLimitResult): Promise<Response> {
   const { QUEUE: queue, QUEUED: statuses } = isolate.env;
-  if (queue === undefined || statuses === undefined) return notQueued(result, queue === undefined ? "QUEUE" : "QUEUED");
+  const url = new URL(request.url);
+  const origin = isolate.settings.originUrl;
+  if (queue === undefined || statuses === undefined) {
+    const missing = queue === undefined ? "QUEUE" : "QUEUED";
+    return notQueued(result, `on_limit "queue" needs the ${missing} binding (see the on_limit "queue" block in wrangler.toml)`);
+  }
+  // The consumer would have to fetch the request's own URL, which leads back through this Worker's route.
+  if (origin === undefined && hasRouteOrigin(url.hostname)) return notQueued(result, 'on_limit "queue" on a zone route needs ORIGIN_URL');
   let body: Uint8Array;
   try {
     body = await readBodyBytes(request, QUEUE_MAX_BODY_BYTES);
@@ -37,8 +46,6 @@ export async function enqueueRequest(isolate: Isolate<unknown>, request: Request
     if (!(error instanceof BodyTooLargeError)) throw error;
     return tooLarge(`A request queued for later delivery may have a body of at most ${QUEUE_MAX_BODY_BYTES} bytes.`);
   }
-  const url = new URL(request.url);
-  const origin = isolate.settings.originUrl;
   const id = crypto.randomUUID();
   const queuing = queuingOutcomes(result);
   const message: QueuedMessage = {
@@ -90,14 +97,13 @@ function paceTarget({ object, call }: PaceTarget): PaceTarget {
   return { object, call: { key: call.key, limits, cost: call.cost } };
 }
 
-let warned = false;
+const warned = new Set<string>();
 
-/** Nowhere to queue: refused like any request over its limit, and said once per isolate in the Worker's log. */
-function notQueued(result: RateLimitResult, missing: string): Response {
-  if (!warned) {
-    warned = true;
-    const why = `on_limit "queue" needs the ${missing} binding: requests over queue limits get 429 (see the on_limit "queue" block in wrangler.toml)`;
-    console.warn(JSON.stringify({ event: "floodgate.queue.unbound", missing, message: why }));
+/** Nowhere to queue: refused like any request over its limit, and said once per isolate (and reason) in the Worker's log. */
+function notQueued(result: RateLimitResult, why: string): Response {
+  if (!warned.has(why)) {
+    warned.add(why);
+    console.warn(JSON.stringify({ event: "floodgate.queue.unavailable", message: `${why}: requests over queue limits get 429` }));
   }
   return tooManyRequests({ ...result, reason: "limited" });
 }

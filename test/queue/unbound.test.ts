@@ -65,3 +65,17 @@ describe('on_limit "queue" without the QUEUE binding', () => {
     await over.body?.cancel();
   });
 });
+
+describe('on_limit "queue" on a zone route without ORIGIN_URL', () => {
+  it("answers 429: a delivery to the request's own URL would come back through this Worker", async () => {
+    const call = gateway(queueRules(limit));
+    const ip = uniqueIp();
+    const base = "http://no-such-host.floodgate-tests.example.com";
+    // The first fits and goes on to the route's origin (unreachable offline: 502); the second is over the limit.
+    expect((await call("/hooks", { ip, base, method: "POST", body: "a" })).status).toBe(502);
+    const over = await call("/hooks", { ip, base, method: "POST", body: "b" });
+    expect(over.status).toBe(429);
+    expect(over.headers.get("X-RateLimit-Decision")).toBeNull();
+    expect(Number(over.headers.get("Retry-After"))).toBeGreaterThan(0);
+  });
+});
