@@ -24,7 +24,8 @@ export const HOP_HEADER = "X-Floodgate-Hop";
  * if (!settings.originUrl) return withoutOrigin(request, result, true);
  */
 export async function withoutOrigin(request: Request, result: RateLimitResult, mutable: boolean): Promise<Response> {
-  if (!hasRouteOrigin(new URL(request.url).hostname)) return echo(request, result);
+  const host = new URL(request.url).hostname;
+  if (!hasRouteOrigin(host)) return echo(request, result);
   if (request.headers.has(HOP_HEADER)) {
     return problem(
       508,
@@ -39,6 +40,6 @@ export async function withoutOrigin(request: Request, result: RateLimitResult, m
     const upstream = await fetch(new Request(request, { headers, redirect: "manual" }));
     return mutable ? new Response(upstream.body, upstream) : upstream;
   } catch (error) {
-    return problem(502, "Bad Gateway", `The route's origin could not be reached (ORIGIN_URL is unset): ${String(error)}`);
+    return problem(502, "Bad Gateway", `The origin of ${host} could not be reached (ORIGIN_URL is unset, so requests go on to the route's own origin): ${String(error)}`);
   }
 }

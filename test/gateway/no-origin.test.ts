@@ -38,7 +38,7 @@ describe("ORIGIN_URL unset", () => {
     expect(res.status).toBe(502);
     expect(res.headers.get("content-type")).toBe("application/problem+json");
     const body = await res.json<{ detail: string }>();
-    expect(body.detail).toMatch(/^The route's origin could not be reached \(ORIGIN_URL is unset\): /);
+    expect(body.detail).toMatch(/^The origin of no-such-host\.floodgate-tests\.example\.com could not be reached \(ORIGIN_URL is unset, /);
     // Limited first, as every request: the rate-limit headers are on the answer.
     expect(res.headers.get("X-RateLimit-Limit")).toBe("1000");
   });
