@@ -40,6 +40,10 @@ export async function withoutOrigin(request: Request, result: RateLimitResult, m
     const upstream = await fetch(new Request(request, { headers, redirect: "manual" }));
     return mutable ? new Response(upstream.body, upstream) : upstream;
   } catch (error) {
-    return problem(502, "Bad Gateway", `The origin of ${host} could not be reached (ORIGIN_URL is unset, so requests go on to the route's own origin): ${String(error)}`);
+    return problem(
+      502,
+      "Bad Gateway",
+      `The origin of ${host} could not be reached (ORIGIN_URL is unset, so requests go on to the route's own origin): ${String(error)}`,
+    );
   }
 }
