@@ -1,5 +1,6 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { QUEUE_CONSUMERS, QUEUE_PRODUCERS } from "./test/support/queue-bindings.ts";
 
 // A test-only worker that consumes the dead-letter queue and hands each dead
 // letter to the test origin (tag "dead-letters"), so the queue tests can see
@@ -19,13 +20,17 @@ export default {
 };`;
 
 // Every test runs inside workerd with the real bindings from wrangler.toml:
-// real Durable Objects, real SQLite storage, real fetch, real queues. The
+// real Durable Objects, real SQLite storage, real fetch. The default
+// wrangler.toml binds no queues (on_limit "queue" is opt-in), so the queues
+// its commented block would bind are added here: real (local) Queues. The
 // global setup starts a real origin server on 127.0.0.1 for the forwarding tests.
 export default defineConfig({
   plugins: [
     cloudflareTest(({ inject }) => ({
       wrangler: { configPath: "./wrangler.toml" },
       miniflare: {
+        queueProducers: QUEUE_PRODUCERS,
+        queueConsumers: QUEUE_CONSUMERS,
         bindings: {
           TEST_ORIGIN_URL: inject<string>("originUrl"),
           // METRICS_FLUSH_MS=0: metric counts are sent within each request's waitUntil,

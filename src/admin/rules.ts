@@ -9,7 +9,8 @@ import type { Isolate } from "../context/isolate.ts";
 import { BodyTooLargeError, readBodyText } from "../http/body.ts";
 import { deferOf } from "../http/defer.ts";
 import { problem } from "../http/problem.ts";
-import { compileRulesText } from "../rules/index.ts";
+import { compileRulesText, type CompileResult } from "../rules/index.ts";
+import { missingQueueMessage, queueLimitPaths } from "../rules/queue-limits.ts";
 
 /** Largest rules upload accepted (stored in chunks; a 10,000-descriptor file is about 1 MB). */
 export const MAX_RULES_BODY_BYTES = 16 * 1024 * 1024;
@@ -34,7 +35,9 @@ export async function getRules(c: C, isolate: Isolate): Promise<Response> {
 }
 
 /**
- * Validate and store an upload; 400 with every `{ path, message }` when invalid.
+ * Validate and store an upload; 400 with every `{ path, message }` when
+ * invalid, or when it has `on_limit: "queue"` limits and this Worker has no
+ * `QUEUE` binding (each would only ever answer 429).
  *
  * @example
  * admin.put("/rules", (c) => putRules(c, isolateOf(c.env)));
@@ -49,18 +52,27 @@ export async function putRules(c: C, isolate: Isolate): Promise<Response> {
     throw error;
   }
   const compiled = compileRulesText(text, { source: "rules" });
+  const checked = compiled.ok ? queueBindingCheck(compiled, text, isolate.env) : compiled;
   // Validated here for the errors and the local apply; the object validates again before it stores.
-  const stored = compiled.ok ? await isolate.env.RULES.getByName(live.objectName).put(text) : compiled;
+  const stored = checked.ok ? await isolate.env.RULES.getByName(live.objectName).put(text) : checked;
   isolate.metrics.recordConfigLoad(stored.ok);
   isolate.metrics.scheduleFlush(deferOf(c));
-  if (!compiled.ok || !stored.ok) {
+  if (!checked.ok || !stored.ok) {
     const errors = stored.ok ? [] : stored.errors;
     const n = errors.length;
     return problem(400, "Bad Request", `The rules were rejected (${n} error${n === 1 ? "" : "s"}); the rules in force are unchanged.`, { errors });
   }
   const { version, summary } = stored;
-  live.accept({ rules: compiled.rules, version, source: "stored", updatedAt: new Date().toISOString() });
+  live.accept({ rules: checked.rules, version, source: "stored", updatedAt: new Date().toISOString() });
   return Response.json({ version, source: "stored", summary });
+}
+
+/** `compiled`, or one error per `on_limit: "queue"` when the Worker has no queue to put requests on. */
+function queueBindingCheck(compiled: CompileResult, text: string, env: Env): CompileResult {
+  if (env.QUEUE !== undefined) return compiled;
+  const paths = queueLimitPaths(JSON.parse(text.replace(/^\uFEFF/, "")));
+  if (paths.length === 0) return compiled;
+  return { ok: false, errors: paths.map((path) => ({ path, message: missingQueueMessage("this Worker") })) };
 }
 
 /**

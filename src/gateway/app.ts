@@ -16,7 +16,7 @@ import { queuedStatus } from "../queue/status-route.ts";
 import { admit, admittedHeaders } from "./admit.ts";
 import { deferFrom, deferOf, type Defer } from "../http/defer.ts";
 import { forwardToOrigin } from "../http/forward.ts";
-import { echo } from "./echo.ts";
+import { withoutOrigin } from "./no-origin.ts";
 import { withHeaders } from "../http/headers.ts";
 import { problem } from "../http/problem.ts";
 
@@ -87,7 +87,7 @@ function needsRouter(url: string): boolean {
  * are to be added, since the copy is a visible share of a request's cost).
  */
 async function originResponse(request: Request, origin: URL | undefined, result: RateLimitResult, mutable: boolean): Promise<Response> {
-  if (!origin) return echo(request, result);
+  if (!origin) return withoutOrigin(request, result, mutable);
   try {
     const upstream = await forwardToOrigin(request, origin);
     return mutable ? new Response(upstream.body, upstream) : upstream;

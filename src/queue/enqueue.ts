@@ -2,15 +2,18 @@
  * The producer side of `on_limit: "queue"`: a request over only queue
  * limits is serialized onto the queue and answered `202 Accepted` with the
  * `Location` of its status. Its status object is created before the send,
- * so a consumer that is quick never finds it missing.
+ * so a consumer that is quick never finds it missing. A Worker without the
+ * queue bindings (the default wrangler.toml leaves them out), or on a zone
+ * route without ORIGIN_URL (a delivery would come back through the route),
+ * answers such a request as any other over its limit: 429.
  */
 import { RESERVABLE } from "../algorithms/index.ts";
-import { ConfigError } from "../config.ts";
 import type { Isolate } from "../context/isolate.ts";
 import { BodyTooLargeError, readBodyBytes } from "../http/body.ts";
 import { forwardHeaders, upstreamUrl } from "../http/forward.ts";
 import type { HeaderDialect } from "../http/header-dialect.ts";
-import { rateLimitHeaders } from "../limiter/respond.ts";
+import { hasRouteOrigin } from "../http/origin-host.ts";
+import { rateLimitHeaders, tooManyRequests } from "../limiter/respond.ts";
 import { problem } from "../http/problem.ts";
 import type { RateLimitResult } from "../limiter/types.ts";
 import { messageBytes, QUEUE_MAX_BODY_BYTES, QUEUE_MAX_MESSAGE_BYTES, toBase64, type PaceTarget, type QueuedMessage } from "./message.ts";
@@ -22,17 +25,22 @@ export const QUEUED_PATH = "/__ratelimit/queued/";
 /**
  * Queue `request`, which `result` (reason `queued`) put over its queue
  * limits; answers 202 with the rate-limit headers in `dialect`, or 413
- * for a body over `QUEUE_MAX_BODY_BYTES`.
- * Throws ConfigError (503) when the queue bindings are missing.
+ * for a body over `QUEUE_MAX_BODY_BYTES`, or a plain 429 when it cannot be
+ * queued (a binding or ORIGIN_URL missing).
  *
  * @example
  * if (result.reason === "queued") return enqueueRequest(isolate, request, result, "draft-11");
  */
 export async function enqueueRequest(isolate: Isolate<unknown>, request: Request, result: RateLimitResult, dialect?: HeaderDialect): Promise<Response> {
   const { QUEUE: queue, QUEUED: statuses } = isolate.env;
+  const url = new URL(request.url);
+  const origin = isolate.settings.originUrl;
   if (queue === undefined || statuses === undefined) {
-    throw new ConfigError('on_limit "queue" needs the QUEUE queue producer and the QUEUED Durable Object binding (see wrangler.toml)');
+    const missing = queue === undefined ? "QUEUE" : "QUEUED";
+    return notQueued(result, `on_limit "queue" needs the ${missing} binding (see the on_limit "queue" block in wrangler.toml)`, dialect);
   }
+  // The consumer would have to fetch the request's own URL, which leads back through this Worker's route.
+  if (origin === undefined && hasRouteOrigin(url.hostname)) return notQueued(result, 'on_limit "queue" on a zone route needs ORIGIN_URL', dialect);
   let body: Uint8Array;
   try {
     body = await readBodyBytes(request, QUEUE_MAX_BODY_BYTES);
@@ -40,8 +48,6 @@ export async function enqueueRequest(isolate: Isolate<unknown>, request: Request
     if (!(error instanceof BodyTooLargeError)) throw error;
     return tooLarge(`A request queued for later delivery may have a body of at most ${QUEUE_MAX_BODY_BYTES} bytes.`);
   }
-  const url = new URL(request.url);
-  const origin = isolate.settings.originUrl;
   const id = crypto.randomUUID();
   const queuing = queuingOutcomes(result);
   const message: QueuedMessage = {
@@ -91,6 +97,16 @@ function queuingOutcomes(result: RateLimitResult): PaceTarget[] {
 function paceTarget({ object, call }: PaceTarget): PaceTarget {
   const limits = call.limits.map((limit) => ({ ...limit, reserve: RESERVABLE.has(limit.algorithm) }));
   return { object, call: { key: call.key, limits, cost: call.cost } };
+}
+
+/**
+ * Nowhere to queue: refused like any request over its limit, and said in
+ * the Worker's log (rules:check and PUT /__ratelimit/rules refuse such rules,
+ * so only a config changed under running rules gets here).
+ */
+function notQueued(result: RateLimitResult, why: string, dialect: HeaderDialect | undefined): Response {
+  console.warn(JSON.stringify({ event: "floodgate.queue.unavailable", message: `${why}: requests over queue limits get 429` }));
+  return tooManyRequests({ ...result, reason: "limited" }, dialect);
 }
 
 function tooLarge(detail: string): Response {

@@ -65,13 +65,13 @@ describe("GET /__ratelimit/queued/<id>", () => {
     expect((await call(location, { headers: { "cf-connecting-ip": "not-an-ip" } })).status).toBe(400);
   });
 
-  it("without the queue bindings, a queue limit is a 503 naming them, not a 500", async () => {
+  it("without the queue bindings, a queue limit is a plain 429 (test/queue/unbound.test.ts), and the status endpoint a 404", async () => {
     const unbound = gateway(rules, { QUEUE: undefined, QUEUED: undefined });
     const ip = uniqueIp();
     expect((await unbound("/hook", { ip })).status).toBe(200);
     const response = await unbound("/hook", { ip });
-    expect(response.status).toBe(503);
-    expect((await response.json<{ detail: string }>()).detail).toMatch(/on_limit "queue" needs the QUEUE queue producer and the QUEUED Durable Object binding/);
+    expect(response.status).toBe(429);
+    expect(response.headers.get("X-RateLimit-Decision")).toBeNull();
     expect((await unbound("/__ratelimit/queued/00000000-0000-4000-8000-000000000000", { ip })).status).toBe(404);
   });
 

@@ -27,11 +27,13 @@ export function gateway(rules: unknown, vars: Partial<Env> = {}, options: LiveRu
   const { coalesce, ...liveOptions } = options;
   const app = createApp(isolateContexts(new LiveRules(() => rulesCompiled, { bundledJson: rules, ...liveOptions }), { coalesce }));
   const callEnv = { ...testEnv, ...vars };
-  return async function call(path: string, init: RequestInit & { ip?: string | null } = {}): Promise<Response> {
-    const headers = new Headers(init.headers);
-    if (init.ip !== null && !headers.has("cf-connecting-ip")) headers.set("cf-connecting-ip", init.ip ?? "192.0.2.1");
+  // `base`: the scheme and host the request was sent to (a `.test` name, as under wrangler dev, unless given).
+  return async function call(path: string, init: RequestInit & { ip?: string | null; base?: string } = {}): Promise<Response> {
+    const { ip, base = "http://gateway.test", ...rest } = init;
+    const headers = new Headers(rest.headers);
+    if (ip !== null && !headers.has("cf-connecting-ip")) headers.set("cf-connecting-ip", ip ?? "192.0.2.1");
     const ctx = createExecutionContext();
-    const response = await app.fetch(new Request(`http://gateway.test${path}`, { ...init, headers }), callEnv, ctx);
+    const response = await app.fetch(new Request(`${base}${path}`, { ...rest, headers }), callEnv, ctx);
     await waitOnExecutionContext(ctx);
     return response;
   };
