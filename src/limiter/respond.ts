@@ -1,7 +1,7 @@
 /**
  * The one place a RateLimitResult becomes HTTP: its headers (the
  * `RateLimit` fields, `X-RateLimit-*`, `Retry-After`) and the 429.
- * See docs: README "Responses".
+ * See docs/headers.md.
  */
 import { DECISION_HEADER, DELAY_HEADER } from "../http/headers.ts";
 import { problem } from "../http/problem.ts";
