@@ -8,7 +8,7 @@
  * writes the run's full raw JSON to bench/runs/ (git-ignored), and its
  * summary to bench/results.json plus the chart bench/results.svg (a quick or
  * partial run writes those two under bench/.work/ instead, leaving the
- * README's results be). Method: bench/README.md.
+ * results bench/README.md shows be). Method: bench/README.md.
  *
  *   npm run bench                  full run (~25 min on 2 cores)
  *   npm run bench -- --quick       smoke run (~75 s): 8 scenarios, 1 round of 1 s, small traces
@@ -377,7 +377,7 @@ async function main() {
 
   results.elapsedSeconds = Math.round((Date.now() - startedAt) / 1000);
   // Every run keeps its full raw document under the ignored bench/runs/.
-  // Only a full run replaces the summary and chart the README shows; a quick
+  // Only a full run replaces the summary and chart bench/README.md shows; a quick
   // or partial run writes them beside the build, under the ignored bench/.work/.
   const full = !quick && !only && !argv.some((a) => a.startsWith("--skip-"));
   const runs = join(root, "bench", "runs");

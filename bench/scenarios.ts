@@ -77,7 +77,7 @@ export interface Scenario {
   readonly probes?: boolean;
   /** Part of `--quick`. */
   readonly quick: boolean;
-  /** One sentence for the README. */
+  /** One sentence for the scenario table of bench/README.md. */
   readonly meaning: string;
 }
 

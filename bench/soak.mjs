@@ -138,8 +138,8 @@ try {
   if (warnings.total > 0) {
     for (const line of warningLines(warnings, "[soak]   ")) console.log(line);
     // Continuations cancelled across requests and uncaught exceptions fail the soak. workerd's own C++ warnings are
-    // printed, not failed on: one "dropped queued cross-context actions" at an isolate's start is still open (README,
-    // "Reliability and security").
+    // printed, not failed on: one "dropped queued cross-context actions" at an isolate's start is still open (bench/README.md,
+    // "Runtime warnings").
     const failing = warnings.byKind["cross-request promise"] + warnings.byKind.uncaught + warnings.byKind["workerd error"];
     if (failing > 0) process.exitCode = 1;
   }

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run test:restart`: durability across a hard kill (README, "Durability").
+// `npm run test:restart`: durability across a hard kill (docs/reliability.md, "Durability").
 // Starts `wrangler dev` with state persisted to a fresh directory, uploads
 // rules through the admin API, then:
 // - spends part of a per-minute and a per-day quota, waits past `persist_ms`,

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: type-check, import rules, lint and format, the workerd test
+// `npm test`: type-check, import rules, lint and format, docs links, the workerd test
 // suite (vitest + the Workers plugin) and the Node CLI tests, then one closing line
 // `Tests: N passed, M failed`. Exits non-zero if anything failed.
 import { spawnSync } from "node:child_process";
@@ -13,11 +13,13 @@ const run = (cmd, args) => spawnSync(cmd, args, { stdio: ["ignore", "inherit", "
 let passed = 0;
 let failed = 0;
 
-// Whole-tree checks, each counted as one test: types, import rules, lint and format.
+// Whole-tree checks, each counted as one test: types, import rules, lint and format, docs links.
 const checks = [
   ["type-check", bin("tsc"), ["--noEmit", "-p", "."]],
   ["import rules (dependency-cruiser)", bin("depcruise"), ["src", "tools", "test", "bench", "--config", ".dependency-cruiser.cjs"]],
   ["lint and format (biome)", bin("biome"), ["check", "."]],
+  // Offline (.remarkrc.mjs): every relative link and heading anchor in the docs resolves.
+  ["docs links (remark-validate-links)", bin("remark"), ["README.md", "docs", "bench/README.md", "--frail", "--quiet", "--no-stdout"]],
   // The package's built output (dist/): `floodgate/client` and the packed-tarball test import it.
   ["package build (npm run build)", "npm", ["run", "--silent", "build"]],
 ];

@@ -1,7 +1,7 @@
 /**
  * Bindings and variables the worker reads (wrangler.toml `[vars]`, secrets,
  * `.dev.vars`). Every variable is optional text; `readSettings` turns them
- * into typed settings with the defaults the README's "Configuration" table documents.
+ * into typed settings with the defaults docs/operations.md ("Configuration") documents.
  */
 import type { CounterObject } from "./durable/counter-object.ts";
 import type { MetricsObject } from "./metrics/metrics-object.ts";

@@ -1,6 +1,6 @@
 /**
- * Pre-counting against its bound, measured (README "Edge
- * pre-counting, block cache and coalescing"). Isolates spend only quota
+ * Pre-counting against its bound, measured (docs/precount.md,
+ * "The bound"). Isolates spend only quota
  * the counter object leased them, and the object counts leased quota as
  * taken for everyone else, so the bound on overshoot is 0 for any number
  * of isolates E; the price is false denies, quota leased to an isolate

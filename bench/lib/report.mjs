@@ -1,6 +1,6 @@
 /**
- * The bench's output: Markdown tables on stdout (pasteable into the README
- * as they are) and a hand-drawn SVG bar chart of throughput as a share of
+ * The bench's output: Markdown tables on stdout (pasteable into
+ * bench/README.md as they are) and a hand-drawn SVG bar chart of throughput as a share of
  * the bare worker.
  */
 import { FLOODGATE_VARIANTS } from "../scenarios.ts";

@@ -1,5 +1,5 @@
 /**
- * The committed `bench/results.json`: what the README tables and
+ * The committed `bench/results.json`: what bench/README.md's tables and
  * `bench/results.svg` need from a run, without the per-run traces (every
  * target's `runs`). Numbers keep 4 decimals; each innermost object sits on
  * one line, so a new run's diff reads row by row. The full raw document of

@@ -1,8 +1,8 @@
 /**
  * The counter object's memory over its SQLite store: windows shorter than
  * DURABLE_WINDOW_MS live here only; longer ones are a bounded,
- * least-recently-hit cache over storage, with changes checkpointed (README,
- * "Durability").
+ * least-recently-hit cache over storage, with changes checkpointed
+ * (docs/reliability.md, "Durability").
  */
 import { getAlgorithm } from "../algorithms/index.ts";
 import { DURABLE_WINDOW_MS, PERSIST_MS } from "../rules/keys.ts";

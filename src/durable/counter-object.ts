@@ -2,7 +2,7 @@
  * CounterObject: the Durable Object that owns a set of counters. It runs one
  * event at a time, so each decision reads and writes its counters without
  * locks and without races; it answers from memory and checkpoints windows of
- * a minute or longer to SQLite (README, "Durability").
+ * a minute or longer to SQLite (docs/reliability.md, "Durability").
  */
 import { DurableObject } from "cloudflare:workers";
 import { getAlgorithm, reserve } from "../algorithms/index.ts";

@@ -1,6 +1,6 @@
 /**
  * SQLite persistence for counter state: one row per counter (counter key +
- * limit id) of a window long enough to keep (README, "Durability"). Every
+ * limit id) of a window long enough to keep (docs/reliability.md, "Durability"). Every
  * statement's rows read and written are summed, as billed, for the bench's
  * cost model.
  */

@@ -2,7 +2,7 @@
  * Where an allowed request goes when ORIGIN_URL is unset: on a zone route,
  * on to that route's own origin (`fetch(request)`); under `wrangler dev` or
  * on workers.dev, where no origin is behind the hostname, the built-in echo
- * (README, "Configuration": ORIGIN_URL).
+ * (docs/operations.md, "Configuration": ORIGIN_URL).
  */
 import { problem } from "../http/problem.ts";
 import { hasRouteOrigin } from "../http/origin-host.ts";

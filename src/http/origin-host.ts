@@ -3,7 +3,7 @@
  * route (a real origin sits behind the hostname: pass the request on to it)
  * or somewhere no origin can be behind (`wrangler dev` on this machine, or
  * workers.dev: answer with the built-in echo). Decided from the request's
- * hostname alone, so a user sets nothing for it (README, "Configuration": ORIGIN_URL).
+ * hostname alone, so a user sets nothing for it (docs/operations.md, "Configuration": ORIGIN_URL).
  */
 
 // Names that can never be a Cloudflare zone: RFC 6761 special-use and

@@ -1,6 +1,6 @@
 /**
  * Maps an HTTP request to rate-limit descriptors with the compiled `routes`
- * of each domain (README, "Routes"): the first matching route of a domain
+ * of each domain (docs/rules.md, "Routes"): the first matching route of a domain
  * wins, and a descriptor with an entry that has no value is skipped.
  */
 import { matchRoute } from "../rules/index.ts";

@@ -1,6 +1,6 @@
 /**
  * `persist_ms` and `durability` of a rate limit: how soon a change of a
- * counter that outlives a restart reaches storage (README, "Durability").
+ * counter that outlives a restart reaches storage (docs/reliability.md, "Durability").
  */
 import { readEnum, readInt } from "./fields.ts";
 import { DURABILITIES, DURABLE_WINDOW_MS, PERSIST_MS } from "./keys.ts";

@@ -65,7 +65,7 @@ export const DEFAULT_ALGORITHM: AlgorithmName = "sliding_window_counter";
 
 export const PLACEMENTS: readonly Placement[] = ["sharded", "per_key"];
 
-/** `on_limit` actions (README, "Over the limit"): answer 429, wait for a reserved slot, or queue for later delivery. */
+/** `on_limit` actions (docs/on-limit.md): answer 429, wait for a reserved slot, or queue for later delivery. */
 export const ON_LIMIT_ACTIONS = ["reject", "delay", "queue"] as const;
 
 /**

@@ -60,7 +60,7 @@ export function readReplaces(ctx: DomainContext, obj: JsonObject, path: string, 
 }
 
 /**
- * `precount: { "sync_ms": N }` (README, "Edge pre-counting").
+ * `precount: { "sync_ms": N }` (docs/precount.md, "Pre-counting").
  *
  * @example
  * readPrecount(ctx, { precount: { sync_ms: 100 } }, "$.rate_limit"); // { syncMs: 100 }
@@ -77,7 +77,7 @@ export function readPrecount(ctx: DomainContext, obj: JsonObject, path: string):
 }
 
 /**
- * `on_limit` and `max_delay_ms` (README, "Over the limit"): a delay needs its bound
+ * `on_limit` and `max_delay_ms` (docs/on-limit.md): a delay needs its bound
  * and an algorithm with future slots, a bound without a delay is a mistake,
  * and neither delay nor queue mixes with `precount` (both must take their
  * slot from the counter itself, not from an edge estimate). `algorithm` is

@@ -79,7 +79,7 @@ export interface RouteRequest {
 }
 
 /**
- * The first route of `routes` that matches (README "Routes": the first matching route
+ * The first route of `routes` that matches (docs/rules.md, "Routes": the first matching route
  * wins). Methods compare upper-cased, hosts case-insensitively.
  *
  * @example

@@ -2,7 +2,7 @@
  * Where a rules file asks for `on_limit: "queue"`. Such limits need the
  * Worker's Cloudflare Queue bindings, which the default wrangler.toml leaves
  * commented out; `rules:check` and `PUT /__ratelimit/rules` name each of
- * these paths when the bindings are missing (README, "Over the limit").
+ * these paths when the bindings are missing (docs/on-limit.md, "Turning queues on").
  */
 import { indexPath, keyPath } from "./reader.ts";
 

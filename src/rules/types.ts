@@ -29,9 +29,9 @@ export interface CompiledLimit extends LimitSpec {
   readonly unitMultiplier: number;
   readonly requestsPerUnit: number;
   readonly algorithm: AlgorithmName;
-  /** Edge pre-counting (README, "Edge pre-counting"), if enabled on this limit. */
+  /** Edge pre-counting (docs/precount.md, "Pre-counting"), if enabled on this limit. */
   readonly precount?: { readonly syncMs: number };
-  /** What happens to a request over this limit (README, "Over the limit"); the compiler always sets it, absent means `reject`. */
+  /** What happens to a request over this limit (docs/on-limit.md); the compiler always sets it, absent means `reject`. */
   readonly onLimit?: OnLimitAction;
   /** With `onLimit: "delay"`: the longest wait for a slot before answering 429. */
   readonly maxDelayMs?: number;
@@ -41,7 +41,7 @@ export interface CompiledLimit extends LimitSpec {
   readonly strict?: boolean;
 }
 
-/** `on_limit` of a rate limit (README, "Over the limit"). */
+/** `on_limit` of a rate limit (docs/on-limit.md). */
 export type OnLimitAction = "reject" | "delay" | "queue";
 
 /** A node of the descriptor tree. */

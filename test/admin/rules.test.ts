@@ -35,7 +35,7 @@ describe("PUT /__ratelimit/rules", () => {
   it("takes a rules file of up to 16 MiB; one byte more is a 413 that changes nothing", async () => {
     const objectName = fresh();
     const api = envoyApi(before, {}, { objectName });
-    // The documented cap (README: "up to 16 MiB"), reached with trailing whitespace, which JSON allows.
+    // The documented cap (docs/admin-api.md: "up to 16 MiB"), reached with trailing whitespace, which JSON allows.
     const cap = 16 * 1024 * 1024;
     const text = JSON.stringify(after);
     const tooLarge = await put(api, text + " ".repeat(cap + 1 - text.length));

@@ -18,7 +18,7 @@ import { SEED, sameDecision, smallScenarios } from "./harness.ts";
 const YEAR = 31_536_000_000;
 
 describe("algorithm registry", () => {
-  it("has the six algorithms the README lists, each under its own name", () => {
+  it("has the six algorithms docs/algorithms.md lists, each under its own name", () => {
     const names: AlgorithmName[] = ["token_bucket", "leaky_bucket", "fixed_window", "sliding_window_log", "sliding_window_counter", "gcra"];
     expect([...ALGORITHM_NAMES].sort()).toEqual([...names].sort());
     for (const name of names) {

@@ -1,4 +1,4 @@
-// Checkpointed counters (README, "Durability"): windows of a minute or longer
+// Checkpointed counters (docs/reliability.md, "Durability"): windows of a minute or longer
 // are written at most persist_ms after a change, one row per changed counter;
 // strict ones before the answer; memory is a bounded cache over storage.
 import { env } from "cloudflare:workers";

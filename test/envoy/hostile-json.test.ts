@@ -1,4 +1,4 @@
-// Hostile bodies for POST /__ratelimit/json (README, "Reliability and security"): every one gets
+// Hostile bodies for POST /__ratelimit/json (docs/reliability.md, "Security"): every one gets
 // a clear 4xx or a correct decision, never a 500.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";

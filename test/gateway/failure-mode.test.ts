@@ -27,7 +27,7 @@ function throwingRealCounters(): Env["COUNTERS"] {
   } as unknown as Env["COUNTERS"];
 }
 
-describe('FAILURE_MODE when counters cannot be reached (README, "Configuration")', () => {
+describe('FAILURE_MODE when counters cannot be reached (docs/reliability.md, "Failure mode")', () => {
   it("open: a real object that throws lets the request through, logs one structured line", async () => {
     const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
     const call = gateway(rules, { COUNTERS: throwingRealCounters(), FAILURE_MODE: "open" });

@@ -16,7 +16,7 @@ const rules = {
   ],
 };
 
-describe('responses to limited requests (README, "Responses")', () => {
+describe("responses to limited requests (docs/headers.md)", () => {
   const call = gateway(rules);
 
   it("adds X-RateLimit-* and IETF RateLimit headers to an allowed request", async () => {

@@ -1,5 +1,5 @@
 // Retry-After (and X-RateLimit-Retry-After, and the 429 body's retry_after) is the
-// exact retry-after rounded up to whole seconds (README "Responses"): never earlier
+// exact retry-after rounded up to whole seconds (docs/headers.md, "Over the limit: 429"): never earlier
 // than the first moment the same request would be allowed, and never a second later.
 import { describe, expect, it } from "vitest";
 import { rateLimitHeaders, tooManyRequests } from "../../src/limiter/respond.ts";
