@@ -18,6 +18,6 @@ import type { Sample } from "../metrics/samples.ts";
  */
 export async function getMetrics(_c: Context<{ Bindings: Env }>, isolate: Isolate): Promise<Response> {
   await isolate.metrics.flushNow();
-  const samples = (await isolate.env.METRICS.getByName(METRICS_OBJECT).read()) as Sample[];
+  const samples = (await isolate.env.METRICS.getByName(METRICS_OBJECT).read()) as unknown as Sample[];
   return new Response(renderPrometheus(samples), { headers: { "content-type": PROMETHEUS_CONTENT_TYPE, "cache-control": "no-store" } });
 }
