@@ -22,8 +22,9 @@ export const HOUR_SLICE_MS = 600_000;
 export const HOUR_SLICES = 6;
 /** Most policies one isolate (and the MetricsObject) keeps traffic for. */
 export const MAX_TRAFFIC_POLICIES = 128;
-/** Most buckets (and minutes) one policy holds in an isolate between sends; older ones are dropped. */
-export const ISOLATE_PENDING_PERIODS = 4;
+/** Most buckets, and minutes of limited keys, one policy holds in an isolate between sends (a send is at most 25 s apart); older ones are dropped. */
+export const ISOLATE_PENDING_BUCKETS = 4;
+export const ISOLATE_PENDING_MINUTES = 2;
 
 /** Columns of a policy's series, in order. */
 export const SERIES_COLUMNS = ["allowed", "limited", "near_limit", "shadow_would_limit"] as const;
@@ -125,7 +126,7 @@ export class TrafficLog {
       let sketch = pending.minutes.get(minute);
       if (sketch === undefined) {
         pending.minutes.set(minute, (sketch = new HeavyHitters()));
-        dropOldest(pending.minutes);
+        dropOldest(pending.minutes, ISOLATE_PENDING_MINUTES);
       }
       sketch.add(boundedKey(descriptorText(entries)), delta.over_limit);
     }
@@ -157,11 +158,11 @@ function addRow(rows: Map<number, number[]>, bucket: number, values: readonly nu
   if (row !== undefined) for (let i = 0; i < values.length; i++) row[i] += values[i];
   else {
     rows.set(bucket, [...values]);
-    dropOldest(rows);
+    dropOldest(rows, ISOLATE_PENDING_BUCKETS);
   }
 }
 
 // Periods arrive in time order, so the first key of a Map is the oldest.
-function dropOldest(periods: Map<number, unknown>): void {
-  if (periods.size > ISOLATE_PENDING_PERIODS) periods.delete(periods.keys().next().value as number);
+function dropOldest(periods: Map<number, unknown>, most: number): void {
+  if (periods.size > most) periods.delete(periods.keys().next().value as number);
 }

@@ -28,8 +28,14 @@ export async function api(path, method = "GET") {
 
 /**
  * The counters API's query: `descriptor` is sent as typed (`,` and `=` separate,
- * `%2C` `%3D` `%25` escape), with only the characters a query cannot carry escaped.
+ * `%2C` `%3D` `%25` escape), with only what a URL would drop or split on escaped
+ * (controls, spaces, `&`, `#`).
  */
 export function counterQuery(domain, descriptor) {
-  return `domain=${encodeURIComponent(domain)}&descriptor=${descriptor.replace(/[&#\s]/g, (c) => encodeURIComponent(c))}`;
+  return `domain=${encodeURIComponent(domain)}&descriptor=${queryText(descriptor)}`;
+}
+
+// Controls and spaces (a URL drops or trims them), "&" and "#" (a URL splits on them).
+function queryText(text) {
+  return [...text].map((c) => (c <= " " || c === "\u007f" || c === "&" || c === "#" ? encodeURIComponent(c) : c)).join("");
 }
