@@ -60,7 +60,7 @@ test("token entry, live charts with data, the limited key in the top table, rese
     const url = `${dev.base}/__ratelimit/dashboard`;
     const response = await page.goto(url, { waitUntil: "networkidle0" });
     assert.equal(response.status(), 200);
-    t.diagnostic(`page transfer before the token (HTML, CSS, JS, uPlot; uncompressed by wrangler dev): ${transferred} bytes`);
+    t.diagnostic(`page transfer before the token (HTML, CSS, JS, uPlot, headers included; gzip as wrangler dev serves it): ${transferred} bytes`);
 
     await page.type("#token", TOKEN);
     await page.click("#token-form button[type=submit]");

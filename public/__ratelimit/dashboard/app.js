@@ -25,6 +25,8 @@ function signOut(message) {
 
 async function refresh() {
   clearTimeout(timer);
+  // A hidden tab reads nothing; showing it again refreshes at once.
+  if (document.hidden) return;
   try {
     const share = Number($("limited-share").value) / 100;
     const minHits = Number($("min-hits").value);
