@@ -80,6 +80,7 @@ export function descriptorText(entries: readonly { readonly key: string; readonl
 }
 
 interface Pending {
+  readonly id: string;
   readonly ref: PolicyRef;
   readonly buckets: Map<number, number[]>;
   readonly minutes: Map<number, HeavyHitters>;
@@ -112,15 +113,19 @@ export class TrafficLog {
     entries: readonly { readonly key: string; readonly value: string }[],
     now: number,
   ): void {
-    const id = policyId(domain, descriptor, policy.name);
-    let pending = this.policies.get(id);
+    // A plain joined key on the hot path; the JSON id is made once per policy.
+    const key = `${domain}\u0000${descriptor}\u0000${policy.name}`;
+    let pending = this.policies.get(key);
     if (pending === undefined) {
       if (this.policies.size >= MAX_TRAFFIC_POLICIES) return void (this.dropped += 1);
       const ref = { domain, descriptor, limit: policy.name, window_seconds: policy.windowMs / 1000, shadow: policy.shadow };
-      this.policies.set(id, (pending = { ref, buckets: new Map(), minutes: new Map() }));
+      this.policies.set(key, (pending = { id: policyId(domain, descriptor, policy.name), ref, buckets: new Map(), minutes: new Map() }));
     }
-    const limited = delta.over_limit - delta.shadow_mode;
-    addRow(pending.buckets, Math.floor(now / SERIES_BUCKET_MS), [delta.within_limit, limited, delta.near_limit, delta.shadow_mode]);
+    const row = rowOf(pending.buckets, Math.floor(now / SERIES_BUCKET_MS), SERIES_COLUMNS.length);
+    row[0] += delta.within_limit;
+    row[1] += delta.over_limit - delta.shadow_mode;
+    row[2] += delta.near_limit;
+    row[3] += delta.shadow_mode;
     if (delta.over_limit > 0) {
       const minute = Math.floor(now / NOW_SLICE_MS);
       let sketch = pending.minutes.get(minute);
@@ -134,13 +139,13 @@ export class TrafficLog {
 
   /** Count one FAILURE_MODE decision made at `now`. */
   recordFailure(mode: "open" | "closed", now: number): void {
-    addRow(this.failures, Math.floor(now / SERIES_BUCKET_MS), mode === "open" ? [1, 0] : [0, 1]);
+    rowOf(this.failures, Math.floor(now / SERIES_BUCKET_MS), FAILURE_COLUMNS.length)[mode === "open" ? 0 : 1] += 1;
   }
 
   /** Everything pending, as a batch; the log is left empty. */
   take(): TrafficBatch {
-    const policies = [...this.policies].map(([id, p]) => ({
-      id,
+    const policies = [...this.policies.values()].map((p) => ({
+      id: p.id,
       ref: p.ref,
       buckets: [...p.buckets].map(([bucket, row]) => [bucket, ...row]),
       minutes: [...p.minutes].map(([minute, sketch]) => [minute, sketch.toData()] as const),
@@ -153,13 +158,13 @@ export class TrafficLog {
   }
 }
 
-function addRow(rows: Map<number, number[]>, bucket: number, values: readonly number[]): void {
-  const row = rows.get(bucket);
-  if (row !== undefined) for (let i = 0; i < values.length; i++) row[i] += values[i];
-  else {
-    rows.set(bucket, [...values]);
+function rowOf(rows: Map<number, number[]>, bucket: number, columns: number): number[] {
+  let row = rows.get(bucket);
+  if (row === undefined) {
+    rows.set(bucket, (row = new Array(columns).fill(0)));
     dropOldest(rows, ISOLATE_PENDING_BUCKETS);
   }
+  return row;
 }
 
 // Periods arrive in time order, so the first key of a Map is the oldest.
