@@ -4,7 +4,7 @@
  * shadow rules that would have limited, and FAILURE_MODE decisions. A pure
  * function of the rules' policies and the traffic view.
  */
-import { policyId, type PolicyRef } from "../metrics/traffic.ts";
+import { policyId, type PolicyRef } from "../metrics/traffic-shape.ts";
 import type { PolicyView, TrafficView } from "../metrics/traffic-view.ts";
 
 /** Default share of a rule's hits above which it is "limiting too much". */

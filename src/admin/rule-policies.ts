@@ -3,7 +3,7 @@
  * (domain, the rule's Envoy stat key, limit name), so rule health can tell
  * the rules that saw no traffic from those that did.
  */
-import type { PolicyRef } from "../metrics/traffic.ts";
+import type { PolicyRef } from "../metrics/traffic-shape.ts";
 import type { CompiledRules, DescriptorLevel } from "../rules/types.ts";
 
 /**

@@ -5,7 +5,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { OVERFLOW, type Sample, sampleId } from "./samples.ts";
-import type { TrafficBatch } from "./traffic.ts";
+import type { TrafficBatch } from "./traffic-shape.ts";
 import { TrafficStore } from "./traffic-store.ts";
 import type { TrafficView } from "./traffic-view.ts";
 

@@ -18,7 +18,7 @@ import {
   SERIES_BUCKETS,
   SERIES_COLUMNS,
   type TrafficBatch,
-} from "./traffic.ts";
+} from "./traffic-shape.ts";
 import { type HeldPolicy, type TrafficView, viewOf } from "./traffic-view.ts";
 
 type Span = "now" | "hour";

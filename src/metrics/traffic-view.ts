@@ -5,7 +5,7 @@
  */
 import type { BucketRing, SlotRing } from "./ring.ts";
 import { HeavyHitters } from "./sketch.ts";
-import { FAILURE_COLUMNS, HOUR_SLICE_MS, NOW_SLICE_MS, type PolicyRef, SERIES_BUCKET_MS, SERIES_BUCKETS, SERIES_COLUMNS } from "./traffic.ts";
+import { FAILURE_COLUMNS, HOUR_SLICE_MS, NOW_SLICE_MS, type PolicyRef, SERIES_BUCKET_MS, SERIES_BUCKETS, SERIES_COLUMNS } from "./traffic-shape.ts";
 
 /** Keys shown per policy and span. */
 export const TOP_KEYS = 10;

@@ -4,7 +4,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseCounterQuery } from "../../src/admin/descriptor-param.ts";
 import type { StatDelta } from "../../src/metrics/stats.ts";
-import { ISOLATE_PENDING_BUCKETS, ISOLATE_PENDING_MINUTES, MAX_TRAFFIC_POLICIES, TrafficLog, descriptorText } from "../../src/metrics/traffic.ts";
+import { TrafficLog } from "../../src/metrics/traffic.ts";
+import { ISOLATE_PENDING_BUCKETS, ISOLATE_PENDING_MINUTES, MAX_TRAFFIC_POLICIES, descriptorText } from "../../src/metrics/traffic-shape.ts";
 
 const limited: StatDelta = { total_hits: 1, within_limit: 0, over_limit: 1, near_limit: 0, shadow_mode: 0 };
 const policy = { name: "p", windowMs: 1000, shadow: false };

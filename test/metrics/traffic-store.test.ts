@@ -9,7 +9,8 @@ import type { Env } from "../../src/config.ts";
 import type { MetricsObject } from "../../src/metrics/metrics-object.ts";
 import { SKETCH_COUNTERS } from "../../src/metrics/sketch.ts";
 import type { StatDelta } from "../../src/metrics/stats.ts";
-import { MAX_TRAFFIC_POLICIES, SERIES_BUCKET_MS, SERIES_BUCKETS, TrafficLog, type TrafficBatch } from "../../src/metrics/traffic.ts";
+import { TrafficLog } from "../../src/metrics/traffic.ts";
+import { MAX_TRAFFIC_POLICIES, SERIES_BUCKET_MS, SERIES_BUCKETS, type TrafficBatch } from "../../src/metrics/traffic-shape.ts";
 import { TrafficStore } from "../../src/metrics/traffic-store.ts";
 import { TOP_KEYS } from "../../src/metrics/traffic-view.ts";
 
