@@ -1,7 +1,8 @@
 // The dashboard in a real browser: headless Chromium (Debian's package) driven
 // by puppeteer-core against `wrangler dev` with the bundled rules.json. Enters
 // the token, generates allowed and limited traffic, waits for the charts and
-// the top table, looks the limited key up and resets it, and fails on any
+// the top table, sees more traffic arrive while the page is open, looks the
+// limited key up and resets it, and fails on any
 // console error. Writes docs/dashboard.png. Run by scripts/test.mjs when
 // Chromium is installed (CHROMIUM_PATH, or `chromium` on PATH).
 import assert from "node:assert/strict";
@@ -12,6 +13,7 @@ import { startDev } from "./dev-server.mjs";
 
 const TOKEN = "browser-test-token";
 const IP = "192.0.2.44";
+const OTHER_IP = "192.0.2.45";
 const chromium = process.env.CHROMIUM_PATH ?? execFileSync("sh", ["-c", "command -v chromium || command -v chromium-browser"], { encoding: "utf8" }).trim();
 
 let dev;
@@ -94,6 +96,13 @@ test("token entry, live charts with data, the limited key in the top table, rese
     assert.match(health, /Shadow rules that would have limited \(1\)/);
     assert.match(health, /api · api_key_trial-\* · trial/);
 
+    // Live: traffic from a second address in the next 10-second bucket reaches the open page without a reload.
+    await new Promise((resolve) => setTimeout(resolve, 10_000 - (Date.now() % 10_000) + 200));
+    for (let i = 0; i < 12; i++) await fetch(`${dev.base}/`, { headers: { "cf-connecting-ip": OTHER_IP } });
+    await page.waitForFunction(() => [...document.querySelectorAll("#traffic .policy p")].some((p) => p.textContent.startsWith("allowed 20 · limited 6 ")), {
+      timeout: 15_000,
+    });
+
     // Look the key up from the top table, then reset it.
     await page.evaluate((k) => {
       const row = [...document.querySelectorAll("#top-keys tr.key-row")].find((r) => r.querySelector("td.key").textContent === k);
@@ -110,6 +119,9 @@ test("token entry, live charts with data, the limited key in the top table, rese
     assert.equal((await counter.json()).limits[0].remaining, 10);
     assert.equal((await fetch(`${dev.base}/`, { headers: { "cf-connecting-ip": IP } })).status, 200, "the key is allowed again after the reset");
 
+    // The screenshot zoomed on the last 5 minutes, where the bursts are.
+    await page.select("#range", "300");
+    await page.waitForNetworkIdle({ idleTime: 500 });
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: "docs/dashboard.png", fullPage: true });
     assert.deepEqual(errors, [], "no console errors");

@@ -32,9 +32,10 @@ async function refresh() {
     const minHits = Number($("min-hits").value);
     const [view, health] = await Promise.all([api("traffic"), api(`health?limited_share=${share}&min_hits=${minHits}`)]);
     showDashboard(true);
-    renderTraffic($("traffic"), view, $("filter").value);
+    const seconds = Number($("range").value);
+    renderTraffic($("traffic"), view, $("filter").value, seconds);
     renderTopKeys($("top-keys"), view, lookUp);
-    renderHealth($("health"), health, view);
+    renderHealth($("health"), health, view, seconds);
     $("status").textContent = `Live · updated ${new Date().toLocaleTimeString()} · refreshes every ${REFRESH_MS / 1000} s`;
   } catch (error) {
     if (error instanceof Unauthorized) return signOut(error.message);
@@ -60,6 +61,7 @@ $("token-form").addEventListener("submit", (event) => {
 $("signout").addEventListener("click", () => signOut());
 $("health-form").addEventListener("change", refresh);
 $("filter").addEventListener("input", refresh);
+$("range").addEventListener("change", refresh);
 $("lookup-form").addEventListener("submit", (event) => {
   event.preventDefault();
   lookUpCounter(false);

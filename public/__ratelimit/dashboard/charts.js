@@ -14,16 +14,17 @@ export const FAILURE_SERIES = [
 ];
 
 /**
- * uPlot's data for the whole hour: every bucket start on x, per series hits per
- * second (buckets the view leaves out had no hits).
+ * uPlot's data for the last `seconds` of the view: every bucket start on x,
+ * per series hits per second (buckets the view leaves out had no hits).
  */
-export function hourData(view, rows, columns) {
+export function chartData(view, rows, columns, seconds) {
   const step = view.bucket_seconds;
+  const from = Math.max(view.from, view.to - seconds + step);
   const xs = [];
-  for (let t = view.from; t <= view.to; t += step) xs.push(t);
+  for (let t = from; t <= view.to; t += step) xs.push(t);
   const ys = Array.from({ length: columns }, () => new Array(xs.length).fill(0));
   for (const row of rows) {
-    const i = (row[0] - view.from) / step;
+    const i = (row[0] - from) / step;
     if (i >= 0 && i < xs.length) for (let c = 0; c < columns; c++) ys[c][i] = row[c + 1] / step;
   }
   return [xs, ...ys];

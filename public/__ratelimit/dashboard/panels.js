@@ -1,5 +1,5 @@
 // The traffic, top-keys and health panels, rebuilt from each refresh's JSON.
-import { FAILURE_SERIES, TRAFFIC_SERIES, drawChart, hourData } from "./charts.js";
+import { FAILURE_SERIES, TRAFFIC_SERIES, chartData, drawChart } from "./charts.js";
 import { el, num, policyLabel } from "./dom.js";
 
 const idOf = (p) => JSON.stringify([p.domain, p.descriptor, p.limit]);
@@ -14,7 +14,7 @@ export function allCharts() {
 }
 
 /** One card per policy with traffic in the hour: its totals and its chart. */
-export function renderTraffic(root, view, filter) {
+export function renderTraffic(root, view, filter, seconds) {
   const shown = view.policies.filter((p) => policyLabel(p).toLowerCase().includes(filter.toLowerCase()));
   if (shown.length === 0) root.replaceChildren(el("p", { class: "muted empty" }, "No traffic in the last hour."));
   else root.querySelector(".empty")?.remove();
@@ -39,7 +39,7 @@ export function renderTraffic(root, view, filter) {
     }
     const t = p.totals;
     card.totals.textContent = `allowed ${num(t.allowed)} · limited ${num(t.limited)} · near limit ${num(t.near_limit)} · shadow would limit ${num(t.shadow_would_limit)} hits`;
-    card.chart = drawChart(card.chart, card.box, TRAFFIC_SERIES, hourData(view, p.series, 4));
+    card.chart = drawChart(card.chart, card.box, TRAFFIC_SERIES, chartData(view, p.series, 4, seconds));
     root.append(card.node);
   }
 }
@@ -86,7 +86,7 @@ function topTable(title, top, domain, lookUp) {
 }
 
 /** Rule health: the four lists and the failure-mode chart. */
-export function renderHealth(root, health, view) {
+export function renderHealth(root, health, view, seconds) {
   const f = health.failure_mode;
   const share = `${num(health.limited_share * 100)} %`;
   root.replaceChildren(
@@ -108,7 +108,7 @@ export function renderHealth(root, health, view) {
       `${num(f.open)} failure-open, ${num(f.closed)} failure-closed (counters could not be reached in time)`,
     ),
   );
-  failuresChart = drawChart(failuresChart, document.getElementById("failures-chart"), FAILURE_SERIES, hourData(view, view.failures.series, 2));
+  failuresChart = drawChart(failuresChart, document.getElementById("failures-chart"), FAILURE_SERIES, chartData(view, view.failures.series, 2, seconds));
 }
 
 function healthList(title, items, describe, level = "error") {
