@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npm test`: type-check, import rules, lint and format, docs links, the workerd test
-// suite (vitest + the Workers plugin) and the Node CLI tests, then one closing line
+// `npm test`: type-check, import rules, lint and format, docs links, the package
+// build, the workerd test suite (vitest + the Workers plugin), the Node CLI
+// tests and the dashboard's browser test, then one closing line
 // `Tests: N passed, M failed`. Exits non-zero if anything failed.
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
@@ -47,20 +48,44 @@ if (existsSync(report)) {
   failed += 1;
 }
 
-const cliTests = "test/cli";
-if (extra.length === 0 && existsSync(cliTests)) {
-  console.log("> node --test test/cli (command-line tools)");
-  const files = readdirSync(cliTests)
-    .filter((f) => f.endsWith(".test.mjs"))
-    .map((f) => join(cliTests, f));
+// Node's test runner over `files`, its TAP counts added to the totals.
+function nodeTests(files) {
   const node = spawnSync(process.execPath, ["--test", "--test-reporter=tap", ...files], { encoding: "utf8", env: process.env });
   process.stdout.write(node.stdout);
   process.stderr.write(node.stderr);
   const count = (label) => Number(new RegExp(`^# ${label} (\\d+)$`, "m").exec(node.stdout)?.[1] ?? 0);
-  const cliPassed = count("pass");
-  const cliFailed = count("fail");
-  passed += cliPassed;
-  failed += cliFailed + (node.status !== 0 && cliFailed === 0 ? 1 : 0);
+  const filePassed = count("pass");
+  const fileFailed = count("fail");
+  passed += filePassed;
+  failed += fileFailed + (node.status !== 0 && fileFailed === 0 ? 1 : 0);
+}
+
+const cliTests = "test/cli";
+if (extra.length === 0 && existsSync(cliTests)) {
+  console.log("> node --test test/cli (command-line tools)");
+  nodeTests(
+    readdirSync(cliTests)
+      .filter((f) => f.endsWith(".test.mjs"))
+      .map((f) => join(cliTests, f)),
+  );
+}
+
+// The dashboard in headless Chromium against wrangler dev (docs/dashboard.md).
+// Without Chromium it is skipped locally and counted as failed in CI (CI=true).
+const browserTest = join("test", "browser", "dashboard.test.mjs");
+if (extra.length === 0 && existsSync(browserTest)) {
+  const found = spawnSync("sh", ["-c", "command -v chromium || command -v chromium-browser"], { encoding: "utf8" }).stdout.trim();
+  const chromium = process.env.CHROMIUM_PATH ?? found;
+  if (chromium !== "") {
+    console.log(`> node --test ${browserTest} (the dashboard in ${chromium})`);
+    process.env.CHROMIUM_PATH = chromium;
+    nodeTests([browserTest]);
+  } else if (process.env.CI === "true") {
+    console.error("dashboard browser test: FAILED, no Chromium (install it: apt-get install -y chromium, or set CHROMIUM_PATH)");
+    failed += 1;
+  } else {
+    console.log("dashboard browser test: skipped, no Chromium found (apt-get install -y chromium, or set CHROMIUM_PATH); CI counts this as a failure");
+  }
 }
 
 console.log(`Tests: ${passed} passed, ${failed} failed`);

@@ -1,6 +1,6 @@
 /**
  * The bearer-protected endpoints under `/__ratelimit/`: Envoy's decision
- * API and the admin API (rules, counters, metrics).
+ * API and the admin API (rules, counters, metrics, the dashboard's traffic and rule health).
  */
 import { Hono, type Context } from "hono";
 import type { Env } from "../config.ts";
@@ -8,9 +8,11 @@ import { problem } from "../http/problem.ts";
 import type { Isolate, IsolateOf } from "../context/isolate.ts";
 import { requireAdminToken } from "./auth.ts";
 import { counters } from "./counters.ts";
+import { getHealth } from "./health.ts";
 import { handleJson } from "./json.ts";
 import { getMetrics } from "./metrics.ts";
 import { deleteRules, getRules, putRules } from "./rules.ts";
+import { getTraffic } from "./traffic.ts";
 
 type Handler = (c: Context<{ Bindings: Env }>, isolate: Isolate) => Response | Promise<Response>;
 
@@ -26,6 +28,9 @@ export function adminRoutes(isolateOf: IsolateOf): Hono<{ Bindings: Env }> {
     "/rules": { GET: getRules, PUT: putRules, DELETE: deleteRules },
     "/counters": { GET: (c, isolate) => counters(c, isolate, false), DELETE: (c, isolate) => counters(c, isolate, true) },
     "/metrics": { GET: getMetrics },
+    // The dashboard's JSON (docs/dashboard.md); the page itself is a static asset.
+    "/traffic": { GET: getTraffic },
+    "/health": { GET: getHealth },
   };
   const admin = new Hono<{ Bindings: Env }>();
   admin.use("*", requireAdminToken(isolateOf));

@@ -12,6 +12,7 @@ import type { DescriptorOutcome } from "../limiter/types.ts";
 import { CONFIG_LOAD_ERROR, CONFIG_LOAD_SUCCESS, DOMAIN_NOT_FOUND, FAILURE_MODE_DECISIONS, GLOBAL_SHADOW_MODE, limitMetric } from "./names.ts";
 import { OVERFLOW, SampleSums, type Sample } from "./samples.ts";
 import { LIMIT_STATS, limitStats, type StatDelta } from "./stats.ts";
+import { TrafficLog } from "./traffic.ts";
 
 /** Most series one isolate holds between sends; more fold into `_overflow`. */
 export const ISOLATE_MAX_SERIES = 2_000;
@@ -34,6 +35,8 @@ export class MetricsRecorder {
   // Per-limit stats are summed apart, by one string key, so a decision costs a
   // Map lookup and five additions; they become samples only when sent.
   private readonly limitSums = new Map<string, { labels: readonly (readonly [string, string])[]; delta: StatDelta }>();
+  /** The dashboard's per-policy series and limited keys (docs/dashboard.md), sent with the counts. */
+  private readonly traffic = new TrafficLog();
   private readonly metrics: Env["METRICS"] | undefined;
   private readonly flushMs: number;
   private scheduled = false;
@@ -55,6 +58,7 @@ export class MetricsRecorder {
    * metrics.recordOutcomes(result.descriptors ?? []);
    */
   recordOutcomes(outcomes: readonly DescriptorOutcome[]): void {
+    const now = Date.now();
     for (const outcome of outcomes) {
       if (outcome.policies.length === 0 || outcome.match === undefined) continue;
       const node = outcome.match.node;
@@ -62,6 +66,7 @@ export class MetricsRecorder {
       const consumed = outcome.policies.every((p) => p.decision.allowed);
       for (const policy of outcome.policies) {
         const delta = limitStats(policy.decision, outcome.cost, consumed, policy.shadow);
+        this.traffic.record(outcome.domain, node.statKey, policy, delta, outcome.descriptor, now);
         let key = `${outcome.domain}\u0000${descriptor}\u0000${policy.name}`;
         let entry = this.limitSums.get(key);
         if (entry === undefined) {
@@ -116,6 +121,7 @@ export class MetricsRecorder {
    */
   recordFailureMode(mode: "open" | "closed"): void {
     this.pending.add({ name: FAILURE_MODE_DECISIONS, labels: [["mode", mode]], value: 1 });
+    this.traffic.recordFailure(mode, Date.now());
   }
 
   /**
@@ -137,7 +143,7 @@ export class MetricsRecorder {
    * metrics.scheduleFlush((p) => ctx.waitUntil(p));
    */
   scheduleFlush(defer: Defer): void {
-    if (this.scheduled || (this.pending.size === 0 && this.limitSums.size === 0)) return;
+    if (this.scheduled || (this.pending.size === 0 && this.limitSums.size === 0 && this.traffic.size === 0)) return;
     this.scheduled = true;
     const wait = Math.max(0, this.lastSendAt + this.flushMs - Date.now());
     defer(
@@ -168,10 +174,12 @@ export class MetricsRecorder {
       for (const stat of LIMIT_STATS) batch.push({ name: limitMetric(stat), labels, value: delta[stat] });
     }
     this.limitSums.clear();
+    // The dashboard's traffic is not resent after a failed send (its rings are a view, not counters to keep exact).
+    const traffic = this.traffic.take();
     if (batch.length === 0 || this.metrics === undefined) return;
     this.lastSendAt = Date.now();
     try {
-      await this.metrics.getByName(METRICS_OBJECT).add(batch);
+      await this.metrics.getByName(METRICS_OBJECT).add(batch, traffic);
     } catch (error) {
       for (const sample of batch) this.pending.add(sample as Sample);
       console.error(JSON.stringify({ event: "floodgate.metrics_send_failed", error: String(error) }));
