@@ -49,7 +49,11 @@ test("wrangler deploy --dry-run with the default wrangler.toml: exit 0, the four
 });
 
 test('the on_limit "queue" block, uncommented: builds, binds both queues, and is what the test pool binds', async () => {
-  const enabled = enableQueues(defaultToml).replace(/^main = "src\/worker\.ts"$/m, `main = ${JSON.stringify(join(repo, "src/worker.ts"))}`);
+  // The copy lives elsewhere: its paths (entry, assets, build) point back into the repository.
+  const enabled = enableQueues(defaultToml)
+    .replace(/^main = "src\/worker\.ts"$/m, `main = ${JSON.stringify(join(repo, "src/worker.ts"))}`)
+    .replace(/^directory = "\.\/public"$/m, `directory = ${JSON.stringify(join(repo, "public"))}`)
+    .replace(/^\[build\]$/m, `[build]\ncwd = ${JSON.stringify(repo)}`);
   const config = join(dir, "wrangler.toml");
   writeFileSync(config, enabled);
   const { code, output } = dryRun(["--config", config]);
