@@ -1,8 +1,8 @@
 /**
  * floodgate's import rules (`npm run deps`, run by `npm test`). Folders are
  * layers along a request's path; a folder may import only from the layers
- * below it, so no two folders can depend on each other. See README
- * "Architecture" for the picture.
+ * below it, so no two folders can depend on each other. See
+ * docs/architecture.md for the picture and the reasons.
  */
 const LAYERS = [
   ["hono"], // the public middleware: reuses the gateway's admit()
