@@ -16,13 +16,13 @@ let failed = 0;
 
 // Whole-tree checks, each counted as one test: types, import rules, lint and format, docs links.
 const checks = [
+  // First: the import rules and the CLI tests resolve `floodgate/client` to the package's built output (dist/).
+  ["package build (npm run build)", "npm", ["run", "--silent", "build"]],
   ["type-check", bin("tsc"), ["--noEmit", "-p", "."]],
   ["import rules (dependency-cruiser)", bin("depcruise"), ["src", "tools", "test", "bench", "--config", ".dependency-cruiser.cjs"]],
   ["lint and format (biome)", bin("biome"), ["check", "."]],
   // Offline (.remarkrc.mjs): every relative link and heading anchor in the docs resolves.
   ["docs links (remark-validate-links)", bin("remark"), ["README.md", "docs", "bench/README.md", "--frail", "--quiet", "--no-stdout"]],
-  // The package's built output (dist/): `floodgate/client` and the packed-tarball test import it.
-  ["package build (npm run build)", "npm", ["run", "--silent", "build"]],
 ];
 for (const [name, command, args] of checks) {
   console.log(`> ${name} (node ${process.version})`);
