@@ -19,7 +19,8 @@ function counter(limits: LimitCall[]) {
   objects += 1;
   const name = `slots-${Date.now()}-${objects}`;
   const stub = counters.getByName(name);
-  const send = async (call: { kind?: "release" | "renew"; cost: number; slot?: SlotLease }) => (await stub.decide([{ key: name, limits, ...call } as CounterCall]))[0];
+  const send = async (call: { kind?: "release" | "renew"; cost: number; slot?: SlotLease }) =>
+    (await stub.decide([{ key: name, limits, ...call } as CounterCall]))[0];
   const take = (holder: string, leaseMs = 60_000) => send({ cost: 1, slot: { holder, leaseMs } });
   const settle = (kind: "release" | "renew", holder: string, leaseMs = 60_000) => send({ kind, cost: 0, slot: { holder, leaseMs } });
   return { take, settle, peek: () => send({ cost: 0 }) };
