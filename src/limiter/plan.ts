@@ -70,20 +70,22 @@ export function plan(requests: readonly DomainDescriptors[], options: PlanOption
       const cost = costs?.[i] ?? defaultCost;
       const index = outcomes.push({ domain: domain.domain, descriptor, cost, match: matches[i], policies: [] }) - 1;
       const slotted = kept[i].some((limit) => limit.concurrency !== undefined);
-      const limits = slotted && options.slot === undefined ? kept[i].filter((limit) => limit.concurrency === undefined) : kept[i];
+      // Only a caller that frees the slot when the response ends may take one; without it concurrency limits are left out.
+      const slot = slotted ? options.slot : undefined;
+      const limits = slotted && slot === undefined ? kept[i].filter((limit) => limit.concurrency === undefined) : kept[i];
       if (limits.length === 0) continue;
       const key = counterKey(domain.domain, descriptor);
       const shadow = (options.shadowAll ?? false) || (matches[i]?.shadowMode ?? false);
       // Shadow limits never block, so they never delay or queue either.
       const honoured = options.onLimit === true && !shadow;
-      const call = counterCall(key, limits, cost, honoured, slotted ? options.slot : undefined);
+      const call = counterCall(key, limits, cost, honoured, slot);
       const name = objectName(domain.domain, domain.placement, domain.shards, key);
       outcomes[index].counter = { object: name, call };
       let list = byObject.get(name);
       if (list === undefined) byObject.set(name, (list = []));
       // A rejection that delays or queues is not a plain 429, and a reservation is the object's to take: no cache, no pre-count.
       // A slot is the object's to give and to free: never from a cache or a pre-counted budget either.
-      const plain = !slotted && !limits.some((limit) => actionOf(limit, honoured) !== undefined);
+      const plain = slot === undefined && !limits.some((limit) => actionOf(limit, honoured) !== undefined);
       const syncMs = precount && plain ? precountSyncMs(limits) : undefined;
       list.push({ call, cacheable: !shadow && plain, syncMs, outcome: index, limits, honoured });
     }

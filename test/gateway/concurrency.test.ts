@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { gateway, testEnv, uniqueIp } from "../support/app.ts";
+import { d, envoyApi } from "../support/envoy.ts";
 import { eventually, originInFlight, uniqueTag } from "../support/origin.ts";
 
 const rulesFor = (n: number) => ({
@@ -110,5 +111,19 @@ describe("concurrency limits in the gateway", () => {
     expect((await call(path, { headers: { "x-client": client } })).status).toBe(429);
     const other = await call(`${path}-other`, { headers: { "x-client": client } });
     expect(other.status).toBe(200);
+  });
+
+  it("shows slots in flight on the counters endpoint; the decision API neither takes nor reports them", async () => {
+    const api = envoyApi(rulesFor(1), vars);
+    const client = uniqueClient();
+    const held = await api.call("/slow?ms=20000", { headers: { "x-client": client, "x-test-tag": uniqueTag("concurrency-admin") } });
+    expect(held.status).toBe(200);
+    const counters = await api.admin(`/__ratelimit/counters?domain=gw-concurrency&descriptor=client=${client}`);
+    expect((await counters.json<{ limits: unknown[] }>()).limits).toEqual([{ name: "in-flight", concurrency: 1, in_flight: 1, remaining: 0 }]);
+    // Envoy's callers never say when a request ends, so its answers leave concurrency limits out.
+    const answer = await api.json({ domain: "gw-concurrency", descriptors: [d(["client", client])] });
+    expect(answer.body).toMatchObject({ overallCode: "OK" });
+    expect(JSON.stringify(answer.body)).not.toContain("currentLimit");
+    await held.body?.cancel();
   });
 });
