@@ -15,8 +15,8 @@ import type { RateLimitResult } from "../limiter/types.ts";
  */
 export const SLOT_LEASE_MS = 60_000;
 
-/** How often a streaming response renews its slots: three chances before the lease runs out. */
-export const SLOT_RENEW_MS = 20_000;
+/** A streaming response renews its slots this many times per lease: a lost renewal or two cost nothing. */
+export const RENEWALS_PER_LEASE = 3;
 
 // Random per isolate, drawn on first use (the global scope may not draw random values).
 let isolateHolder: string | undefined;
@@ -88,7 +88,7 @@ export class SlotHold {
       return response;
     }
     const reader = source.getReader();
-    this.renewal = setInterval(() => this.send("renew"), SLOT_RENEW_MS);
+    this.renewal = setInterval(() => this.renew(), this.taken[0].call.slot.leaseMs / RENEWALS_PER_LEASE);
     const body = new ReadableStream<Uint8Array>({
       pull: async (controller) => {
         try {
@@ -109,7 +109,19 @@ export class SlotHold {
     return new Response(body, response);
   }
 
-  private send(kind: "release" | "renew"): void {
+  // A slot already lost (its lease ran out unrenewed) is not taken back: renewing stops.
+  private renew(): void {
+    for (const { object, call } of this.taken) {
+      const renewed = this.edge.decideCalls(object, [{ call: { ...call, kind: "renew" }, cacheable: false }], this.defer);
+      this.defer(
+        renewed.then(([verdict]) => {
+          if (!verdict.allowed && this.renewal !== undefined) clearInterval(this.renewal);
+        }),
+      );
+    }
+  }
+
+  private send(kind: "release"): void {
     for (const { object, call } of this.taken) {
       this.defer(this.edge.decideCalls(object, [{ call: { ...call, kind }, cacheable: false }], this.defer));
     }
