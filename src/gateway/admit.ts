@@ -39,7 +39,7 @@ export type Admission =
  * const admission = await admit(request, isolate, rules, (p) => ctx.waitUntil(p));
  * if (admission.response) return admission.response; // 429, 202, 400 or 503
  * const result = admission.result; // allowed (maybe delayed, maybe failure_open)
- * const response = admission.slots ? admission.slots.follow(await next()) : await next(); // frees concurrency slots when it ends
+ * return admission.slots ? admission.slots.follow(response) : response; // concurrency slots freed when its body ends
  */
 export async function admit(
   request: Request,
