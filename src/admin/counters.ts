@@ -49,6 +49,9 @@ export async function counters(c: Context<{ Bindings: Env }>, isolate: Isolate, 
 
 function describe(limit: CompiledLimit, verdict: CounterVerdict, i: number) {
   const d = verdict.decisions[i];
+  // Slots have no window (docs/concurrency.md): how many are taken says it all.
+  if (limit.concurrency !== undefined)
+    return { name: limit.name, concurrency: limit.concurrency, in_flight: limit.concurrency - d.remaining, remaining: d.remaining };
   return {
     name: limit.name,
     algorithm: limit.algorithm,

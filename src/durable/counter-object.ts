@@ -12,6 +12,7 @@ import { CounterStore } from "./counter-store.ts";
 import { LeaseBook } from "./leases.ts";
 import { absorb, type CounterAccess, decideBesideLeases, leasedOn } from "./precount-sync.ts";
 import type { CounterCall, CounterVerdict, LimitCall, ReserveCall } from "./protocol.ts";
+import { decideWithSlots, settleSlots, SlotBook, type WindowAccess } from "./slots.ts";
 
 /** The shortest gap between sweeps of idle counters (a sweep waits for the first counter that can be idle). */
 export const SWEEP_INTERVAL_MS = 10_000;
@@ -45,6 +46,8 @@ export class CounterObject extends DurableObject {
   private readonly cache: CounterCache;
   /** Quota leased to pre-counting isolates (in memory: a restart ends every lease; docs: "Edge pre-counting"). */
   private readonly leases = new LeaseBook();
+  /** Concurrency slots (docs/concurrency.md), written through to storage. */
+  private readonly slots: SlotBook;
   /** When the alarm is set for (undefined: none set). */
   private alarmAt: number | undefined;
   /** When the next sweep of idle counters is due (undefined: none planned). */
@@ -59,6 +62,7 @@ export class CounterObject extends DurableObject {
     super(ctx, env as never);
     this.store = new CounterStore(ctx.storage.sql);
     this.cache = new CounterCache(this.store);
+    this.slots = new SlotBook(ctx.storage.sql);
     // Counters are read back one by one on their next hit; only the sweep needs to know what is stored.
     this.earliestIdleAt = this.store.earliestIdleAt();
   }
@@ -91,6 +95,9 @@ export class CounterObject extends DurableObject {
         return this.reserveOne(call, now);
       case "absorb":
         return absorb(call, this.leases, this.access(now), now);
+      case "release":
+      case "renew":
+        return settleSlots(call, this.slots, SEP, now);
       default:
         return unknownKind(call);
     }
@@ -147,6 +154,7 @@ export class CounterObject extends DurableObject {
     if (this.sweepAt !== undefined && (now >= this.sweepAt || this.cache.nextCheckpointAt === Infinity)) {
       this.sweepAt = undefined;
       this.earliestIdleAt = this.cache.sweep(now);
+      this.slots.sweep(now);
     } else this.cache.checkpoint();
     this.schedule(now);
   }
@@ -159,6 +167,14 @@ export class CounterObject extends DurableObject {
         for (const limit of call.limits) this.commit(call.key, limit, this.step(call.key, limit, now, cost).state, now);
       },
       peek: (call) => call.limits.map((limit) => this.peekDecision(call.key, limit, now)),
+    };
+  }
+
+  /** The rate windows of one counter key, for a call that also holds slots. */
+  private windows(key: string, now: number): WindowAccess {
+    return {
+      step: (limit, cost) => this.step(key, limit, now, cost),
+      commit: (limit, state) => this.commit(key, limit, state, now),
     };
   }
 
@@ -189,6 +205,10 @@ export class CounterObject extends DurableObject {
   }
 
   private decideOne(call: CounterCall, now: number): CounterVerdict {
+    if (call.kind === undefined || call.kind === "decide") {
+      if (call.slot !== undefined || call.limits.some((limit) => limit.concurrency))
+        return decideWithSlots(call, this.slots, this.windows(call.key, now), SEP, now);
+    }
     // Quota leased to pre-counting isolates counts as taken; only a call that fits without it is decided beside it.
     if (!this.leases.empty && call.cost > 0 && this.fits(call, call.cost, now)) {
       const access = this.access(now);

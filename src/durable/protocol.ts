@@ -31,6 +31,16 @@ export interface LimitCall {
   readonly persistMs?: number;
   /** Write every change of this window before the answer leaves the object. */
   readonly strict?: boolean;
+  /** A concurrency limit (docs/concurrency.md): `limit` slots, leased to the call's `slot` holder; the window fields are unused. */
+  readonly concurrency?: true;
+}
+
+/** Who takes a concurrency slot, and for how long without a renewal (docs/concurrency.md). */
+export interface SlotLease {
+  /** Unique per request: the release and renewals name it. */
+  readonly holder: string;
+  /** The slot is freed this long after it was taken or last renewed, if nobody releases it. */
+  readonly leaseMs: number;
 }
 
 /** What every call names: one counter key, all its windows, and how many hits. */
@@ -48,6 +58,19 @@ interface CallTarget {
  */
 export interface DecideCall extends CallTarget {
   readonly kind?: "decide";
+  /** With concurrency limits among `limits`: the slot to take (without it they are only read). */
+  readonly slot?: SlotLease;
+}
+
+/**
+ * The concurrency slots `slot.holder` took on every concurrency limit of
+ * `limits`: `release` frees them (a no-op for slots it does not hold),
+ * `renew` extends their lease (`allowed` false when one was already freed).
+ * Rate windows among `limits` are left alone.
+ */
+export interface SlotCall extends CallTarget {
+  readonly kind: "release" | "renew";
+  readonly slot: SlotLease;
 }
 
 /**
@@ -75,7 +98,7 @@ export interface AbsorbCall extends CallTarget {
 }
 
 /** One hit (or several, via `cost`) against one counter key and all its windows. */
-export type CounterCall = DecideCall | ReserveCall | AbsorbCall;
+export type CounterCall = DecideCall | ReserveCall | AbsorbCall | SlotCall;
 
 /** The object's answer to one CounterCall. */
 export interface CounterVerdict {

@@ -18,9 +18,17 @@ import { DECISION_HEADER } from "../http/headers.ts";
 import { DEFAULT_HEADER_DIALECT, type HeaderDialect } from "../http/header-dialect.ts";
 import { problem } from "../http/problem.ts";
 import { rateLimitHeaders, tooManyRequests } from "../limiter/respond.ts";
+import { newSlotLease, SlotHold } from "./slots.ts";
 
 /** An answer to send now, or the decision under which the request goes on. */
-export type Admission = { readonly response: Response; readonly result?: undefined } | { readonly response?: undefined; readonly result: RateLimitResult };
+export type Admission =
+  | { readonly response: Response; readonly result?: undefined }
+  | {
+      readonly response?: undefined;
+      readonly result: RateLimitResult;
+      /** Concurrency slots the request holds (docs/concurrency.md): the caller frees them when its response ends. */
+      readonly slots?: SlotHold;
+    };
 
 /**
  * Map `request` to descriptors under `rules`, decide them, and record the
@@ -31,6 +39,7 @@ export type Admission = { readonly response: Response; readonly result?: undefin
  * const admission = await admit(request, isolate, rules, (p) => ctx.waitUntil(p));
  * if (admission.response) return admission.response; // 429, 202, 400 or 503
  * const result = admission.result; // allowed (maybe delayed, maybe failure_open)
+ * return admission.slots ? admission.slots.follow(response) : response; // concurrency slots freed when its body ends
  */
 export async function admit(
   request: Request,
@@ -48,6 +57,7 @@ export async function admit(
       shadowAll: settings.shadowMode,
       defer,
       onLimit: true,
+      slot: newSlotLease(),
     });
   } catch (error) {
     if (error instanceof InvalidClientIpError) return { response: problem(400, "Bad Request", error.message) };
@@ -72,9 +82,14 @@ export async function admit(
     if (result.reason === "shadow") isolate.metrics.recordGlobalShadow();
     isolate.metrics.scheduleFlush(defer);
   }
-  if (result.reason === "queued") return { response: await enqueueRequest(isolate, request, result, dialect) };
-  if (!result.allowed) return { response: tooManyRequests(result, dialect) };
-  return { result };
+  const slots = SlotHold.of(isolate.edge, result, defer);
+  if (result.reason === "queued" || !result.allowed) {
+    // Refused by another limit: slots taken on the way are not needed.
+    slots?.release();
+    if (result.reason === "queued") return { response: await enqueueRequest(isolate, request, result, dialect) };
+    return { response: tooManyRequests(result, dialect) };
+  }
+  return slots === undefined ? { result } : { result, slots };
 }
 
 /**

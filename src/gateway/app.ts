@@ -14,6 +14,7 @@ import type { RateLimitResult } from "../limiter/types.ts";
 import { pathStart } from "../http/url-parts.ts";
 import { queuedStatus } from "../queue/status-route.ts";
 import { admit, admittedHeaders } from "./admit.ts";
+import type { SlotHold } from "./slots.ts";
 import { deferFrom, deferOf, type Defer } from "../http/defer.ts";
 import { forwardToOrigin } from "../http/forward.ts";
 import { withoutOrigin } from "./no-origin.ts";
@@ -55,7 +56,14 @@ export function createApp(isolateOf: IsolateOf): Gateway {
     // The slot is already taken in the counter; holding the request until it comes keeps the origin at the limit's rate.
     if (result.delayMs !== undefined && result.delayMs > 0) await scheduler.wait(result.delayMs);
     const headers = admittedHeaders(result, isolate.settings.headerDialect);
-    return withHeaders(await originResponse(request, isolate.settings.originUrl, result, headers.length > 0), headers);
+    const { slots } = admission;
+    if (slots === undefined) return withHeaders(await originResponse(request, isolate.settings.originUrl, result, headers.length > 0), headers);
+    try {
+      return slots.follow(withHeaders(await originResponse(request, isolate.settings.originUrl, result, headers.length > 0, slots), headers));
+    } catch (error) {
+      slots.release();
+      throw error;
+    }
   }
 
   return {
@@ -82,16 +90,17 @@ function needsRouter(url: string): boolean {
 }
 
 /**
- * The origin's answer, the echo, or a 502. With `mutable`, its headers can
+ * The origin's answer, the echo, or a 502 (which frees `slots` at once). With `mutable`, its headers can
  * be set (a fetch response's cannot, so it is copied: only when headers
  * are to be added, since the copy is a visible share of a request's cost).
  */
-async function originResponse(request: Request, origin: URL | undefined, result: RateLimitResult, mutable: boolean): Promise<Response> {
+async function originResponse(request: Request, origin: URL | undefined, result: RateLimitResult, mutable: boolean, slots?: SlotHold): Promise<Response> {
   if (!origin) return withoutOrigin(request, result, mutable);
   try {
     const upstream = await forwardToOrigin(request, origin);
     return mutable ? new Response(upstream.body, upstream) : upstream;
   } catch (error) {
+    slots?.release();
     return problem(502, "Bad Gateway", `The origin could not be reached: ${String(error)}`);
   }
 }

@@ -73,10 +73,18 @@ export function rateLimit(options: RateLimitOptions): MiddlewareHandler {
     // The slot is already taken in the counter; holding the request until it
     // comes is what keeps the origin at the limit's rate.
     if (result.delayMs !== undefined && result.delayMs > 0) await scheduler.wait(result.delayMs);
-    await next();
+    const { slots } = admission;
+    try {
+      await next();
+    } catch (error) {
+      slots?.release();
+      throw error;
+    }
     const response = c.res;
     const labelled = withHeaders(response, admittedHeaders(result, isolate.settings.headerDialect));
+    // Concurrency slots (docs/concurrency.md) are held until the downstream body has been sent.
+    if (slots !== undefined) c.res = slots.follow(labelled);
     // Assigning c.res makes Hono copy the response again: only when it had to be copied.
-    if (labelled !== response) c.res = labelled;
+    else if (labelled !== response) c.res = labelled;
   };
 }

@@ -2,19 +2,22 @@
  * Compiled limits as the counter objects take them: plain data for RPC,
  * and the call one descriptor makes on its counter.
  */
-import type { CounterCall, LimitCall } from "../durable/protocol.ts";
+import type { CounterCall, LimitCall, SlotLease } from "../durable/protocol.ts";
 import type { CompiledLimit } from "../rules/types.ts";
 
 /**
  * The call for one descriptor. With `on_limit` honoured and a `delay` limit
  * among its windows, it reserves: the delay windows may admit the request at
  * a future slot, no further away than the smallest of their `max_delay_ms`.
+ * With `slot`, its concurrency limits take a slot for that holder.
  *
  * @example
  * counterCall(key, limits, 1, true); // { kind: "reserve", ... } when a limit delays
  */
-export function counterCall(key: string, limits: readonly CompiledLimit[], cost: number, honoured: boolean): CounterCall {
+export function counterCall(key: string, limits: readonly CompiledLimit[], cost: number, honoured: boolean, slot?: SlotLease): CounterCall {
   const delays = honoured ? limits.filter((limit) => limit.onLimit === "delay") : [];
+  // The compiler keeps delays off nodes with concurrency limits, so a call with a slot never reserves.
+  if (slot !== undefined) return { key, limits: limitCalls(limits), cost, slot };
   if (delays.length === 0) return { key, limits: limitCalls(limits), cost };
   return {
     key,
@@ -53,5 +56,6 @@ export function toLimitCall(limit: CompiledLimit): LimitCall {
     burst: limit.burst,
     ...(limit.persistMs !== undefined ? { persistMs: limit.persistMs } : {}),
     ...(limit.strict ? { strict: true } : {}),
+    ...(limit.concurrency !== undefined ? { concurrency: true } : {}),
   };
 }

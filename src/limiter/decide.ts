@@ -4,6 +4,7 @@
  * edge answer them (one RPC per object, all in parallel, unless the isolate
  * can answer alone), and folds the verdicts (fold.ts, summarize.ts).
  */
+import type { SlotLease } from "../durable/protocol.ts";
 import type { EdgeRuntime } from "../edge/runtime.ts";
 import type { Defer } from "../http/defer.ts";
 import type { DomainDescriptors } from "../rules/types.ts";
@@ -31,6 +32,8 @@ export interface DecideOptions {
    * (the decision API) every limit answers plainly, as Envoy's would.
    */
   readonly onLimit?: boolean;
+  /** The slot this request takes on concurrency limits (see PlanOptions); the caller releases it. */
+  readonly slot?: SlotLease;
 }
 
 /**

@@ -35,6 +35,7 @@ export function fold(outcomes: readonly DraftOutcome[], groups: readonly (readon
         const action = actionOf(limit, planned.honoured);
         if (action !== undefined) policy.onLimit = action;
         if (verdict.delayMs) policy.delayMs = verdict.delayMs;
+        if (limit.concurrency !== undefined) policy.quotaUnit = "concurrent-requests";
         outcome.policies.push(policy);
       }
     }

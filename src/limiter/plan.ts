@@ -5,6 +5,7 @@
  * object, so each object gets one RPC.
  */
 import { counterKey, objectName } from "../durable/placement.ts";
+import type { SlotLease } from "../durable/protocol.ts";
 import type { EdgeCall } from "../edge/runtime.ts";
 import { applyReplaces, matchDescriptor } from "../rules/index.ts";
 import type { CompiledLimit, DomainDescriptors } from "../rules/types.ts";
@@ -19,6 +20,12 @@ export interface PlanOptions {
   readonly shadowAll?: boolean;
   /** Honour `on_limit: "delay"` and `"queue"`. */
   readonly onLimit?: boolean;
+  /**
+   * The slot this request takes on concurrency limits (docs/concurrency.md).
+   * Without it they are left out: only a caller that releases the slot
+   * when the response ends may take one.
+   */
+  readonly slot?: SlotLease;
 }
 
 /** A descriptor's outcome while it is being decided: planning sets its counter, `fold` its policies. */
@@ -62,19 +69,23 @@ export function plan(requests: readonly DomainDescriptors[], options: PlanOption
       const descriptor = descriptors[i];
       const cost = costs?.[i] ?? defaultCost;
       const index = outcomes.push({ domain: domain.domain, descriptor, cost, match: matches[i], policies: [] }) - 1;
-      const limits = kept[i];
+      const slotted = kept[i].some((limit) => limit.concurrency !== undefined);
+      // Only a caller that frees the slot when the response ends may take one; without it concurrency limits are left out.
+      const slot = slotted ? options.slot : undefined;
+      const limits = slotted && slot === undefined ? kept[i].filter((limit) => limit.concurrency === undefined) : kept[i];
       if (limits.length === 0) continue;
       const key = counterKey(domain.domain, descriptor);
       const shadow = (options.shadowAll ?? false) || (matches[i]?.shadowMode ?? false);
       // Shadow limits never block, so they never delay or queue either.
       const honoured = options.onLimit === true && !shadow;
-      const call = counterCall(key, limits, cost, honoured);
+      const call = counterCall(key, limits, cost, honoured, slot);
       const name = objectName(domain.domain, domain.placement, domain.shards, key);
       outcomes[index].counter = { object: name, call };
       let list = byObject.get(name);
       if (list === undefined) byObject.set(name, (list = []));
       // A rejection that delays or queues is not a plain 429, and a reservation is the object's to take: no cache, no pre-count.
-      const plain = !limits.some((limit) => actionOf(limit, honoured) !== undefined);
+      // A slot is the object's to give and to free: never from a cache or a pre-counted budget either.
+      const plain = slot === undefined && !limits.some((limit) => actionOf(limit, honoured) !== undefined);
       const syncMs = precount && plain ? precountSyncMs(limits) : undefined;
       list.push({ call, cacheable: !shadow && plain, syncMs, outcome: index, limits, honoured });
     }

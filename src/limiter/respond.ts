@@ -72,7 +72,8 @@ export function tooManyRequests(result: RateLimitResult, dialect: HeaderDialect 
   const retryAfter = retryAfterSeconds(result);
   const policy = result.policy;
   const what = policy ? `${policy.name} (${policy.descriptor.map((e) => e.key).join(", ")})` : "rate limit";
-  const detail = `Rate limit exceeded for ${what}: ${result.limit} requests per ${policy ? policy.windowMs / 1000 : 0} s; retry in ${retryAfter} s.`;
+  const rate = policy?.quotaUnit === "concurrent-requests" ? "requests in flight at once" : `requests per ${policy ? policy.windowMs / 1000 : 0} s`;
+  const detail = `Rate limit exceeded for ${what}: ${result.limit} ${rate}; retry in ${retryAfter} s.`;
   return problem(
     429,
     "Too Many Requests",

@@ -6,6 +6,7 @@ import { readBool, readString, requireKey } from "./fields.ts";
 import { compileGlob, isGlob } from "./glob.ts";
 import { BOUNDS } from "./keys.ts";
 import { readRateLimit } from "./limit.ts";
+import { checkConcurrencyMix } from "./concurrency.ts";
 import { descriptorLabel } from "./names.ts";
 import { asArray, asObject, checkKeys, indexPath, type JsonObject, keyPath } from "./reader.ts";
 import type { CompiledLimit, CompiledNode, DescriptorLevel } from "./types.ts";
@@ -144,5 +145,6 @@ function readLimits(ctx: DomainContext, obj: JsonObject, path: string, label: st
     ids.set(result.limit.id, i);
     limits.push(result.limit);
   });
+  checkConcurrencyMix(ctx, limits, at);
   return { limits: Object.freeze(limits), unlimited: false };
 }

@@ -25,6 +25,7 @@ export const RULE_KEYS = {
     "precount",
     "on_limit",
     "max_delay_ms",
+    "concurrency",
   ],
   replaces: ["name"],
   precount: ["sync_ms"],

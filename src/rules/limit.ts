@@ -8,6 +8,7 @@ import type { DomainContext } from "./context.ts";
 import { readBool, readEnum, readInt, requireKey } from "./fields.ts";
 import { ALGORITHMS, BOUNDS, BURST_ALGORITHMS, DEFAULT_ALGORITHM, UNIT_MS, UNITS } from "./keys.ts";
 import { readDurability } from "./durability.ts";
+import { readConcurrency } from "./concurrency.ts";
 import { readName, readOnLimit, readPrecount, readReplaces } from "./limit-options.ts";
 import { derivedName, limitId } from "./names.ts";
 import { asObject, checkKeys, type JsonObject, keyPath } from "./reader.ts";
@@ -27,6 +28,7 @@ const COUNTING_KEYS = [
   "max_delay_ms",
   "persist_ms",
   "durability",
+  "concurrency",
 ] as const;
 
 /**
@@ -53,7 +55,9 @@ export function readRateLimit(ctx: DomainContext, value: unknown, path: string, 
     }
     return ctx.d.errors.length > before ? undefined : { kind: "unlimited", replaces };
   }
-  const limit = readCounting(ctx, obj, path, label, name, replaces);
+  const limit = Object.hasOwn(obj, "concurrency")
+    ? readConcurrency(ctx, obj, path, label, name, replaces)
+    : readCounting(ctx, obj, path, label, name, replaces);
   return limit === undefined || ctx.d.errors.length > before ? undefined : { kind: "limit", limit };
 }
 

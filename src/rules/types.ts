@@ -39,6 +39,8 @@ export interface CompiledLimit extends LimitSpec {
   readonly persistMs?: number;
   /** `durability: "strict"`: every change written before its answer leaves the object. */
   readonly strict?: boolean;
+  /** `concurrency: N` (docs/concurrency.md): at most N requests in flight; the window fields then only shape headers. */
+  readonly concurrency?: number;
 }
 
 /** `on_limit` of a rate limit (docs/on-limit.md). */

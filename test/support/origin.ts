@@ -57,3 +57,21 @@ export function uniqueTag(prefix: string): string {
   tags += 1;
   return `${prefix}-${Date.now()}-${tags}`;
 }
+
+/** Requests of a tag at the test origin's `/slow`: in flight now, the most at once, and all that arrived. */
+export interface InFlight {
+  readonly now: number;
+  readonly max: number;
+  readonly total: number;
+}
+
+/**
+ * What the test origin counted of a tag's `/slow` requests.
+ *
+ * @example
+ * expect((await originInFlight(tag)).max).toBe(4);
+ */
+export async function originInFlight(tag: string): Promise<InFlight> {
+  const response = await fetch(`${testEnv.TEST_ORIGIN_URL}/__inflight?tag=${encodeURIComponent(tag)}`);
+  return (await response.json()) as InFlight;
+}

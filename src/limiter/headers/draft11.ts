@@ -37,7 +37,9 @@ export function effectiveWindowSeconds(policy: PolicyOutcome): number {
  */
 export function policyItem(policy: PolicyOutcome): string {
   const unit = policy.quotaUnit !== undefined && policy.quotaUnit !== "requests" ? `;qu="${policy.quotaUnit}"` : "";
-  return `${quotedName(policy.name)};q=${policy.decision.limit}${unit};w=${seconds(policy.windowMs)}`;
+  // Requests in flight have no window (docs/concurrency.md): `w` is left out, as the draft allows.
+  const window = policy.quotaUnit === "concurrent-requests" ? "" : `;w=${seconds(policy.windowMs)}`;
+  return `${quotedName(policy.name)};q=${policy.decision.limit}${unit}${window}`;
 }
 
 /**
