@@ -64,7 +64,8 @@ export function plan(requests: readonly DomainDescriptors[], options: PlanOption
       const index = outcomes.push({ domain: domain.domain, descriptor, cost, match: matches[i], policies: [] }) - 1;
       const limits = kept[i];
       if (limits.length === 0) continue;
-      const key = counterKey(domain.domain, descriptor);
+      // A share_threshold match names its counter by the pattern, so every value it matches counts together.
+      const key = counterKey(domain.domain, matches[i]?.counterEntries ?? descriptor);
       const shadow = (options.shadowAll ?? false) || (matches[i]?.shadowMode ?? false);
       // Shadow limits never block, so they never delay or queue either.
       const honoured = options.onLimit === true && !shadow;
