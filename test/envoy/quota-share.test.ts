@@ -11,7 +11,7 @@ import { d, envoyApi, freshWindow } from "../support/envoy.ts";
 const codes = (body: { statuses: { code: string }[] }) => body.statuses.map((s) => s.code);
 
 describe("Example 11: share_threshold", () => {
-  const { json } = envoyApi(example11);
+  const { json, admin } = envoyApi(example11);
 
   it("counts every files/* value in one threshold of 10 per hour", async () => {
     await freshWindow(3_600_000);
@@ -20,6 +20,10 @@ describe("Example 11: share_threshold", () => {
     const c = await json({ domain: "example11", descriptors: [d(["files", "files/c.txt"])] });
     expect(c.status).toBe(429);
     expect(codes(c.body)).toEqual(["OVER_LIMIT"]);
+    // The admin API reads the same shared counter for any value the pattern matches.
+    const res = await admin(`/__ratelimit/counters?domain=example11&descriptor=files=${encodeURIComponent("files/zzz")}`);
+    expect(res.status).toBe(200);
+    expect((await res.json<{ limits: { remaining: number }[] }>()).limits[0].remaining).toBe(0);
   });
 
   it("keeps one threshold per files_no_share/* value", async () => {
