@@ -1,10 +1,11 @@
 /**
  * The `descriptors` tree into indexed, frozen DescriptorLevels.
  */
-import { addRange, isRangeValue, readEnvoyModes } from "./cidr-values.ts";
+import { addRange, isRangeValue } from "./cidr-values.ts";
 import { CidrTable } from "./cidr.ts";
 import type { DomainContext } from "./context.ts";
 import { readBool, readString, requireKey } from "./fields.ts";
+import { readEnvoyModes } from "./envoy-modes.ts";
 import { compileGlob, isGlob } from "./glob.ts";
 import { BOUNDS } from "./keys.ts";
 import { readRateLimit } from "./limit.ts";
