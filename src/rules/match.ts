@@ -8,10 +8,13 @@ import type { CompiledDomain, CompiledLimit, CompiledNode, CompiledRoute, Descri
 /**
  * The node one request descriptor selects, and what it enforces.
  *
- * Level by level, an entry takes the exact key+value node, else the first
- * wildcard node of its key (file order), else the key-only node; there is no
- * backtracking, as in Envoy. Only a node at the descriptor's own depth
- * matches. `undefined` means no node: the descriptor is not limited.
+ * Level by level, an entry takes the exact key+value node, else (for
+ * `remote_address`) the longest address range holding its value, else the
+ * first wildcard node of its key (file order), else the key-only node; there
+ * is no backtracking, as in Envoy. Only a node at the descriptor's own depth
+ * matches. `undefined` means no node: the descriptor is not limited. The
+ * match carries `quotaMode` and, past a `share_threshold` node, the entries
+ * that name the shared counter (docs/rules.md).
  *
  * @example
  * const m = matchDescriptor(domain, [{ key: "path", value: "/login" }, { key: "remote_address", value: "192.0.2.1" }]);
