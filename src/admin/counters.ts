@@ -32,7 +32,8 @@ export async function counters(c: Context<{ Bindings: Env }>, isolate: Isolate, 
     const why = match === undefined ? "matches no rule" : match.unlimited ? "is unlimited" : "has no limit (whitelisted)";
     return problem(404, "Not Found", `The descriptor ${label(query.entries)} ${why} in domain "${query.domain}".`);
   }
-  const key = counterKey(domain.domain, query.entries);
+  // A share_threshold match counts in the pattern's counter (docs/rules.md).
+  const key = counterKey(domain.domain, match.counterEntries ?? query.entries);
   const stub = isolate.env.COUNTERS.getByName(objectName(domain.domain, domain.placement, domain.shards, key));
   if (reset) {
     await stub.reset(key);

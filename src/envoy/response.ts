@@ -37,7 +37,16 @@ const ALIGNED = new Set(["fixed_window", "sliding_window_counter"]);
  */
 export function envoyResponse(outcomes: readonly DescriptorOutcome[], shadowAll: boolean, now: number): EnvoyResponse {
   const statuses = outcomes.map((outcome) => descriptorStatus(outcome, now));
-  const over = statuses.some((s) => s.code === "OVER_LIMIT");
+  // As in Envoy: over when a plain descriptor is over, or when there are quota_mode descriptors and all of them are.
+  let plainOver = false;
+  let quotaTotal = 0;
+  let quotaOver = 0;
+  statuses.forEach((s, i) => {
+    const quota = outcomes[i].match?.quotaMode === true && outcomes[i].policies.length > 0;
+    if (quota) quotaTotal += 1;
+    if (s.code === "OVER_LIMIT") quota ? (quotaOver += 1) : (plainOver = true);
+  });
+  const over = plainOver || (quotaTotal > 0 && quotaOver === quotaTotal);
   return { overallCode: over && !shadowAll ? "OVER_LIMIT" : "OK", statuses };
 }
 

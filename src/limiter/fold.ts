@@ -34,6 +34,7 @@ export function fold(outcomes: readonly DraftOutcome[], groups: readonly (readon
         };
         const action = actionOf(limit, planned.honoured);
         if (action !== undefined) policy.onLimit = action;
+        if (outcome.match?.quotaMode) policy.quota = true;
         if (verdict.delayMs) policy.delayMs = verdict.delayMs;
         if (limit.concurrency !== undefined) policy.quotaUnit = "concurrent-requests";
         outcome.policies.push(policy);

@@ -74,7 +74,8 @@ export function plan(requests: readonly DomainDescriptors[], options: PlanOption
       const slot = slotted ? options.slot : undefined;
       const limits = slotted && slot === undefined ? kept[i].filter((limit) => limit.concurrency === undefined) : kept[i];
       if (limits.length === 0) continue;
-      const key = counterKey(domain.domain, descriptor);
+      // A share_threshold match names its counter by the pattern, so every value it matches counts together.
+      const key = counterKey(domain.domain, matches[i]?.counterEntries ?? descriptor);
       const shadow = (options.shadowAll ?? false) || (matches[i]?.shadowMode ?? false);
       // Shadow limits never block, so they never delay or queue either.
       const honoured = options.onLimit === true && !shadow;

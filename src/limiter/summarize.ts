@@ -1,6 +1,7 @@
 /**
  * Folds the outcomes of every applicable limit into one RateLimitResult.
  */
+import type { Decision } from "../algorithms/types.ts";
 import type { PolicyOutcome, RateLimitResult } from "./types.ts";
 
 /**
@@ -11,6 +12,8 @@ import type { PolicyOutcome, RateLimitResult } from "./types.ts";
  * `on_limit: "queue"` the request is `queued` instead of refused. Otherwise
  * the policy with the least remaining is reported, and a request that took
  * reserved slots (`on_limit: "delay"`) is `delayed` until the furthest one.
+ * Limits of `quota_mode` descriptors (Envoy's) refuse only when every quota
+ * descriptor of the request is over one of its limits.
  * With `shadowAll` (SHADOW_MODE) a request that would be rejected is let
  * through with reason `shadow`, its headers still telling the truth.
  *
@@ -23,21 +26,16 @@ export function summarize(policies: readonly PolicyOutcome[], shadowAll = false)
   let tightest: PolicyOutcome | undefined;
   let queueOnly = true;
   let delayMs = 0;
+  const quotaRefuses = quotaAllOver(policies);
   for (const policy of policies) {
     const d = policy.decision;
-    if (!d.allowed && !policy.shadow) {
+    if (!d.allowed && !policy.shadow && (policy.quota !== true || quotaRefuses)) {
       if (policy.onLimit !== "queue") queueOnly = false;
       if (!blocking || d.retryAfterMs > blocking.decision.retryAfterMs) blocking = policy;
     }
     if (policy.shadow) continue;
     delayMs = Math.max(delayMs, policy.delayMs ?? 0);
-    if (
-      !tightest ||
-      d.remaining < tightest.decision.remaining ||
-      (d.remaining === tightest.decision.remaining && d.resetAfterMs > tightest.decision.resetAfterMs)
-    ) {
-      tightest = policy;
-    }
+    if (!tightest || tighter(d, tightest.decision)) tightest = policy;
   }
   const policy = blocking ?? tightest;
   if (!policy) {
@@ -51,4 +49,36 @@ export function summarize(policies: readonly PolicyOutcome[], shadowAll = false)
   if (blocking) return { ...common, allowed: false, reason: queueOnly ? "queued" : "limited", remaining: 0, retryAfterMs: d.retryAfterMs };
   if (delayMs > 0) return { ...common, allowed: true, reason: "delayed", remaining: d.remaining, retryAfterMs: 0, delayMs };
   return { ...common, allowed: true, reason: "allowed", remaining: d.remaining, retryAfterMs: 0 };
+}
+
+/**
+ * Whether `a` speaks before `b` for an admitted request: a quota_mode limit
+ * that is over (and refused nothing alone) first, the longest wait first;
+ * then the least remaining, the latest reset first among equals (the order
+ * of `listedPolicies`, so the headers' first policy is the reported one).
+ */
+function tighter(a: Decision, b: Decision): boolean {
+  if (a.allowed !== b.allowed) return !a.allowed;
+  if (!a.allowed) return a.retryAfterMs > b.retryAfterMs;
+  return a.remaining < b.remaining || (a.remaining === b.remaining && a.resetAfterMs > b.resetAfterMs);
+}
+
+/**
+ * Envoy `quota_mode` (docs/rules.md): whether every quota descriptor among
+ * `policies` is over (a shadow one never is); false when there are none.
+ *
+ * @example
+ * quotaAllOver([quotaOverA, quotaOkB]); // false: B still has quota
+ */
+export function quotaAllOver(policies: readonly PolicyOutcome[]): boolean {
+  let over: Map<readonly unknown[], boolean> | undefined;
+  for (const policy of policies) {
+    if (policy.quota !== true) continue;
+    over ??= new Map();
+    const rejected = !policy.decision.allowed && !policy.shadow;
+    over.set(policy.descriptor, (over.get(policy.descriptor) ?? false) || rejected);
+  }
+  if (over === undefined) return false;
+  for (const rejected of over.values()) if (!rejected) return false;
+  return true;
 }

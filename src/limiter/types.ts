@@ -18,6 +18,8 @@ export interface PolicyOutcome {
   readonly decision: Decision;
   /** The compiled limit, for the Envoy API (unit, requests_per_unit) and metrics. */
   readonly rule?: CompiledLimit;
+  /** The descriptor is in Envoy `quota_mode`: over it refuses only when every quota descriptor of the request is over. */
+  readonly quota?: boolean;
   /** The limit's `on_limit` when the caller honours it (the gateway) and it is not `reject`. */
   readonly onLimit?: "delay" | "queue";
   /** For a request admitted at a reserved slot: how far away the slot was (ms). */

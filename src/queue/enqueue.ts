@@ -9,13 +9,14 @@
  */
 import { RESERVABLE } from "../algorithms/index.ts";
 import type { Isolate } from "../context/isolate.ts";
+import { counterKey } from "../durable/placement.ts";
 import { BodyTooLargeError, readBodyBytes } from "../http/body.ts";
 import { forwardHeaders, upstreamUrl } from "../http/forward.ts";
 import type { HeaderDialect } from "../http/header-dialect.ts";
 import { hasRouteOrigin } from "../http/origin-host.ts";
 import { rateLimitHeaders, tooManyRequests } from "../limiter/respond.ts";
 import { problem } from "../http/problem.ts";
-import type { RateLimitResult } from "../limiter/types.ts";
+import type { DescriptorOutcome, RateLimitResult } from "../limiter/types.ts";
 import { messageBytes, QUEUE_MAX_BODY_BYTES, QUEUE_MAX_MESSAGE_BYTES, toBase64, type PaceTarget, type QueuedMessage } from "./message.ts";
 import { ownerHash } from "./owner.ts";
 
@@ -49,7 +50,8 @@ export async function enqueueRequest(isolate: Isolate<unknown>, request: Request
     return tooLarge(`A request queued for later delivery may have a body of at most ${QUEUE_MAX_BODY_BYTES} bytes.`);
   }
   const id = crypto.randomUUID();
-  const queuing = queuingOutcomes(result);
+  const queuingDescriptors = queuingOutcomes(result);
+  const queuing = queuingDescriptors.map((outcome) => outcome.counter as PaceTarget);
   const message: QueuedMessage = {
     v: 1,
     id,
@@ -66,7 +68,8 @@ export async function enqueueRequest(isolate: Isolate<unknown>, request: Request
   if (messageBytes(message) > QUEUE_MAX_MESSAGE_BYTES) {
     return tooLarge(`The request (headers and body) does not fit a queue message of ${QUEUE_MAX_MESSAGE_BYTES} bytes.`);
   }
-  const owner = await Promise.all(queuing.map((target) => ownerHash(target.call.key)));
+  // The client's own descriptor values, not the counter's (a share_threshold counter is shared by a whole range).
+  const owner = await Promise.all(queuingDescriptors.map((outcome) => ownerHash(counterKey(outcome.domain, outcome.descriptor))));
   const status = statuses.getByName(id);
   try {
     await status.create({ id, state: "queued", method: request.method, path: url.pathname, owner, queuedAt: message.queuedAt, attempts: 0 });
@@ -84,11 +87,11 @@ export async function enqueueRequest(isolate: Isolate<unknown>, request: Request
 }
 
 /** The counters whose queue limits turned the request away: the delivery takes its slot from them. */
-function queuingOutcomes(result: RateLimitResult): PaceTarget[] {
-  const targets: PaceTarget[] = [];
+function queuingOutcomes(result: RateLimitResult): DescriptorOutcome[] {
+  const targets: DescriptorOutcome[] = [];
   for (const outcome of result.descriptors ?? []) {
     const queues = outcome.policies.some((p) => p.onLimit === "queue" && !p.decision.allowed && !p.shadow);
-    if (queues && outcome.counter !== undefined) targets.push(outcome.counter);
+    if (queues && outcome.counter !== undefined) targets.push(outcome);
   }
   return targets;
 }

@@ -1,8 +1,11 @@
 /**
  * The `descriptors` tree into indexed, frozen DescriptorLevels.
  */
+import { addRange, isRangeValue } from "./cidr-values.ts";
+import { CidrTable } from "./cidr.ts";
 import type { DomainContext } from "./context.ts";
 import { readBool, readString, requireKey } from "./fields.ts";
+import { readEnvoyModes } from "./envoy-modes.ts";
 import { compileGlob, isGlob } from "./glob.ts";
 import { BOUNDS } from "./keys.ts";
 import { readRateLimit } from "./limit.ts";
@@ -31,6 +34,7 @@ export function readLevel(ctx: DomainContext, value: unknown, path: string, pare
   const exact = new Map<string, CompiledNode>();
   const wildcards = new Map<string, Wildcard[]>();
   const keyOnly = new Map<string, CompiledNode>();
+  let ranges: CidrTable<CompiledNode> | undefined;
   const seen = new Map<string, string>();
   // Claims a key/value slot at this level; false (with an error) when already taken.
   const claim = (key: string, val: string | undefined, at: string): boolean => {
@@ -49,6 +53,8 @@ export function readLevel(ctx: DomainContext, value: unknown, path: string, pare
     if (node === undefined) return;
     if (node.value === undefined) {
       keyOnly.set(node.key, node);
+    } else if (isRangeValue(node.key, node.value)) {
+      addRange(ctx.d, (ranges ??= new CidrTable()), node, keyPath(indexPath(path, i), "value"));
     } else if (isGlob(node.value)) {
       const entries = wildcards.get(node.key) ?? [];
       entries.push(Object.freeze({ matches: compileGlob(node.value), node }));
@@ -57,7 +63,7 @@ export function readLevel(ctx: DomainContext, value: unknown, path: string, pare
       exact.set(`${node.key}\u0000${node.value}`, node);
     }
   });
-  return Object.freeze({ exact, wildcards, keyOnly });
+  return Object.freeze(ranges === undefined ? { exact, wildcards, keyOnly } : { exact, wildcards, keyOnly, ranges });
 }
 
 function readNode(
@@ -89,6 +95,7 @@ function readNode(
   const { limits, unlimited, unlimitedReplaces } = readLimits(ctx, obj, path, label);
   const shadowMode = readBool(d, obj, "shadow_mode", path) ?? false;
   const detailedMetric = readBool(d, obj, "detailed_metric", path) ?? false;
+  const { quotaMode, shareThreshold } = readEnvoyModes(d, obj, path, key, value);
   let children = EMPTY_LEVEL;
   if (Object.hasOwn(obj, "descriptors")) {
     if (depth >= BOUNDS.maxDepth) {
@@ -107,6 +114,8 @@ function readNode(
     ...(unlimitedReplaces !== undefined ? { unlimitedReplaces } : {}),
     shadowMode,
     detailedMetric,
+    ...(quotaMode ? { quotaMode } : {}),
+    ...(shareThreshold ? { shareThreshold } : {}),
     statKey,
     children,
   });

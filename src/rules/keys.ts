@@ -10,7 +10,7 @@ import type { Placement, Unit } from "./types.ts";
 /** Allowed keys per object kind, in the order the docs present them. */
 export const RULE_KEYS = {
   document: ["$schema", "domain", "descriptors", "routes", "placement", "shards"],
-  descriptor: ["key", "value", "rate_limit", "rate_limits", "descriptors", "shadow_mode", "detailed_metric"],
+  descriptor: ["key", "value", "rate_limit", "rate_limits", "descriptors", "shadow_mode", "detailed_metric", "quota_mode", "share_threshold"],
   rateLimit: [
     "name",
     "replaces",
@@ -42,7 +42,7 @@ export type RuleObjectKind = keyof typeof RULE_KEYS;
  * Accepting them silently would change what a migrated config means, so they
  * get a dedicated error instead of a "did you mean".
  */
-export const ENVOY_ONLY_KEYS: readonly string[] = ["quota_mode", "value_to_metric", "share_threshold", "metadata"];
+export const ENVOY_ONLY_KEYS: readonly string[] = ["value_to_metric", "metadata"];
 
 /** Window length of one unit, in milliseconds (month = 30 days, year = 365 days). */
 export const UNIT_MS: Readonly<Record<Unit, number>> = {

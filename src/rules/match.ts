@@ -2,15 +2,19 @@
  * Request-time lookups in compiled rules: descriptor → limits (Envoy
  * semantics), `replaces` across one request's descriptors, and routes.
  */
+import { RANGE_KEY } from "./cidr-values.ts";
 import type { CompiledDomain, CompiledLimit, CompiledNode, CompiledRoute, DescriptorEntry, DescriptorLevel, DescriptorMatch } from "./types.ts";
 
 /**
  * The node one request descriptor selects, and what it enforces.
  *
- * Level by level, an entry takes the exact key+value node, else the first
- * wildcard node of its key (file order), else the key-only node; there is no
- * backtracking, as in Envoy. Only a node at the descriptor's own depth
- * matches. `undefined` means no node: the descriptor is not limited.
+ * Level by level, an entry takes the exact key+value node, else (for
+ * `remote_address`) the longest address range holding its value, else the
+ * first wildcard node of its key (file order), else the key-only node; there
+ * is no backtracking, as in Envoy. Only a node at the descriptor's own depth
+ * matches. `undefined` means no node: the descriptor is not limited. The
+ * match carries `quotaMode` and, past a `share_threshold` node, the entries
+ * that name the shared counter (docs/rules.md).
  *
  * @example
  * const m = matchDescriptor(domain, [{ key: "path", value: "/login" }, { key: "remote_address", value: "192.0.2.1" }]);
@@ -21,18 +25,30 @@ export function matchDescriptor(domain: CompiledDomain, entries: readonly Descri
   if (entries.length === 0) return undefined;
   let level: DescriptorLevel = domain.root;
   let node: CompiledNode | undefined;
-  for (const entry of entries) {
+  let shared: DescriptorEntry[] | undefined;
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i];
     if (node !== undefined) level = node.children;
     node = findNode(level, entry);
     if (node === undefined) return undefined;
+    // Envoy share_threshold: the matching pattern, not the request's value, names the counter.
+    if (node.shareThreshold && node.value !== undefined && node.value !== entry.value) {
+      (shared ??= entries.slice())[i] = { key: entry.key, value: node.value };
+    }
   }
   const found = node as CompiledNode;
-  return { node: found, limits: found.limits, unlimited: found.unlimited, shadowMode: found.shadowMode };
+  const match: DescriptorMatch = { node: found, limits: found.limits, unlimited: found.unlimited, shadowMode: found.shadowMode };
+  if (found.quotaMode !== true && shared === undefined) return match;
+  return { ...match, ...(found.quotaMode ? { quotaMode: true } : {}), ...(shared ? { counterEntries: shared } : {}) };
 }
 
 function findNode(level: DescriptorLevel, entry: DescriptorEntry): CompiledNode | undefined {
   const exact = level.exact.get(`${entry.key}\u0000${entry.value}`);
   if (exact !== undefined) return exact;
+  if (level.ranges !== undefined && entry.key === RANGE_KEY) {
+    const range = level.ranges.lookup(entry.value);
+    if (range !== undefined) return range;
+  }
   const wildcards = level.wildcards.get(entry.key);
   if (wildcards !== undefined) {
     for (const wildcard of wildcards) {

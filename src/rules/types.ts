@@ -3,6 +3,7 @@
  * once (`compileRules`); the request hot path only walks these structures.
  */
 import type { AlgorithmName, LimitSpec } from "../algorithms/types.ts";
+import type { CidrTable } from "./cidr.ts";
 
 /** Units allowed in `rate_limit.unit`, as in Envoy plus week/month/year. */
 export type Unit = "second" | "minute" | "hour" | "day" | "week" | "month" | "year";
@@ -61,6 +62,10 @@ export interface CompiledNode {
   readonly unlimitedReplaces?: readonly string[];
   readonly shadowMode: boolean;
   readonly detailedMetric: boolean;
+  /** Envoy `quota_mode` (docs/rules.md): over this node's limits, a request is refused only when every quota descriptor is over. */
+  readonly quotaMode?: boolean;
+  /** Envoy `share_threshold` (docs/rules.md): every value this wildcard or range node matches counts in one counter. */
+  readonly shareThreshold?: boolean;
   /**
    * Envoy's stat key of this node below the domain: `key` or `key_value` per
    * level, joined with `.` (e.g. `message_type_marketing.to_number`); the
@@ -79,6 +84,8 @@ export interface DescriptorLevel {
   readonly wildcards: ReadonlyMap<string, readonly { readonly matches: (value: string) => boolean; readonly node: CompiledNode }[]>;
   /** Key-only nodes, keyed by `key`. */
   readonly keyOnly: ReadonlyMap<string, CompiledNode>;
+  /** `remote_address` nodes whose value is an address or CIDR range, by longest prefix (absent when there are none). */
+  readonly ranges?: CidrTable<CompiledNode>;
 }
 
 /** Where a route entry takes its value from. */
@@ -137,6 +144,14 @@ export interface DescriptorMatch {
   readonly limits: readonly CompiledLimit[];
   readonly unlimited: boolean;
   readonly shadowMode: boolean;
+  /** The node's `quota_mode`, when set. */
+  readonly quotaMode?: boolean;
+  /**
+   * The entries that name the counter when a `share_threshold` node matched
+   * on the way: the request's entries with each shared value replaced by the
+   * node's pattern (absent: the request's own entries).
+   */
+  readonly counterEntries?: readonly DescriptorEntry[];
 }
 
 /** Result of `compileRules`: either the compiled tree or every error found. */

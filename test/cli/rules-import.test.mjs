@@ -29,10 +29,23 @@ const examples = readdirSync(join(repo, fixtures))
   .filter((f) => /^example.*\.yaml$/.test(f))
   .sort();
 
-test("the fixtures hold Envoy's README examples 1 to 9", () => {
+test("the fixtures hold Envoy's README examples 1 to 9 and 11, and its quota_mode example", () => {
   assert.deepEqual(
-    examples.map((f) => f.replace(/^example(\d).*$/, "$1")).filter((v, i, a) => a.indexOf(v) === i),
-    ["1", "2", "3", "4", "5", "6", "7", "8", "9"],
+    examples.map((f) => f.replace(/^example-?(\d+|[a-z]+).*$/, "$1")).filter((v, i, a) => a.indexOf(v) === i),
+    ["quota", "1", "11", "2", "3", "4", "5", "6", "7", "8", "9"],
+  );
+});
+
+test("quota_mode and share_threshold survive the import (false ones are dropped as Envoy's default)", () => {
+  const quota = JSON.parse(importYaml(join(fixtures, "example-quota.yaml")).stdout);
+  assert.deepEqual(
+    quota.descriptors.map((d) => d.quota_mode),
+    [true, true, undefined],
+  );
+  const shared = JSON.parse(importYaml(join(fixtures, "example11.yaml")).stdout);
+  assert.deepEqual(
+    shared.descriptors.map((d) => d.share_threshold),
+    [true, undefined],
   );
 });
 
@@ -129,8 +142,7 @@ const invalid = {
   "replaces_empty.yaml": "$.descriptors[0].rate_limit.replaces[0].name: must be a non-empty string",
   "replaces_self.yaml": '$.descriptors[0].rate_limit.replaces[0].name: a rate limit cannot replace itself ("mine")',
   "unlimited_with_unit.yaml": '$.descriptors[0].rate_limit.unit: "unit" must not be set when "unlimited" is true',
-  "share_threshold.yaml": '$.descriptors[0].share_threshold: unknown key "share_threshold" (an Envoy option floodgate does not support)',
-  "quota_mode.yaml": '$.descriptors[0].quota_mode: unknown key "quota_mode" (an Envoy option floodgate does not support)',
+  "share_threshold.yaml": '$.descriptors[0].share_threshold: only applies to a wildcard value (containing "*") or an address range; "files" matches one value',
 };
 
 for (const [name, message] of Object.entries(invalid)) {

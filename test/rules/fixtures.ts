@@ -58,9 +58,9 @@ export const INVALID: readonly InvalidFixture[] = [
   ),
   fx(
     "Envoy-only key",
-    doc([{ key: "k", value: "v*", share_threshold: true }]),
-    "$.descriptors[0].share_threshold",
-    'unknown key "share_threshold" (an Envoy option floodgate does not support)',
+    doc([{ key: "k", value: "v*", value_to_metric: true }]),
+    "$.descriptors[0].value_to_metric",
+    'unknown key "value_to_metric" (an Envoy option floodgate does not support)',
   ),
   fx(
     "unknown key without suggestion",

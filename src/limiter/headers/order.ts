@@ -29,7 +29,11 @@ function moreRestrictiveFirst(a: PolicyOutcome, b: PolicyOutcome): number {
 export function listedPolicies(result: RateLimitResult): readonly PolicyOutcome[] {
   const all = result.policies;
   if (all.length === 1 && !all[0].shadow) return all;
-  return all.filter((p) => !p.shadow).sort(moreRestrictiveFirst);
+  const listed = all.filter((p) => !p.shadow).sort(moreRestrictiveFirst);
+  // A quota_mode limit over its quota may sort ahead of the policy that decided (docs/rules.md, "quota_mode"): the decider leads.
+  const at = result.policy === undefined ? -1 : listed.indexOf(result.policy);
+  if (at > 0) listed.unshift(...listed.splice(at, 1));
+  return listed;
 }
 
 /**
