@@ -87,7 +87,10 @@ const slidingWindowLog: Refund<SlidingWindowLogState> = (log, limit, now, charge
   return kept;
 };
 
-const REFUNDS: Record<AlgorithmName, Refund<never>> = {
+// Each takes its own state; `refund` hands it the state of its algorithm.
+type AnyRefund = (state: never, limit: LimitSpec, now: number, chargedAt: number, k: number) => unknown;
+
+const REFUNDS: Record<AlgorithmName, AnyRefund> = {
   token_bucket: tokenBucket,
   leaky_bucket: leakyBucket,
   gcra,
