@@ -5,13 +5,13 @@
  * a minute or longer to SQLite (docs/reliability.md, "Durability").
  */
 import { DurableObject } from "cloudflare:workers";
-import { getAlgorithm, reserve } from "../algorithms/index.ts";
+import { getAlgorithm, refund, reserve } from "../algorithms/index.ts";
 import type { Decision, Step } from "../algorithms/types.ts";
 import { CounterCache } from "./counter-cache.ts";
 import { CounterStore } from "./counter-store.ts";
 import { LeaseBook } from "./leases.ts";
 import { absorb, type CounterAccess, decideBesideLeases, leasedOn } from "./precount-sync.ts";
-import type { CounterCall, CounterVerdict, LimitCall, ReserveCall } from "./protocol.ts";
+import type { CounterCall, CounterVerdict, LimitCall, RefundCall, ReserveCall } from "./protocol.ts";
 
 /** The shortest gap between sweeps of idle counters (a sweep waits for the first counter that can be idle). */
 export const SWEEP_INTERVAL_MS = 10_000;
@@ -85,8 +85,12 @@ export class CounterObject extends DurableObject {
   private decideCall(call: CounterCall, now: number): CounterVerdict {
     switch (call.kind) {
       case undefined:
-      case "decide":
-        return this.decideOne(call, now);
+      case "decide": {
+        const verdict = this.decideOne(call, now);
+        return call.refundable && verdict.allowed ? { ...verdict, chargedAt: now } : verdict;
+      }
+      case "refund":
+        return this.refundOne(call, now);
       case "reserve":
         return this.reserveOne(call, now);
       case "absorb":
@@ -186,6 +190,16 @@ export class CounterObject extends DurableObject {
     );
     const verdict = this.settle(call, result.steps, result.allowed, now);
     return result.allowed ? { ...verdict, delayMs: result.delayMs } : verdict;
+  }
+
+  private refundOne(call: RefundCall, now: number): CounterVerdict {
+    for (const limit of call.limits) {
+      const id = call.key + SEP + limit.id;
+      const state = this.cache.read(id, limit);
+      // A counter already dropped had let the hits expire: nothing to give back.
+      if (state !== undefined) this.commit(call.key, limit, refund(limit.algorithm, state, limit, now, call.chargedAt, call.cost), now);
+    }
+    return { allowed: true, decisions: call.limits.map((limit) => this.peekDecision(call.key, limit, now)) };
   }
 
   private decideOne(call: CounterCall, now: number): CounterVerdict {

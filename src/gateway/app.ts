@@ -13,6 +13,7 @@ import type { IsolateOf } from "../context/isolate.ts";
 import type { RateLimitResult } from "../limiter/types.ts";
 import { pathStart } from "../http/url-parts.ts";
 import { queuedStatus } from "../queue/status-route.ts";
+import { settleAfterResponse } from "../limiter/settle.ts";
 import { admit, admittedHeaders } from "./admit.ts";
 import { deferFrom, deferOf, type Defer } from "../http/defer.ts";
 import { forwardToOrigin } from "../http/forward.ts";
@@ -55,7 +56,9 @@ export function createApp(isolateOf: IsolateOf): Gateway {
     // The slot is already taken in the counter; holding the request until it comes keeps the origin at the limit's rate.
     if (result.delayMs !== undefined && result.delayMs > 0) await scheduler.wait(result.delayMs);
     const headers = admittedHeaders(result, isolate.settings.headerDialect);
-    return withHeaders(await originResponse(request, isolate.settings.originUrl, result, headers.length > 0), headers);
+    const response = await originResponse(request, isolate.settings.originUrl, result, headers.length > 0);
+    settleAfterResponse(isolate.edge, result, response, defer);
+    return withHeaders(response, headers);
   }
 
   return {

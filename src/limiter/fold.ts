@@ -20,6 +20,7 @@ export function fold(outcomes: readonly DraftOutcome[], groups: readonly (readon
       const planned = calls[j];
       const outcome = outcomes[planned.outcome];
       const verdict = answers[i][j];
+      if (verdict.chargedAt !== undefined) outcome.chargedAt = verdict.chargedAt;
       for (let k = 0; k < planned.limits.length; k++) {
         const limit = planned.limits[k];
         // Optional fields set only when present (no spreads: this runs for every limit of every request).
@@ -35,6 +36,7 @@ export function fold(outcomes: readonly DraftOutcome[], groups: readonly (readon
         const action = actionOf(limit, planned.honoured);
         if (action !== undefined) policy.onLimit = action;
         if (verdict.delayMs) policy.delayMs = verdict.delayMs;
+        if (outcome.quotaUnit !== undefined) policy.quotaUnit = outcome.quotaUnit;
         outcome.policies.push(policy);
       }
     }
