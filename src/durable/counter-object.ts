@@ -85,14 +85,13 @@ export class CounterObject extends DurableObject {
   private decideCall(call: CounterCall, now: number): CounterVerdict {
     switch (call.kind) {
       case undefined:
-      case "decide": {
-        const verdict = this.decideOne(call, now);
-        return call.refundable && verdict.allowed ? { ...verdict, chargedAt: now } : verdict;
-      }
+      case "decide":
+        return stamped(call, this.decideOne(call, now), now);
       case "refund":
         return this.refundOne(call, now);
       case "reserve":
-        return this.reserveOne(call, now);
+        // Windows not reserving were decided now, so `now` is when their hits were taken.
+        return stamped(call, this.reserveOne(call, now), now);
       case "absorb":
         return absorb(call, this.leases, this.access(now), now);
       default:
@@ -261,6 +260,10 @@ export class CounterObject extends DurableObject {
     this.alarmAt = at;
     void this.ctx.storage.setAlarm(at);
   }
+}
+
+function stamped(call: CounterCall, verdict: CounterVerdict, now: number): CounterVerdict {
+  return call.refundable && verdict.allowed ? { ...verdict, chargedAt: now } : verdict;
 }
 
 // A call from a worker of another version, naming a kind this object does

@@ -40,6 +40,12 @@ interface CallTarget {
   readonly limits: readonly LimitCall[];
   /** Hits to add; 0 reads the counter without consuming. */
   readonly cost: number;
+  /**
+   * Decide and reserve calls: the hits may be given back (`count_when`,
+   * `cost_from_response`), so an allowed verdict says when the object took
+   * them (`chargedAt`), which a later RefundCall names.
+   */
+  readonly refundable?: boolean;
 }
 
 /**
@@ -48,12 +54,6 @@ interface CallTarget {
  */
 export interface DecideCall extends CallTarget {
   readonly kind?: "decide";
-  /**
-   * The hits may be given back (`count_when`, `cost_from_response`): an
-   * allowed verdict says when the object took them (`chargedAt`), which a
-   * later RefundCall names.
-   */
-  readonly refundable?: boolean;
 }
 
 /**

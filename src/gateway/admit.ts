@@ -75,10 +75,10 @@ export async function admit(
     if (result.reason === "shadow") isolate.metrics.recordGlobalShadow();
     isolate.metrics.scheduleFlush(defer);
   }
-  if (result.reason === "queued") return { response: await enqueueRequest(isolate, request, result, dialect) };
   if (!result.allowed) {
-    // Hits of count_when limits that allowed were reserved for a response that will not come.
+    // Hits of count_when limits that allowed were taken for a response that will not come now.
     settleAfterResponse(isolate.edge, result, undefined, defer);
+    if (result.reason === "queued") return { response: await enqueueRequest(isolate, request, result, dialect) };
     return { response: tooManyRequests(result, dialect) };
   }
   return { result };

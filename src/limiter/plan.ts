@@ -102,7 +102,7 @@ export function actionOf(limit: CompiledLimit, honoured: boolean): "delay" | "qu
 
 /** The smallest `sync_ms` when every limit is pre-counted; otherwise undefined (strong mode). */
 function refundableCall(call: CounterCall, refundable: boolean): CounterCall {
-  return refundable && (call.kind === undefined || call.kind === "decide") ? { ...call, refundable: true } : call;
+  return refundable ? { ...call, refundable: true } : call;
 }
 
 function precountSyncMs(limits: readonly CompiledLimit[]): number | undefined {

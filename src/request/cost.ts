@@ -6,12 +6,23 @@
  */
 import type { RouteCost } from "../rules/types.ts";
 
-/** The largest cost a request may claim (the largest count a limit holds). */
+/**
+ * The largest cost a request may claim (the largest count a limit holds).
+ *
+ * @example
+ * requestCost({ kind: "literal", value: MAX_REQUEST_COST }, new Headers(), false); // 4294967295
+ */
 export const MAX_REQUEST_COST = 4_294_967_295;
 
 const WHOLE = /^\d{1,10}$/;
 
-/** A request whose cost cannot be read; `status` is 400 or 411. */
+/**
+ * A request whose cost cannot be read; `status` is 400 or 411.
+ *
+ * @example
+ * try { requestCost({ kind: "header", name: "x-cost" }, new Headers(), false); }
+ * catch (error) { (error as RequestCostError).status; } // 400: "The request header x-cost is required …"
+ */
 export class RequestCostError extends Error {
   readonly status: 400 | 411;
   constructor(status: 400 | 411, message: string) {

@@ -74,6 +74,29 @@ describe("count_when: only matching responses are charged", () => {
   });
 });
 
+describe("count_when beside a delayed window of the same key", () => {
+  it("refunds the count_when window of a reserved slot", async () => {
+    const rules = {
+      domain: "gw-count-when-delay",
+      descriptors: [
+        {
+          key: "login",
+          rate_limits: [
+            { name: "failed", unit: "hour", requests_per_unit: 2, algorithm: "fixed_window", count_when: { status: [401] } },
+            { name: "paced", unit: "second", requests_per_unit: 100, algorithm: "gcra", burst: 100, on_limit: "delay", max_delay_ms: 1000 },
+          ],
+        },
+      ],
+      routes: [{ match: { path: "/status/*" }, descriptors: [[{ key: "login", header: "x-user" }]] }],
+    };
+    const call = gateway(rules, ORIGIN);
+    const user = uniqueIp();
+    for (let i = 0; i < 4; i++) expect((await call("/status/200", post(user))).status).toBe(200);
+    for (let i = 0; i < 2; i++) expect((await call("/status/401", post(user))).status).toBe(401);
+    expect((await call("/status/200", post(user))).status).toBe(429);
+  });
+});
+
 const costRules = (cost: unknown, limit: number, extra: Record<string, unknown> = {}) => ({
   domain: `gw-cost-${JSON.stringify(cost).replace(/\W/g, "")}`,
   descriptors: [{ key: "remote_address", rate_limit: { name: "quota", unit: "hour", requests_per_unit: limit, algorithm: "fixed_window" } }],
