@@ -5,13 +5,13 @@
  * a minute or longer to SQLite (docs/reliability.md, "Durability").
  */
 import { DurableObject } from "cloudflare:workers";
-import { getAlgorithm, reserve } from "../algorithms/index.ts";
+import { getAlgorithm, refund, reserve } from "../algorithms/index.ts";
 import type { Decision, Step } from "../algorithms/types.ts";
 import { CounterCache } from "./counter-cache.ts";
 import { CounterStore } from "./counter-store.ts";
 import { LeaseBook } from "./leases.ts";
 import { absorb, type CounterAccess, decideBesideLeases, leasedOn } from "./precount-sync.ts";
-import type { CounterCall, CounterVerdict, LimitCall, ReserveCall } from "./protocol.ts";
+import type { CounterCall, CounterVerdict, LimitCall, RefundCall, ReserveCall } from "./protocol.ts";
 import { decideWithSlots, settleSlots, SlotBook, type WindowAccess } from "./slots.ts";
 
 /** The shortest gap between sweeps of idle counters (a sweep waits for the first counter that can be idle). */
@@ -90,9 +90,12 @@ export class CounterObject extends DurableObject {
     switch (call.kind) {
       case undefined:
       case "decide":
-        return this.decideOne(call, now);
+        return stamped(call, this.decideOne(call, now), now);
+      case "refund":
+        return this.refundOne(call, now);
       case "reserve":
-        return this.reserveOne(call, now);
+        // Windows not reserving were decided now, so `now` is when their hits were taken.
+        return stamped(call, this.reserveOne(call, now), now);
       case "absorb":
         return absorb(call, this.leases, this.access(now), now);
       case "release":
@@ -204,6 +207,16 @@ export class CounterObject extends DurableObject {
     return result.allowed ? { ...verdict, delayMs: result.delayMs } : verdict;
   }
 
+  private refundOne(call: RefundCall, now: number): CounterVerdict {
+    for (const limit of call.limits) {
+      const id = call.key + SEP + limit.id;
+      const state = this.cache.read(id, limit);
+      // A counter already dropped had let the hits expire: nothing to give back.
+      if (state !== undefined) this.commit(call.key, limit, refund(limit.algorithm, state, limit, now, call.chargedAt, call.cost), now);
+    }
+    return { allowed: true, decisions: call.limits.map((limit) => this.peekDecision(call.key, limit, now)) };
+  }
+
   private decideOne(call: CounterCall, now: number): CounterVerdict {
     if (call.kind === undefined || call.kind === "decide") {
       if (call.slot !== undefined || call.limits.some((limit) => limit.concurrency))
@@ -267,6 +280,10 @@ export class CounterObject extends DurableObject {
     this.alarmAt = at;
     void this.ctx.storage.setAlarm(at);
   }
+}
+
+function stamped(call: CounterCall, verdict: CounterVerdict, now: number): CounterVerdict {
+  return call.refundable && verdict.allowed ? { ...verdict, chargedAt: now } : verdict;
 }
 
 // A call from a worker of another version, naming a kind this object does

@@ -50,6 +50,12 @@ interface CallTarget {
   readonly limits: readonly LimitCall[];
   /** Hits to add; 0 reads the counter without consuming. */
   readonly cost: number;
+  /**
+   * Decide and reserve calls: the hits may be given back (`count_when`,
+   * `cost_from_response`), so an allowed verdict says when the object took
+   * them (`chargedAt`), which a later RefundCall names.
+   */
+  readonly refundable?: boolean;
 }
 
 /**
@@ -97,8 +103,19 @@ export interface AbsorbCall extends CallTarget {
   readonly lease?: LeaseRequest;
 }
 
+/**
+ * Give back `cost` hits a refundable DecideCall took at `chargedAt` (the
+ * object's clock, from its verdict), on the windows in `limits`: the
+ * response did not match `count_when`, or the origin reported less than was
+ * reserved. See `refund` in src/algorithms for how exact each algorithm is.
+ */
+export interface RefundCall extends CallTarget {
+  readonly kind: "refund";
+  readonly chargedAt: number;
+}
+
 /** One hit (or several, via `cost`) against one counter key and all its windows. */
-export type CounterCall = DecideCall | ReserveCall | AbsorbCall | SlotCall;
+export type CounterCall = DecideCall | ReserveCall | AbsorbCall | SlotCall | RefundCall;
 
 /** The object's answer to one CounterCall. */
 export interface CounterVerdict {
@@ -125,6 +142,8 @@ export interface CounterVerdict {
    * at the slot.
    */
   readonly delayMs?: number;
+  /** For allowed refundable calls: the object's clock when it took the hits. */
+  readonly chargedAt?: number;
 }
 
 /**

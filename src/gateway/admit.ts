@@ -10,7 +10,9 @@ import type { Isolate } from "../context/isolate.ts";
 import { CounterUnavailableError, decide } from "../limiter/decide.ts";
 import type { RateLimitResult } from "../limiter/types.ts";
 import { InvalidClientIpError } from "../request/client-ip.ts";
+import { RequestCostError } from "../request/cost.ts";
 import { requestDescriptors } from "../request/descriptors.ts";
+import { settleAfterResponse } from "../limiter/settle.ts";
 import { enqueueRequest } from "../queue/enqueue.ts";
 import type { CompiledRules } from "../rules/types.ts";
 import type { Defer } from "../http/defer.ts";
@@ -61,6 +63,7 @@ export async function admit(
     });
   } catch (error) {
     if (error instanceof InvalidClientIpError) return { response: problem(400, "Bad Request", error.message) };
+    if (error instanceof RequestCostError) return { response: problem(error.status, error.status === 411 ? "Length Required" : "Bad Request", error.message) };
     if (!(error instanceof CounterUnavailableError)) throw error;
     const mode = countersUnreachable(isolate, error, { path: new URL(request.url).pathname });
     isolate.metrics.scheduleFlush(defer);
@@ -84,8 +87,10 @@ export async function admit(
   }
   const slots = SlotHold.of(isolate.edge, result, defer);
   if (result.reason === "queued" || !result.allowed) {
-    // Refused by another limit: slots taken on the way are not needed.
+    // Refused by another limit: slots taken on the way are not needed, and hits of count_when limits that
+    // allowed were taken for a response that will not come now.
     slots?.release();
+    settleAfterResponse(isolate.edge, result, undefined, defer);
     if (result.reason === "queued") return { response: await enqueueRequest(isolate, request, result, dialect) };
     return { response: tooManyRequests(result, dialect) };
   }

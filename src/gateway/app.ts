@@ -13,6 +13,7 @@ import type { IsolateOf } from "../context/isolate.ts";
 import type { RateLimitResult } from "../limiter/types.ts";
 import { pathStart } from "../http/url-parts.ts";
 import { queuedStatus } from "../queue/status-route.ts";
+import { settleAfterResponse } from "../limiter/settle.ts";
 import { admit, admittedHeaders } from "./admit.ts";
 import type { SlotHold } from "./slots.ts";
 import { deferFrom, deferOf, type Defer } from "../http/defer.ts";
@@ -57,9 +58,15 @@ export function createApp(isolateOf: IsolateOf): Gateway {
     if (result.delayMs !== undefined && result.delayMs > 0) await scheduler.wait(result.delayMs);
     const headers = admittedHeaders(result, isolate.settings.headerDialect);
     const { slots } = admission;
-    if (slots === undefined) return withHeaders(await originResponse(request, isolate.settings.originUrl, result, headers.length > 0), headers);
+    if (slots === undefined) {
+      const response = await originResponse(request, isolate.settings.originUrl, result, headers.length > 0);
+      settleAfterResponse(isolate.edge, result, response, defer);
+      return withHeaders(response, headers);
+    }
     try {
-      return slots.follow(withHeaders(await originResponse(request, isolate.settings.originUrl, result, headers.length > 0, slots), headers));
+      const response = await originResponse(request, isolate.settings.originUrl, result, headers.length > 0, slots);
+      settleAfterResponse(isolate.edge, result, response, defer);
+      return slots.follow(withHeaders(response, headers));
     } catch (error) {
       slots.release();
       throw error;

@@ -9,6 +9,7 @@ import { Isolate } from "../context/isolate.ts";
 import { admit, admittedHeaders } from "../gateway/admit.ts";
 import { deferOf } from "../http/defer.ts";
 import { DECISION_HEADER, withHeaders } from "../http/headers.ts";
+import { settleAfterResponse } from "../limiter/settle.ts";
 import type { RateLimitResult } from "../limiter/types.ts";
 import { type AnyContext, type RateLimitOptions, rulesSource, settingsFromOptions } from "./options.ts";
 
@@ -66,7 +67,8 @@ export function rateLimit(options: RateLimitOptions): MiddlewareHandler {
   return async function rateLimitMiddleware(c, next) {
     const isolate = isolateOf(c);
     const pending = rulesOf(c);
-    const admission = await admit(c.req.raw, isolate, pending instanceof Promise ? await pending : pending, deferOf(c));
+    const defer = deferOf(c);
+    const admission = await admit(c.req.raw, isolate, pending instanceof Promise ? await pending : pending, defer);
     if (admission.response) return admission.response;
     const result = admission.result;
     c.set("rateLimit", result);
@@ -81,6 +83,7 @@ export function rateLimit(options: RateLimitOptions): MiddlewareHandler {
       throw error;
     }
     const response = c.res;
+    settleAfterResponse(isolate.edge, result, response, defer);
     const labelled = withHeaders(response, admittedHeaders(result, isolate.settings.headerDialect));
     // Concurrency slots (docs/concurrency.md) are held until the downstream body has been sent.
     if (slots !== undefined) c.res = slots.follow(labelled);

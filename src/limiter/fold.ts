@@ -20,6 +20,7 @@ export function fold(outcomes: readonly DraftOutcome[], groups: readonly (readon
       const planned = calls[j];
       const outcome = outcomes[planned.outcome];
       const verdict = answers[i][j];
+      if (verdict.chargedAt !== undefined) outcome.chargedAt = verdict.chargedAt;
       for (let k = 0; k < planned.limits.length; k++) {
         const limit = planned.limits[k];
         // Optional fields set only when present (no spreads: this runs for every limit of every request).
@@ -37,6 +38,7 @@ export function fold(outcomes: readonly DraftOutcome[], groups: readonly (readon
         if (outcome.match?.quotaMode) policy.quota = true;
         if (verdict.delayMs) policy.delayMs = verdict.delayMs;
         if (limit.concurrency !== undefined) policy.quotaUnit = "concurrent-requests";
+        else if (outcome.quotaUnit !== undefined) policy.quotaUnit = outcome.quotaUnit;
         outcome.policies.push(policy);
       }
     }

@@ -9,6 +9,7 @@ import type { SlotLease } from "../durable/protocol.ts";
 import type { EdgeCall } from "../edge/runtime.ts";
 import { applyReplaces, matchDescriptor } from "../rules/index.ts";
 import type { CompiledLimit, DomainDescriptors } from "../rules/types.ts";
+import type { CounterCall } from "../durable/protocol.ts";
 import { counterCall } from "./calls.ts";
 import type { DescriptorOutcome, PolicyOutcome } from "./types.ts";
 
@@ -32,6 +33,7 @@ export interface PlanOptions {
 export interface DraftOutcome extends DescriptorOutcome {
   readonly policies: PolicyOutcome[];
   counter?: DescriptorOutcome["counter"];
+  chargedAt?: number;
 }
 
 /** One planned counter call: what the edge needs, and what folding its verdict needs. */
@@ -61,14 +63,16 @@ export function plan(requests: readonly DomainDescriptors[], options: PlanOption
   const defaultCost = options.cost ?? 1;
   const outcomes: DraftOutcome[] = [];
   const byObject = new Map<string, PlannedCall[]>();
-  for (const { domain, descriptors, costs, overrides } of requests) {
+  for (const { domain, descriptors, costs, overrides, quotaUnit, costFromResponse } of requests) {
     const matches = descriptors.map((descriptor, i) => overrides?.[i] ?? matchDescriptor(domain, descriptor));
     // Unlimited matches stay in: their `replaces` still drop other limits.
     const kept = applyReplaces(matches);
     for (let i = 0; i < descriptors.length; i++) {
       const descriptor = descriptors[i];
       const cost = costs?.[i] ?? defaultCost;
-      const index = outcomes.push({ domain: domain.domain, descriptor, cost, match: matches[i], policies: [] }) - 1;
+      const draft: DraftOutcome = { domain: domain.domain, descriptor, cost, match: matches[i], policies: [] };
+      if (quotaUnit !== undefined || costFromResponse !== undefined) Object.assign(draft, { quotaUnit, costFromResponse });
+      const index = outcomes.push(draft) - 1;
       const slotted = kept[i].some((limit) => limit.concurrency !== undefined);
       // Only a caller that frees the slot when the response ends may take one; without it concurrency limits are left out.
       const slot = slotted ? options.slot : undefined;
@@ -79,7 +83,9 @@ export function plan(requests: readonly DomainDescriptors[], options: PlanOption
       const shadow = (options.shadowAll ?? false) || (matches[i]?.shadowMode ?? false);
       // Shadow limits never block, so they never delay or queue either.
       const honoured = options.onLimit === true && !shadow;
-      const call = counterCall(key, limits, cost, honoured, slot);
+      // Hits that may be given back after the response are taken at the object, which says when.
+      const refundable = costFromResponse !== undefined || limits.some((limit) => limit.countWhen !== undefined);
+      const call = refundableCall(counterCall(key, limits, cost, honoured, slot), refundable);
       const name = objectName(domain.domain, domain.placement, domain.shards, key);
       outcomes[index].counter = { object: name, call };
       let list = byObject.get(name);
@@ -87,8 +93,9 @@ export function plan(requests: readonly DomainDescriptors[], options: PlanOption
       // A rejection that delays or queues is not a plain 429, and a reservation is the object's to take: no cache, no pre-count.
       // A slot is the object's to give and to free: never from a cache or a pre-counted budget either.
       const plain = slot === undefined && !limits.some((limit) => actionOf(limit, honoured) !== undefined);
-      const syncMs = precount && plain ? precountSyncMs(limits) : undefined;
-      list.push({ call, cacheable: !shadow && plain, syncMs, outcome: index, limits, honoured });
+      const syncMs = precount && plain && !refundable ? precountSyncMs(limits) : undefined;
+      // A refund can free a cached rejection's quota early, so those are always asked.
+      list.push({ call, cacheable: !shadow && plain && !refundable, syncMs, outcome: index, limits, honoured });
     }
   }
   return { outcomes, byObject };
@@ -106,6 +113,10 @@ export function actionOf(limit: CompiledLimit, honoured: boolean): "delay" | "qu
 }
 
 /** The smallest `sync_ms` when every limit is pre-counted; otherwise undefined (strong mode). */
+function refundableCall(call: CounterCall, refundable: boolean): CounterCall {
+  return refundable ? { ...call, refundable: true } : call;
+}
+
 function precountSyncMs(limits: readonly CompiledLimit[]): number | undefined {
   let syncMs: number | undefined;
   for (const limit of limits) {

@@ -43,6 +43,12 @@ export interface DescriptorOutcome {
   readonly policies: readonly PolicyOutcome[];
   /** The object and call that decided it (absent when no limit applied); the queue paces with them. */
   readonly counter?: { readonly object: string; readonly call: CounterCall };
+  /** The unit of `cost` when not requests (a route's `body_bytes` cost). */
+  readonly quotaUnit?: QuotaUnit;
+  /** Response header whose number is charged once the origin answered (`cost_from_response`). */
+  readonly costFromResponse?: string;
+  /** When the object took the hits of a refundable call (absent: not taken, or not refundable). */
+  readonly chargedAt?: number;
 }
 
 /** Why the request was allowed or not. */

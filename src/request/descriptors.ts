@@ -4,8 +4,9 @@
  * wins, and a descriptor with an entry that has no value is skipped.
  */
 import { matchRoute } from "../rules/index.ts";
-import type { CompiledRules, DescriptorEntry, DomainDescriptors, EntrySource } from "../rules/types.ts";
+import type { CompiledRoute, CompiledRules, DescriptorEntry, DomainDescriptors, EntrySource } from "../rules/types.ts";
 import { clientAddress } from "./client-ip.ts";
+import { requestCost } from "./cost.ts";
 import { urlParts } from "../http/url-parts.ts";
 
 /** The request facts entry sources read; the client IP is resolved lazily. */
@@ -56,9 +57,23 @@ export function requestDescriptors(rules: CompiledRules, request: Request, optio
       }
       if (entries.length === spec.length) descriptors.push(entries);
     }
-    if (descriptors.length > 0) out.push({ domain, descriptors });
+    if (descriptors.length === 0) continue;
+    if (route.cost === undefined && route.costFromResponse === undefined) out.push({ domain, descriptors });
+    else out.push(withCost({ domain, descriptors }, route, facts));
   }
   return out;
+}
+
+// Every descriptor of the route charges the route's cost; a missing or bad value throws RequestCostError.
+function withCost(found: DomainDescriptors, route: CompiledRoute, facts: RequestFacts): DomainDescriptors {
+  const { cost, costFromResponse } = route;
+  const n = cost === undefined ? undefined : requestCost(cost, headersOf(facts), facts.request.body !== null);
+  return {
+    ...found,
+    ...(n !== undefined ? { costs: found.descriptors.map(() => n) } : {}),
+    ...(cost?.kind === "body_bytes" ? { quotaUnit: "content-bytes" as const } : {}),
+    ...(costFromResponse !== undefined ? { costFromResponse } : {}),
+  };
 }
 
 function sourceValue(source: EntrySource, facts: RequestFacts): string | undefined {

@@ -7,6 +7,7 @@ import type { AlgorithmName } from "../algorithms/types.ts";
 import type { DomainContext } from "./context.ts";
 import { readBool, readEnum, readInt, requireKey } from "./fields.ts";
 import { ALGORITHMS, BOUNDS, BURST_ALGORITHMS, DEFAULT_ALGORITHM, UNIT_MS, UNITS } from "./keys.ts";
+import { readCountWhen } from "./count-when.ts";
 import { readDurability } from "./durability.ts";
 import { readConcurrency } from "./concurrency.ts";
 import { readName, readOnLimit, readPrecount, readReplaces } from "./limit-options.ts";
@@ -29,6 +30,7 @@ const COUNTING_KEYS = [
   "persist_ms",
   "durability",
   "concurrency",
+  "count_when",
 ] as const;
 
 /**
@@ -84,6 +86,8 @@ function readCounting(
   }
   const precount = readPrecount(ctx, obj, path);
   const { onLimit, maxDelayMs } = readOnLimit(ctx, obj, path, algorithm);
+  const countWhen = readCountWhen(ctx, obj, path);
+  if (countWhen !== undefined) conflictsWithCountWhen(ctx, obj, path, onLimit);
   if (unit === undefined || requestsPerUnit === undefined || algorithm === undefined) return undefined;
 
   const windowMs = UNIT_MS[unit] * unitMultiplier;
@@ -110,7 +114,8 @@ function readCounting(
     limit: requestsPerUnit,
     windowMs,
     burst,
-    id: limitId(algorithm, requestsPerUnit, windowMs, burst),
+    // A limit that counts only some responses keeps its own counter beside an otherwise equal one.
+    id: limitId(algorithm, requestsPerUnit, windowMs, burst) + (countWhen !== undefined ? ":cw" : ""),
     name: name ?? derivedName(label, requestsPerUnit, unit, unitMultiplier),
     named: name !== undefined,
     replaces,
@@ -122,7 +127,16 @@ function readCounting(
     onLimit,
     ...(maxDelayMs !== undefined ? { maxDelayMs } : {}),
     ...durability,
+    ...(countWhen !== undefined ? { countWhen } : {}),
   });
+}
+
+// The hit is reserved at the counter and maybe given back: the edge's
+// estimate (precount) and future slots (delay, queue) cannot take it back.
+function conflictsWithCountWhen(ctx: DomainContext, obj: JsonObject, path: string, onLimit: string): void {
+  if (Object.hasOwn(obj, "precount"))
+    ctx.d.add(keyPath(path, "precount"), '"precount" cannot be combined with "count_when": a hit that may be refunded is taken at the counter itself');
+  if (onLimit !== "reject") ctx.d.add(keyPath(path, "on_limit"), `on_limit "${onLimit}" cannot be combined with "count_when"; only "reject" can`);
 }
 
 // Zero counts isolate the window bound of the algorithms' arithmetic.

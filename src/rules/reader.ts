@@ -99,6 +99,9 @@ const KIND_HOME: Record<RuleObjectKind, string> = {
   routeEntry: "on a route descriptor entry",
   precount: 'inside "precount"',
   replaces: 'inside a "replaces" entry',
+  countWhen: 'inside "count_when"',
+  cost: 'inside a route\'s "cost"',
+  costFromResponse: 'inside a route\'s "cost_from_response"',
 };
 
 /**

@@ -5,6 +5,7 @@ import { readString, requireKey } from "./fields.ts";
 import { compileGlob } from "./glob.ts";
 import { BUILTIN_KEYS, VALUE_SOURCES } from "./keys.ts";
 import { asArray, asObject, checkKeys, type Diagnostics, indexPath, type JsonObject, jsonType, keyPath } from "./reader.ts";
+import { readCostFromResponse, readRouteCost } from "./route-cost.ts";
 import type { CompiledRoute, EntrySource, RouteEntry } from "./types.ts";
 
 // RFC 9110 `token`: the syntax of both method and header field names.
@@ -44,8 +45,15 @@ function readRoute(d: Diagnostics, item: unknown, path: string): CompiledRoute |
     const entries = readDescriptor(d, descriptor, indexPath(at, i));
     if (entries !== undefined) descriptors.push(entries);
   });
+  const cost = readRouteCost(d, obj, path);
+  const costFromResponse = readCostFromResponse(d, obj, path);
   if (d.errors.length > before) return undefined;
-  return Object.freeze({ ...match, descriptors: Object.freeze(descriptors) });
+  return Object.freeze({
+    ...match,
+    descriptors: Object.freeze(descriptors),
+    ...(cost !== undefined ? { cost } : {}),
+    ...(costFromResponse !== undefined ? { costFromResponse } : {}),
+  });
 }
 
 type MatchParts = Pick<CompiledRoute, "methods" | "path" | "host">;

@@ -42,6 +42,13 @@ export interface CompiledLimit extends LimitSpec {
   readonly strict?: boolean;
   /** `concurrency: N` (docs/concurrency.md): at most N requests in flight; the window fields then only shape headers. */
   readonly concurrency?: number;
+  /** Charge only requests whose origin response matches (`count_when`, docs/response-limits.md). */
+  readonly countWhen?: CountWhen;
+}
+
+/** `count_when`: the response statuses charged, as inclusive ranges. */
+export interface CountWhen {
+  readonly status: readonly (readonly [number, number])[];
 }
 
 /** `on_limit` of a rate limit (docs/on-limit.md). */
@@ -110,7 +117,17 @@ export interface CompiledRoute {
   /** Host matcher (exact or `*` glob, case-insensitive). */
   readonly host?: (host: string) => boolean;
   readonly descriptors: readonly (readonly RouteEntry[])[];
+  /** Hits each descriptor charges (`cost`; absent: 1). */
+  readonly cost?: RouteCost;
+  /** Lower-case response header whose number is charged after the origin answers (`cost_from_response`). */
+  readonly costFromResponse?: string;
 }
+
+/** Where a route's `cost` comes from (docs/response-limits.md). */
+export type RouteCost =
+  | { readonly kind: "literal"; readonly value: number }
+  | { readonly kind: "header"; readonly name: string }
+  | { readonly kind: "body_bytes" };
 
 export type Placement = "sharded" | "per_key";
 
@@ -171,4 +188,8 @@ export interface DomainDescriptors {
   readonly costs?: readonly (number | undefined)[];
   /** Matches decided by the caller instead of the tree (Envoy's per-descriptor `limit` override). */
   readonly overrides?: readonly (DescriptorMatch | undefined)[];
+  /** The unit of `costs`, when not requests (a `body_bytes` cost). */
+  readonly quotaUnit?: "content-bytes";
+  /** Response header charged after the origin answers (`cost_from_response`). */
+  readonly costFromResponse?: string;
 }

@@ -26,7 +26,7 @@ function policies(method: string, path: string, facts: { ip: string; apiKey?: st
 
 describe("the default rules.json", () => {
   it("compiles", () => {
-    expect(result.ok ? result.summary : result.errors).toBe("rules.json: 1 domain, 13 descriptors, 10 limits, 5 routes");
+    expect(result.ok ? result.summary : result.errors).toBe("rules.json: 1 domain, 13 descriptors, 11 limits, 5 routes");
   });
 
   it("points editors at the schema", () => {
@@ -45,13 +45,27 @@ describe("the default rules.json", () => {
     expect(policies("GET", "/x", { ip: "203.0.113.7" })).toEqual([["remote_address=203.0.113.7:0/1s 0/1000ms"]]);
   });
 
-  it("guards POST /login with a token bucket and a daily cap", () => {
-    expect(policies("POST", "/login", { ip: "192.0.2.1" })).toEqual([["login-burst 1/1000ms", "login-daily 100/86400000ms"]]);
+  it("guards POST /login with a token bucket, a daily cap and a cap on failed logins", () => {
+    expect(policies("POST", "/login", { ip: "192.0.2.1" })).toEqual([["login-burst 1/1000ms", "login-daily 100/86400000ms", "login-failures 5/900000ms"]]);
     const [burst] = matchDescriptor(domain, [
       { key: "path", value: "/login" },
       { key: "remote_address", value: "x" },
     ])!.limits;
+    const [, , failures] = matchDescriptor(domain, [
+      { key: "path", value: "/login" },
+      { key: "remote_address", value: "x" },
+    ])!.limits;
     expect(burst).toMatchObject({ algorithm: "token_bucket", burst: 5 });
+    // Only answers 401 and 403 are charged: five wrong passwords in 15 minutes, however many right ones.
+    expect(failures).toMatchObject({
+      algorithm: "sliding_window_log",
+      countWhen: {
+        status: [
+          [401, 401],
+          [403, 403],
+        ],
+      },
+    });
   });
 
   it("limits API keys, and partner keys replace the per-IP limit", () => {

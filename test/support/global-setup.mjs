@@ -2,7 +2,8 @@
 // 127.0.0.1 that echoes exactly what it received, so forwarding tests use
 // real fetch end to end. Its URL reaches tests as the TEST_ORIGIN_URL binding.
 //
-// `/status/NNN` answers status NNN (a 3xx with `Location: /landed`). A request with an `x-test-tag` header is
+// `/status/NNN` answers status NNN (a 3xx with `Location: /landed`); `?tokens=N` answers the header
+// `x-tokens-used: N`, as a model endpoint reports what it spent. A request with an `x-test-tag` header is
 // recorded with its arrival time (when its headers arrived, in Node's clock,
 // which is the machine's) and `GET /__records?tag=T` lists the records of a
 // tag, so the delay and queue tests check delivery times against real arrivals.
@@ -64,7 +65,8 @@ export default async function setup({ provide }) {
       }
       // A redirect points somewhere a follower would land on with a 200.
       const location = status >= 300 && status < 400 ? { location: "/landed" } : {};
-      res.writeHead(status, { "content-type": "application/json", "x-test-origin": "yes", "set-cookie": "origin=1", ...location });
+      const tokens = url.searchParams.has("tokens") ? { "x-tokens-used": url.searchParams.get("tokens") } : {};
+      res.writeHead(status, { "content-type": "application/json", "x-test-origin": "yes", "set-cookie": "origin=1", ...location, ...tokens });
       res.end(JSON.stringify(echo));
     });
   });
