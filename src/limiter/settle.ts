@@ -45,6 +45,8 @@ export function settlementCalls(result: RateLimitResult, response: Answered | un
     // Per window, the hits it should hold for this request; grouped into one call per difference.
     const byDelta = new Map<number, number[]>();
     outcome.policies.forEach((policy, k) => {
+      // A concurrency slot is freed when the response ends (docs/concurrency.md): it is no count to settle.
+      if (policy.rule?.concurrency !== undefined) return;
       const countWhen = policy.rule?.countWhen;
       const counted = countWhen === undefined || (response !== undefined && countsStatus(countWhen, response.status));
       const target = counted ? (reported ?? outcome.cost) : 0;

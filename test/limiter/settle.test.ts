@@ -85,4 +85,56 @@ describe("settlementCalls", () => {
   it("sends nothing for calls that were not taken", () => {
     expect(settlementCalls(result(1, { chargedAt: undefined }), answered(200))).toEqual([]);
   });
+
+  it("leaves a concurrency limit of the same key out: its slot is freed when the response ends", () => {
+    const slotted = compiled({
+      domain: "settle-slot",
+      descriptors: [
+        {
+          key: "k",
+          rate_limits: [
+            { name: "in-flight", concurrency: 2 },
+            { name: "failures", unit: "hour", requests_per_unit: 5, algorithm: "fixed_window", count_when: { status: [401] } },
+          ],
+        },
+      ],
+    });
+    const rulesOfKey = slotted.domains.get("settle-slot")?.root.keyOnly.get("k")?.limits ?? [];
+    expect(rulesOfKey.map((l) => l.concurrency)).toEqual([2, undefined]);
+    const limitCalls: LimitCall[] = rulesOfKey.map((l) => ({ id: l.id, algorithm: l.algorithm, limit: l.limit, windowMs: l.windowMs, burst: l.burst }));
+    const policies: PolicyOutcome[] = rulesOfKey.map((rule) => ({
+      domain: "settle-slot",
+      descriptor: [],
+      name: rule.name,
+      windowMs: rule.windowMs,
+      shadow: false,
+      decision,
+      rule,
+    }));
+    const outcome: DescriptorOutcome = {
+      domain: "settle-slot",
+      descriptor: [{ key: "k", value: "v" }],
+      cost: 1,
+      policies,
+      counter: { object: "settle/1", call: { key: "key", limits: limitCalls, cost: 1, refundable: true } },
+      chargedAt: 1000,
+      costFromResponse: "x-tokens-used",
+    };
+    const taken: RateLimitResult = {
+      allowed: true,
+      reason: "allowed",
+      limit: 2,
+      remaining: 1,
+      resetAfterMs: 0,
+      retryAfterMs: 0,
+      policies,
+      descriptors: [outcome],
+    };
+    expect(settlementCalls(taken, answered(200, { "x-tokens-used": "3" }))).toEqual([
+      { object: "settle/1", call: { kind: "refund", key: "key", limits: [limitCalls[1]], cost: 1, chargedAt: 1000 } },
+    ]);
+    expect(settlementCalls(taken, answered(401, { "x-tokens-used": "3" }))).toEqual([
+      { object: "settle/1", call: { kind: "absorb", key: "key", limits: [limitCalls[1]], cost: 2 } },
+    ]);
+  });
 });
