@@ -26,6 +26,7 @@ export const NOT_WITH_CONCURRENCY = [
   "precount",
   "on_limit",
   "max_delay_ms",
+  "count_when",
 ] as const;
 
 /**

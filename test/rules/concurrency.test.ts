@@ -23,6 +23,7 @@ const SAMPLE: Record<(typeof NOT_WITH_CONCURRENCY)[number], unknown> = {
   precount: { sync_ms: 50 },
   on_limit: "reject",
   max_delay_ms: 10,
+  count_when: { status: [401] },
 };
 
 describe("concurrency limits in rules.json", () => {
