@@ -3,7 +3,7 @@
  * definitions and independently of `src/algorithms`: BigInt arithmetic and
  * brute force over the list of allowed hits, no scaling tricks, no clamps.
  */
-import type { LimitSpec } from "../../src/algorithms/types.ts";
+import type { AlgorithmName, LimitSpec } from "../../src/algorithms/types.ts";
 
 /** A reference model fed the same requests as the algorithm under test. */
 export interface Oracle {
@@ -136,3 +136,13 @@ export function slidingCounterOracle(spec: LimitSpec): Oracle {
     quiet: (t) => estimateW(t) === 0n,
   };
 }
+
+/** The exact oracle of each algorithm (the three buckets share one). */
+export const ORACLES: Readonly<Record<AlgorithmName, (spec: LimitSpec) => Oracle>> = {
+  token_bucket: bucketOracle,
+  leaky_bucket: bucketOracle,
+  gcra: bucketOracle,
+  fixed_window: fixedWindowOracle,
+  sliding_window_log: slidingLogOracle,
+  sliding_window_counter: slidingCounterOracle,
+};

@@ -7,21 +7,12 @@
  */
 import fc from "fast-check";
 import { describe, it } from "vitest";
-import { algorithms, EXACT_REFUND, refund } from "../../src/algorithms/index.ts";
-import type { Algorithm, AlgorithmName, LimitSpec } from "../../src/algorithms/types.ts";
+import { algorithms, BUCKET_ALGORITHMS, EXACT_REFUND, refund } from "../../src/algorithms/index.ts";
+import type { Algorithm, AlgorithmName } from "../../src/algorithms/types.ts";
 import { ensure, SEED, sameDecision, type Scenario, smallScenarios } from "./harness.ts";
-import { bucketOracle, fixedWindowOracle, type Oracle, slidingCounterOracle, slidingLogOracle } from "./oracles.ts";
+import { ORACLES } from "./oracles.ts";
 
-const ORACLES: Record<AlgorithmName, (l: LimitSpec) => Oracle> = {
-  token_bucket: bucketOracle,
-  leaky_bucket: bucketOracle,
-  gcra: bucketOracle,
-  fixed_window: fixedWindowOracle,
-  sliding_window_log: slidingLogOracle,
-  sliding_window_counter: slidingCounterOracle,
-};
-
-const BUCKETS: readonly AlgorithmName[] = ["token_bucket", "leaky_bucket", "gcra"];
+const BUCKETS = BUCKET_ALGORITHMS;
 
 /**
  * Replays `scenario`; request `charged` (if allowed and not free) is refunded

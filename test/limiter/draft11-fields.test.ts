@@ -11,23 +11,15 @@
 //       given its window.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { algorithms, exactArithmeticOk } from "../../src/algorithms/index.ts";
+import { algorithms, BUCKET_ALGORITHMS, exactArithmeticOk } from "../../src/algorithms/index.ts";
 import type { Algorithm, AlgorithmName, LimitSpec } from "../../src/algorithms/types.ts";
 import { rateLimitHeaders } from "../../src/limiter/respond.ts";
 import { summarize } from "../../src/limiter/summarize.ts";
 import type { PolicyOutcome } from "../../src/limiter/types.ts";
 import { largeScenarios, type Scenario, SEED } from "../algorithms/harness.ts";
-import { bucketOracle, fixedWindowOracle, type Oracle, slidingCounterOracle, slidingLogOracle } from "../algorithms/oracles.ts";
+import { ORACLES, type Oracle } from "../algorithms/oracles.ts";
 
-const ORACLES: Record<AlgorithmName, (limit: LimitSpec) => Oracle> = {
-  token_bucket: bucketOracle,
-  leaky_bucket: bucketOracle,
-  gcra: bucketOracle,
-  fixed_window: fixedWindowOracle,
-  sliding_window_log: slidingLogOracle,
-  sliding_window_counter: slidingCounterOracle,
-};
-const BUCKETS = new Set<AlgorithmName>(["token_bucket", "leaky_bucket", "gcra"]);
+const BUCKETS = new Set<AlgorithmName>(BUCKET_ALGORITHMS);
 
 type Hit = readonly [number, number];
 

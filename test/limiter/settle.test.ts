@@ -9,6 +9,7 @@ import type { Decision } from "../../src/algorithms/types.ts";
 import type { LimitCall } from "../../src/durable/protocol.ts";
 import { settlementCalls } from "../../src/limiter/settle.ts";
 import type { DescriptorOutcome, PolicyOutcome, RateLimitResult } from "../../src/limiter/types.ts";
+import type { CompiledLimit } from "../../src/rules/types.ts";
 import { compiled } from "../support/app.ts";
 
 const rules = compiled({
@@ -24,11 +25,18 @@ const rules = compiled({
   ],
 });
 const limits = rules.domains.get("settle")?.root.keyOnly.get("k")?.limits ?? [];
-const calls: LimitCall[] = limits.map((l) => ({ id: l.id, algorithm: l.algorithm, limit: l.limit, windowMs: l.windowMs, burst: l.burst }));
+const calls = toCalls(limits);
 const decision: Decision = { allowed: true, limit: 5, remaining: 4, resetAfterMs: 0, retryAfterMs: 0, effectiveWindowMs: 0 };
 
-function result(cost: number, extra: Partial<DescriptorOutcome> = {}): RateLimitResult {
-  const policies: PolicyOutcome[] = limits.map((rule) => ({
+/** A request decided on `rules` (the limits of one key), charged at 1000 on `object`. */
+function decided(
+  rules: readonly CompiledLimit[],
+  limitCalls: LimitCall[],
+  object: string,
+  cost: number,
+  extra: Partial<DescriptorOutcome> = {},
+): RateLimitResult {
+  const policies: PolicyOutcome[] = rules.map((rule) => ({
     domain: "settle",
     descriptor: [],
     name: rule.name,
@@ -42,12 +50,17 @@ function result(cost: number, extra: Partial<DescriptorOutcome> = {}): RateLimit
     descriptor: [{ key: "k", value: "v" }],
     cost,
     policies,
-    counter: { object: "settle/0", call: { key: "key", limits: calls, cost, refundable: true } },
+    counter: { object, call: { key: "key", limits: limitCalls, cost, refundable: true } },
     chargedAt: 1000,
     ...extra,
   };
   return { allowed: true, reason: "allowed", limit: 5, remaining: 4, resetAfterMs: 0, retryAfterMs: 0, policies, descriptors: [outcome] };
 }
+
+function toCalls(rules: readonly CompiledLimit[]): LimitCall[] {
+  return rules.map((l) => ({ id: l.id, algorithm: l.algorithm, limit: l.limit, windowMs: l.windowMs, burst: l.burst }));
+}
+const result = (cost: number, extra: Partial<DescriptorOutcome> = {}) => decided(limits, calls, "settle/0", cost, extra);
 
 const answered = (status: number, headers: Record<string, string> = {}) => ({ status, headers: new Headers(headers) });
 
@@ -101,35 +114,8 @@ describe("settlementCalls", () => {
     });
     const rulesOfKey = slotted.domains.get("settle-slot")?.root.keyOnly.get("k")?.limits ?? [];
     expect(rulesOfKey.map((l) => l.concurrency)).toEqual([2, undefined]);
-    const limitCalls: LimitCall[] = rulesOfKey.map((l) => ({ id: l.id, algorithm: l.algorithm, limit: l.limit, windowMs: l.windowMs, burst: l.burst }));
-    const policies: PolicyOutcome[] = rulesOfKey.map((rule) => ({
-      domain: "settle-slot",
-      descriptor: [],
-      name: rule.name,
-      windowMs: rule.windowMs,
-      shadow: false,
-      decision,
-      rule,
-    }));
-    const outcome: DescriptorOutcome = {
-      domain: "settle-slot",
-      descriptor: [{ key: "k", value: "v" }],
-      cost: 1,
-      policies,
-      counter: { object: "settle/1", call: { key: "key", limits: limitCalls, cost: 1, refundable: true } },
-      chargedAt: 1000,
-      costFromResponse: "x-tokens-used",
-    };
-    const taken: RateLimitResult = {
-      allowed: true,
-      reason: "allowed",
-      limit: 2,
-      remaining: 1,
-      resetAfterMs: 0,
-      retryAfterMs: 0,
-      policies,
-      descriptors: [outcome],
-    };
+    const limitCalls = toCalls(rulesOfKey);
+    const taken = decided(rulesOfKey, limitCalls, "settle/1", 1, { costFromResponse: "x-tokens-used" });
     expect(settlementCalls(taken, answered(200, { "x-tokens-used": "3" }))).toEqual([
       { object: "settle/1", call: { kind: "refund", key: "key", limits: [limitCalls[1]], cost: 1, chargedAt: 1000 } },
     ]);
