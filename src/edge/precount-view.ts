@@ -52,6 +52,15 @@ export interface Entry {
   answered: number;
   /** When this isolate last took a hit on the counter (locally or strongly). */
   lastHitAt: number;
+  /**
+   * Hits of this isolate waiting for the object's strong decision: demand
+   * as much as hits taken. With the object far away every request may be
+   * waiting on it for longer than a sync period, and a sync that then took
+   * the counter for idle would give back the lease the waiters need.
+   */
+  asking: number;
+  /** Hits of a hot counter decided strongly since the last sync was sent: the lease ran short, so the next one doubles. */
+  shortSinceSync: number;
 }
 
 /** One isolate's background sync loop for one counter (see precount-chain.ts). */
@@ -102,6 +111,8 @@ export function newEntry(objectName: string, call: CounterCall, syncMs: number, 
     lastMoved: false,
     answered: 0,
     lastHitAt: 0,
+    asking: 0,
+    shortSinceSync: 0,
   };
   setView(entry, decisions, now);
   return entry;
@@ -148,11 +159,15 @@ export function setLease(entry: Entry, verdict: CounterVerdict, sentAt: number, 
 export function syncCall(entry: Entry, hits: number, holder: string, now: number): AbsorbCall {
   const recent = entry.hitsSinceSync;
   const rate = recent / Math.max(1, now - entry.syncSentAt);
+  const short = entry.shortSinceSync > 0;
   entry.hitsSinceSync = 0;
+  entry.shortSinceSync = 0;
   entry.syncSentAt = now;
-  // No hit for a sync period: give the lease back (a refresh chain stops only once it holds none).
-  const idle = now - entry.lastHitAt >= entry.syncMs;
-  const want = idle ? 0 : leaseWant(rate, entry.syncMs, entry.roundTripMs);
+  // No hit for a sync period and none waiting: give the lease back (a refresh chain stops only once it holds none).
+  const idle = entry.asking === 0 && now - entry.lastHitAt >= entry.syncMs;
+  // A lease that ran short while the object is far away measures a rate its own waits held down: grow it by doubling, as
+  // a congestion window does, up to the object's fair share, rather than by what the waits let through.
+  const want = idle ? 0 : Math.max(leaseWant(rate, entry.syncMs, entry.roundTripMs), short ? 2 * entry.budget : 0);
   // Unspent: what the lease still covers beyond the hits pending and in flight (the caller counts `hits` in flight already).
   const release = idle ? Math.max(0, entry.budget - entry.pending - entry.inflight) : 0;
   if (release > 0) entry.budget -= release;

@@ -84,6 +84,7 @@ export class PrecountTable {
     // or gone); then, for a hot counter, a sync that reports the carried hits and asks for the next lease.
     const calls: CounterCall[] = [call];
     if (entry !== undefined) entry.hitsSinceSync += call.cost;
+    if (entry !== undefined && hot && fresh) entry.shortSinceSync += call.cost;
     const sent = syncs ? carried : 0;
     if (syncs) {
       entry.syncing = true;
@@ -92,6 +93,7 @@ export class PrecountTable {
       calls.push(syncCall(entry, sent, this.syncer.holder, startedAt));
     }
     let verdicts: CounterVerdict[];
+    if (entry !== undefined) entry.asking += call.cost;
     try {
       verdicts = await this.send(objectName, calls, defer);
     } catch (error) {
@@ -102,6 +104,8 @@ export class PrecountTable {
         entry.syncing = false;
       }
       throw error;
+    } finally {
+      if (entry !== undefined) entry.asking -= call.cost;
     }
     if (syncs) {
       entry.inflight -= sent;

@@ -2,7 +2,9 @@
  * The lease an isolate asks for covers two sync periods and two round trips
  * at its recent rate: with one sync per counter at a time, a lease sized for
  * the sync period alone runs dry while a far-away object's answer is on its
- * way, and every hit then waits for the object (docs: pre-counting).
+ * way, and every hit then waits for the object (docs: pre-counting). A
+ * lease that ran short grows by doubling, and hits waiting for the object
+ * keep the counter from looking idle.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -45,4 +47,44 @@ describe("pre-counting lease size", () => {
     setLease(entry, verdict, 1000, 1000);
     expect(entry.roundTripMs).toBe(150);
   });
+
+  it("keeps its lease while every hit waits for the object, however long since the last one was decided", () => {
+    const entry = newEntry("obj", call, 100, [decision], 0);
+    setLease(entry, { allowed: true, decisions: [decision], reserved: 40 }, 0, 200);
+    entry.lastHitAt = 200;
+    entry.hitsSinceSync = 50;
+    entry.syncSentAt = 0;
+    entry.asking = 50; // the object is 100 ms away each way: all of them still wait for it
+    const sent = syncCall(entry, 0, "me", 500);
+    expect(sent.lease?.release).toBe(0);
+    expect(sent.lease?.want).toBeGreaterThan(0);
+    expect(entry.budget).toBe(40);
+    // With nothing waiting, the same pause is idleness: the lease goes back.
+    entry.asking = 0;
+    entry.lastHitAt = 200;
+    const quiet = syncCall(entry, 0, "me", 500);
+    expect(quiet.lease?.want).toBe(0);
+    expect(quiet.lease?.release).toBe(40);
+  });
+
+  it("doubles a lease that ran short, whatever rate the waits let through (property)", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 100_000 }), fc.integer({ min: 1, max: 50 }), fc.integer({ min: 0, max: 400 }), (budget, short, roundTrip) => {
+        const entry = newEntry("obj", call, 100, [decision], 0);
+        setLease(entry, { allowed: true, decisions: [decision], reserved: budget }, 0, roundTrip);
+        entry.hitsSinceSync = short;
+        entry.shortSinceSync = short;
+        entry.syncSentAt = 0;
+        entry.lastHitAt = 1_000;
+        const sent = syncCall(entry, 0, "me", 1_000);
+        const byRate = Math.max(LEASE_MIN, Math.ceil(2 * (100 + roundTrip) * (short / 1_000)));
+        expect(sent.lease?.want).toBe(Math.max(byRate, 2 * budget));
+        // The next sync, with no hit decided strongly since, asks by its rate again.
+        entry.hitsSinceSync = short;
+        entry.lastHitAt = 2_000;
+        expect(syncCall(entry, 0, "me", 2_000).lease?.want).toBe(byRate);
+      }),
+    );
+  });
 });
+
