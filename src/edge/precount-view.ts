@@ -220,19 +220,23 @@ export function refresh(entry: Entry, decisions: readonly Decision[], consumed: 
 
 /**
  * Whether `cost` more hits may be decided from this entry at `now`: they
- * fit the lease, the lease has not run out, the view is fresh, and the
- * counter is hot here.
+ * fit the lease, the lease has not run out, and the view is fresh. Only a
+ * counter hot here holds a lease (a sync after a sync period without hits
+ * gives it back), so a counter hit now and then is decided strongly; but a
+ * pause in a hot counter's traffic (a slow origin, a collection) shorter
+ * than that does not send its next hits to a far-away object.
  *
  * @example
  * if (canSpend(entry, call.cost, 100, Date.now())) entry.pending += call.cost;
  */
 export function canSpend(entry: Entry, cost: number, syncMs: number, now: number): boolean {
-  return entry.pending + entry.inflight + cost <= entry.budget && now < entry.leaseUntil && now - entry.syncedAt < freshFor(syncMs) && isHot(entry, now);
+  return entry.pending + entry.inflight + cost <= entry.budget && now < entry.leaseUntil && now - entry.syncedAt < freshFor(syncMs);
 }
 
 /**
- * A counter is decided here only while it is hot in this isolate: its
- * previous hit came less than `sync_ms` ago. A counter hit now and then
+ * A counter is hot in this isolate while its previous hit here came less
+ * than `sync_ms` ago: a strong decision on it then syncs and asks for a
+ * lease. A counter hit now and then
  * (1,000 keys at one request a second each, say) is decided strongly, as
  * without precount, rather than paying a background sync for every hit.
  *

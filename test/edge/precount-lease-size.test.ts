@@ -9,7 +9,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { CounterCall, CounterVerdict } from "../../src/durable/protocol.ts";
-import { LEASE_MIN, newEntry, setLease, syncCall } from "../../src/edge/precount-view.ts";
+import { canSpend, LEASE_MIN, newEntry, setLease, syncCall } from "../../src/edge/precount-view.ts";
 
 const call: CounterCall = { key: "k", cost: 1, limits: [{ id: "l", algorithm: "fixed_window", limit: 1_000_000, windowMs: 3_600_000, burst: 1_000_000 }] };
 const decision = { allowed: true, limit: 1_000_000, remaining: 999_999, resetAfterMs: 1000, retryAfterMs: 0, effectiveWindowMs: 1000 };
@@ -85,6 +85,19 @@ describe("pre-counting lease size", () => {
         expect(syncCall(entry, 0, "me", 2_000).lease?.want).toBe(byRate);
       }),
     );
+  });
+
+  it("spends a lease it still holds after a pause longer than sync_ms, and none once a sync gave it back", () => {
+    const entry = newEntry("obj", call, 100, [decision], 0);
+    setLease(entry, { allowed: true, decisions: [decision], reserved: 40 }, 0, 200);
+    entry.lastHitAt = 200;
+    // 250 ms without a hit (a stall on the way to the origin, say): the lease is still this isolate's to spend.
+    expect(canSpend(entry, 1, 100, 450)).toBe(true);
+    // The next sync finds the counter idle and gives the lease back; nothing is decided locally after.
+    entry.syncSentAt = 200;
+    syncCall(entry, 0, "me", 450);
+    setLease(entry, { allowed: true, decisions: [decision], reserved: 0 }, 450, 460);
+    expect(canSpend(entry, 1, 100, 470)).toBe(false);
   });
 });
 
