@@ -149,8 +149,8 @@ export function setLease(entry: Entry, verdict: CounterVerdict, sentAt: number, 
  * The sync call for an entry at `now`: its `hits` to report, and the lease
  * it asks for: what this isolate's rate since the last sync would take in
  * two sync periods and two round trips to the object (at least LEASE_MIN:
- * the lease must outlast the next sync's answer), or, when it took no hit for a
- * sync period, none, giving back what is left unspent (a refresh chain
+ * the lease must outlast the next sync's answer), or, when it took no hit
+ * since the previous sync nor for a sync period, none, giving back what is left unspent (a refresh chain
  * stops only once it holds no lease, so an isolate going quiet keeps none).
  *
  * @example
@@ -163,8 +163,10 @@ export function syncCall(entry: Entry, hits: number, holder: string, now: number
   entry.hitsSinceSync = 0;
   entry.shortSinceSync = 0;
   entry.syncSentAt = now;
-  // No hit for a sync period and none waiting: give the lease back (a refresh chain stops only once it holds none).
-  const idle = entry.asking === 0 && now - entry.lastHitAt >= entry.syncMs;
+  // No hit since the previous sync was sent, none for a sync period, and none waiting: give the lease back (a refresh
+  // chain stops only once it holds none). A stall shorter than the time between two syncs, which a far-away object
+  // stretches to a round trip, leaves a hot counter its lease.
+  const idle = recent === 0 && entry.asking === 0 && now - entry.lastHitAt >= entry.syncMs;
   // A lease that ran short while the object is far away measures a rate its own waits held down: grow it by doubling, as
   // a congestion window does, up to the object's fair share, rather than by what the waits let through.
   const want = idle ? 0 : Math.max(leaseWant(rate, entry.syncMs, entry.roundTripMs), short ? 2 * entry.budget : 0);
