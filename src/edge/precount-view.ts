@@ -6,8 +6,15 @@
 import type { Decision } from "../algorithms/types.ts";
 import type { AbsorbCall, CounterCall, CounterVerdict, DecideCall } from "../durable/protocol.ts";
 
-/** The least lease a hot counter asks for; it doubles with the hits of each sync period. */
+/** The least lease a hot counter asks for. */
 export const LEASE_MIN = 4;
+
+/**
+ * How much a lease that ran short grows at the next sync: each step costs
+ * a round trip to the object, so a far-away hot counter reaches the lease
+ * its rate needs in few of them (docs/precount.md, "Lease size").
+ */
+export const LEASE_GROWTH = 4;
 
 /** One pre-counted counter in one isolate. */
 export interface Entry {
@@ -59,7 +66,7 @@ export interface Entry {
    * the counter for idle would give back the lease the waiters need.
    */
   asking: number;
-  /** Hits of a hot counter decided strongly since the last sync was sent: the lease ran short, so the next one doubles. */
+  /** Hits of a hot counter decided strongly since the last sync was sent: the lease ran short, so the next one grows by LEASE_GROWTH. */
   shortSinceSync: number;
 }
 
@@ -167,9 +174,9 @@ export function syncCall(entry: Entry, hits: number, holder: string, now: number
   // chain stops only once it holds none). A stall shorter than the time between two syncs, which a far-away object
   // stretches to a round trip, leaves a hot counter its lease.
   const idle = recent === 0 && entry.asking === 0 && now - entry.lastHitAt >= entry.syncMs;
-  // A lease that ran short while the object is far away measures a rate its own waits held down: grow it by doubling, as
-  // a congestion window does, up to the object's fair share, rather than by what the waits let through.
-  const want = idle ? 0 : Math.max(leaseWant(rate, entry.syncMs, entry.roundTripMs), short ? 2 * entry.budget : 0);
+  // A lease that ran short while the object is far away measures a rate its own waits held down: grow it geometrically,
+  // as a congestion window does in slow start, up to the object's fair share, rather than by what the waits let through.
+  const want = idle ? 0 : Math.max(leaseWant(rate, entry.syncMs, entry.roundTripMs), short ? LEASE_GROWTH * entry.budget : 0);
   // Unspent: what the lease still covers beyond the hits pending and in flight (the caller counts `hits` in flight already).
   const release = idle ? Math.max(0, entry.budget - entry.pending - entry.inflight) : 0;
   if (release > 0) entry.budget -= release;

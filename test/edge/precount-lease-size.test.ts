@@ -3,13 +3,13 @@
  * at its recent rate: with one sync per counter at a time, a lease sized for
  * the sync period alone runs dry while a far-away object's answer is on its
  * way, and every hit then waits for the object (docs: pre-counting). A
- * lease that ran short grows by doubling, and hits waiting for the object
+ * lease that ran short grows fourfold (LEASE_GROWTH), and hits waiting for the object
  * keep the counter from looking idle.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { CounterCall, CounterVerdict } from "../../src/durable/protocol.ts";
-import { canSpend, LEASE_MIN, newEntry, setLease, syncCall } from "../../src/edge/precount-view.ts";
+import { canSpend, LEASE_GROWTH, LEASE_MIN, newEntry, setLease, syncCall } from "../../src/edge/precount-view.ts";
 
 const call: CounterCall = { key: "k", cost: 1, limits: [{ id: "l", algorithm: "fixed_window", limit: 1_000_000, windowMs: 3_600_000, burst: 1_000_000 }] };
 const decision = { allowed: true, limit: 1_000_000, remaining: 999_999, resetAfterMs: 1000, retryAfterMs: 0, effectiveWindowMs: 1000 };
@@ -67,7 +67,7 @@ describe("pre-counting lease size", () => {
     expect(quiet.lease?.release).toBe(40);
   });
 
-  it("doubles a lease that ran short, whatever rate the waits let through (property)", () => {
+  it("grows a lease that ran short by LEASE_GROWTH, whatever rate the waits let through (property)", () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 100_000 }), fc.integer({ min: 1, max: 50 }), fc.integer({ min: 0, max: 400 }), (budget, short, roundTrip) => {
         const entry = newEntry("obj", call, 100, [decision], 0);
@@ -78,7 +78,7 @@ describe("pre-counting lease size", () => {
         entry.lastHitAt = 1_000;
         const sent = syncCall(entry, 0, "me", 1_000);
         const byRate = Math.max(LEASE_MIN, Math.ceil(2 * (100 + roundTrip) * (short / 1_000)));
-        expect(sent.lease?.want).toBe(Math.max(byRate, 2 * budget));
+        expect(sent.lease?.want).toBe(Math.max(byRate, LEASE_GROWTH * budget));
         // The next sync, with no hit decided strongly since, asks by its rate again.
         entry.hitsSinceSync = short;
         entry.lastHitAt = 2_000;
@@ -100,4 +100,3 @@ describe("pre-counting lease size", () => {
     expect(canSpend(entry, 1, 100, 470)).toBe(false);
   });
 });
-
