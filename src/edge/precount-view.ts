@@ -66,6 +66,8 @@ export interface Entry {
    * the counter for idle would give back the lease the waiters need.
    */
   asking: number;
+  /** A moving average of the gaps between this isolate's hits on the counter (Infinity before the second hit). */
+  gapMs: number;
   /** Hits of a hot counter decided strongly since the last sync was sent: the lease ran short, so the next one grows by LEASE_GROWTH. */
   shortSinceSync: number;
 }
@@ -119,6 +121,7 @@ export function newEntry(objectName: string, call: CounterCall, syncMs: number, 
     answered: 0,
     lastHitAt: 0,
     asking: 0,
+    gapMs: Number.POSITIVE_INFINITY,
     shortSinceSync: 0,
   };
   setView(entry, decisions, now);
@@ -243,17 +246,31 @@ export function canSpend(entry: Entry, cost: number, syncMs: number, now: number
 }
 
 /**
- * A counter is hot in this isolate while its previous hit here came less
- * than `sync_ms` ago: a strong decision on it then syncs and asks for a
- * lease. A counter hit now and then
- * (1,000 keys at one request a second each, say) is decided strongly, as
- * without precount, rather than paying a background sync for every hit.
+ * Note a hit at `now` (taken locally, or asked of the object) in the
+ * moving average of the gaps between hits.
+ *
+ * @example
+ * noteHit(entry, Date.now());
+ */
+export function noteHit(entry: Entry, now: number): void {
+  const gap = Math.max(0, now - entry.lastHitAt);
+  entry.gapMs = entry.gapMs === Number.POSITIVE_INFINITY ? gap : (entry.gapMs + gap) / 2;
+}
+
+/**
+ * A counter is hot in this isolate while its hits here come more than
+ * twice per sync period, by a moving average of their gaps, and the last
+ * one came less than `sync_ms` ago: a strong decision on it then syncs and
+ * asks for a lease. A refresh chain costs a call per sync period, so a
+ * counter hit less often than that (1,000 keys at a few requests a second
+ * each, say) is decided strongly, as without precount: syncing it would
+ * cost more calls than it saves.
  *
  * @example
  * isHot(entry, Date.now()); // false a sync period after the last hit
  */
 export function isHot(entry: Entry, now: number): boolean {
-  return now - entry.lastHitAt < entry.syncMs;
+  return now - entry.lastHitAt < entry.syncMs && entry.gapMs < entry.syncMs / 2;
 }
 
 /**

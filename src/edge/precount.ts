@@ -23,6 +23,7 @@ import {
   isHot,
   localVerdict,
   newEntry,
+  noteHit,
   precountId,
   refresh,
   setLease,
@@ -72,6 +73,7 @@ export class PrecountTable {
     const entry = this.entries.get(id);
     // A hit on a counter this isolate is pre-counting keeps its refresh chain going; a first (or long-paused) one only learns.
     const startedAt = this.now();
+    if (entry !== undefined) noteHit(entry, startedAt);
     const fresh = entry !== undefined && startedAt - entry.syncedAt < freshFor(syncMs);
     const hot = entry !== undefined && isHot(entry, startedAt);
     this.stats.strong += 1;
@@ -151,6 +153,7 @@ export class PrecountTable {
     if (entry === undefined) return undefined;
     entry.pending += call.cost;
     entry.hitsSinceSync += call.cost;
+    noteHit(entry, now);
     entry.lastHitAt = now;
     this.stats.local += 1;
     // Budget spent: send now, so the object sees these hits before this isolate allows more.
