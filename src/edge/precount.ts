@@ -120,6 +120,8 @@ export class PrecountTable {
     const decisions = synced?.decisions ?? verdict.decisions;
     const learned = this.learn(id, objectName, call, syncMs, decisions, accepted + (verdict.allowed ? call.cost : 0), own);
     if (synced !== undefined) setLease(learned, synced, startedAt, this.now());
+    // A strong decision is a round trip to the object too: the first lease is sized with it, not as if the object were here.
+    else if (learned.roundTripMs === 0) learned.roundTripMs = Math.max(0, this.now() - startedAt);
     // When the hit was decided, not when it was asked: a slow object (a cold start) must not make a hot counter look cold.
     learned.lastHitAt = this.now();
     if (own) this.syncer.keepSyncing(learned, defer, this.now());
