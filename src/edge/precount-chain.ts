@@ -4,9 +4,9 @@
  * request's `defer` (ctx.waitUntil), that syncs every `sync_ms` (S, from
  * the start of one sync to the start of the next). A sync sends the hits
  * taken since the previous one, or reads the counter at cost 0 if there are
- * none, and replaces the view. A counter is decided locally only while it
- * is hot here (its previous hit in this isolate came less than S ago; see
- * `isHot`). A hit decided locally starts the chain if none runs, and so
+ * none, and replaces the view. A counter is decided locally only from a
+ * lease, which only a counter hot here gets (its hits come more than twice
+ * per S; see `isHot`). A hit decided locally starts the chain if none runs, and so
  * does a strong decision on a hot counter whose view was fresh (synced
  * within 2 × S + 1 s) or one that carried unsent hits; a first strong
  * decision (or one after a longer pause) only learns the view. An answer

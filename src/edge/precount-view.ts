@@ -233,7 +233,7 @@ export function refresh(entry: Entry, decisions: readonly Decision[], consumed: 
 /**
  * Whether `cost` more hits may be decided from this entry at `now`: they
  * fit the lease, the lease has not run out, and the view is fresh. Only a
- * counter hot here holds a lease (a sync after a sync period without hits
+ * counter hot here gets a lease (a sync after a whole interval without hits
  * gives it back), so a counter hit now and then is decided strongly; but a
  * pause in a hot counter's traffic (a slow origin, a collection) shorter
  * than that does not send its next hits to a far-away object.
