@@ -107,6 +107,29 @@ function targetsOf(scenario) {
   return targets;
 }
 
+/**
+ * A baseline that answers floodgate's 429 at once must answer the same 429:
+ * same status, same header names, same body fields (numbers aside, which
+ * floodgate computes per request). Checked once the scenario's key is
+ * spent (after the warm-up, or by spending it here); a drifted baseline
+ * stops the run.
+ */
+async function sameRejection(scenario, targets, ports) {
+  const baseline = targets.find((t) => t.path.startsWith("/429/"));
+  if (baseline === undefined) return;
+  const shapeOf = async (target) => {
+    const response = await fetch(`http://127.0.0.1:${ports[target.service]}${target.path}`, { headers: { "x-api-key": scenario.keys.key } });
+    const names = [...response.headers.keys()].filter((n) => n.startsWith("ratelimit") || n.startsWith("x-ratelimit-") || n === "retry-after" || n === "content-type");
+    const body = (await response.text()).replace(/\d+/g, "N");
+    return JSON.stringify({ status: response.status, names: names.filter((n) => n !== "x-ratelimit-decision").sort(), body });
+  };
+  let floodgate = "";
+  // Without a warm-up the key may not be spent yet: its first `limit` requests are allowed.
+  for (let i = 0; i <= scenario.limit.limit && !floodgate.startsWith('{"status":429'); i++) floodgate = await shapeOf(targets.find((t) => t.id === "floodgate"));
+  const bare = await shapeOf(baseline);
+  if (floodgate !== bare) throw new Error(`${baseline.id} no longer answers floodgate's 429:\n  floodgate ${floodgate}\n  baseline  ${bare}`);
+}
+
 function keyArgsOf(scenario, nonce) {
   const p = scenario.keys;
   return keyArgs(p, nonce, p.kind === "zipf" ? zipfOverRanks(p.keys, p.exponent, p.overShare) : 0);
@@ -183,6 +206,7 @@ async function runLoads(scenarios, startServer, client, results) {
     try {
       // A fresh process: compile and warm every target before the first measured round.
       if (settings.warmupSeconds > 0) for (const target of targets) await load(target, `${runId}-warm-${target.id}`, settings.warmupSeconds);
+      if (scenario.keys.kind === "fixed") await sameRejection(scenario, targets, server.ports);
       for (let round = 0; round < settings.rounds; round++) {
         // Rotate the order each round so no target always runs first (or right after another).
         const order = targets.map((_, i) => targets[(i + round) % targets.length]);
