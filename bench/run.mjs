@@ -119,13 +119,16 @@ async function sameRejection(scenario, targets, ports) {
   if (baseline === undefined) return;
   const shapeOf = async (target) => {
     const response = await fetch(`http://127.0.0.1:${ports[target.service]}${target.path}`, { headers: { "x-api-key": scenario.keys.key } });
-    const names = [...response.headers.keys()].filter((n) => n.startsWith("ratelimit") || n.startsWith("x-ratelimit-") || n === "retry-after" || n === "content-type");
+    const names = [...response.headers.keys()].filter(
+      (n) => n.startsWith("ratelimit") || n.startsWith("x-ratelimit-") || n === "retry-after" || n === "content-type",
+    );
     const body = (await response.text()).replace(/\d+/g, "N");
     return JSON.stringify({ status: response.status, names: names.filter((n) => n !== "x-ratelimit-decision").sort(), body });
   };
   let floodgate = "";
   // Without a warm-up the key may not be spent yet: its first `limit` requests are allowed.
-  for (let i = 0; i <= scenario.limit.limit && !floodgate.startsWith('{"status":429'); i++) floodgate = await shapeOf(targets.find((t) => t.id === "floodgate"));
+  for (let i = 0; i <= scenario.limit.limit && !floodgate.startsWith('{"status":429'); i++)
+    floodgate = await shapeOf(targets.find((t) => t.id === "floodgate"));
   const bare = await shapeOf(baseline);
   if (floodgate !== bare) throw new Error(`${baseline.id} no longer answers floodgate's 429:\n  floodgate ${floodgate}\n  baseline  ${bare}`);
 }
