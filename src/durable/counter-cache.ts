@@ -14,6 +14,8 @@ interface Entry {
   readonly idleAt: number;
   /** Memory units it takes (see `weightOf`). */
   readonly weight: number;
+  /** The idle time its stored row has (undefined: no row known): a save that keeps it writes the state alone. */
+  savedIdleAt?: number;
 }
 
 /**
@@ -65,19 +67,21 @@ export class CounterCache {
       return cached?.state;
     }
     const loaded = this.store.load(id);
-    const entry = loaded === undefined ? null : { ...loaded, weight: weightOf(loaded.state) };
+    const entry = loaded === undefined ? null : { ...loaded, weight: weightOf(loaded.state), savedIdleAt: loaded.idleAt };
     this.keep(id, entry);
     return entry?.state;
   }
 
   /** Commit a window's new state, and return when it goes idle; stored windows are saved by the next checkpoint (strict ones in this event). */
   write(id: string, limit: LimitCall, state: unknown, now: number): number {
-    const entry = { state, idleAt: getAlgorithm(limit.algorithm).idleAt(state, limit), weight: weightOf(state) };
+    const entry: Entry = { state, idleAt: getAlgorithm(limit.algorithm).idleAt(state, limit), weight: weightOf(state) };
     if (limit.windowMs < DURABLE_WINDOW_MS) {
       this.volatile.set(id, entry);
       return entry.idleAt;
     }
     if (!this.dirty.has(id)) this.nextCheckpointAt = Math.min(this.nextCheckpointAt, now + (limit.persistMs ?? PERSIST_MS.default));
+    const previous = this.stored.get(id);
+    if (previous) entry.savedIdleAt = previous.savedIdleAt;
     this.dirty.set(id, entry);
     if (limit.strict) this.mustSave = true;
     this.keep(id, entry);
@@ -91,7 +95,7 @@ export class CounterCache {
 
   /** Write every unsaved change: one row per changed counter, in the current event's transaction. */
   checkpoint(): void {
-    for (const [id, entry] of this.dirty) this.store.save(id, entry.state, entry.idleAt);
+    for (const [id, entry] of this.dirty) this.save(id, entry);
     this.dirty.clear();
     this.nextCheckpointAt = Infinity;
     this.mustSave = false;
@@ -128,6 +132,11 @@ export class CounterCache {
     return this.volatile.size + known;
   }
 
+  private save(id: string, entry: Entry): void {
+    if (entry.savedIdleAt !== entry.idleAt || !this.store.saveState(id, entry.state)) this.store.save(id, entry.state, entry.idleAt);
+    entry.savedIdleAt = entry.idleAt;
+  }
+
   private keep(id: string, entry: Entry | null): void {
     this.drop(id);
     this.stored.set(id, entry);
@@ -137,7 +146,7 @@ export class CounterCache {
       if (this.units <= this.capacity || oldest === id) break;
       const unsaved = this.dirty.get(oldest);
       if (unsaved !== undefined) {
-        this.store.save(oldest, unsaved.state, unsaved.idleAt);
+        this.save(oldest, unsaved);
         this.dirty.delete(oldest);
       }
       this.stored.delete(oldest);

@@ -63,6 +63,20 @@ export class CounterStore {
   }
 
   /**
+   * Replace the state of a stored counter whose idle time has not moved:
+   * the idle_at index is left alone, so one row is written, not two.
+   * Returns false when there was no such row (then `save` it).
+   *
+   * @example
+   * if (!store.saveState(id, state)) store.save(id, state, idleAt);
+   */
+  saveState(id: string, state: unknown): boolean {
+    const before = this.rowsWritten;
+    this.run("UPDATE counters SET state = ? WHERE id = ?", JSON.stringify(state), id);
+    return this.rowsWritten > before;
+  }
+
+  /**
    * Remove every counter whose id starts with `prefix` (all windows of one key).
    *
    * @example

@@ -124,6 +124,32 @@ describe("checkpointed counters", () => {
     expect(again.map((v) => v.decisions[0].remaining)).toEqual([10 - 2 - 1, 10 - 3 - 1]);
   });
 
+  it("write one row, not two, at a checkpoint that leaves a counter's idle time where it was", async () => {
+    const stub = counters.getByName(fresh("rows"));
+    await runInDurableObject(stub, (_o: CounterObject, state) => {
+      const store = new CounterStore(state.storage.sql);
+      const cache = new CounterCache(store);
+      const limit = minute();
+      const id = "k\u0001fw-1m";
+      const fixed = getAlgorithm("fixed_window");
+      const start = 1_800_000_000_000 - (1_800_000_000_000 % 60_000);
+      const written = (hitAt: number) => {
+        const before = store.rowsWritten;
+        cache.write(id, limit, fixed.decide(cache.read(id, limit), limit, hitAt, 1).state, hitAt);
+        cache.checkpoint();
+        return store.rowsWritten - before;
+      };
+      const first = written(start + 1_000); // a new row, and its idle_at index entry
+      expect(first).toBeGreaterThanOrEqual(2);
+      expect(written(start + 2_000)).toBe(1); // same window, same idle time: the state alone
+      expect(written(start + 3_000)).toBe(1);
+      expect(written(start + 61_000)).toBe(first); // a new window moves the idle time: row and index entry
+      expect(written(start + 62_000)).toBe(1);
+      // Read back from storage alone, exactly.
+      expect(new CounterCache(store).read(id, limit)).toEqual(cache.read(id, limit));
+    });
+  });
+
   it("decide exactly as an unbounded memory would, however small the cache (property, real SQLite)", async () => {
     const stub = counters.getByName(fresh("property"));
     await runInDurableObject(stub, (_o: CounterObject, state) => {
@@ -160,6 +186,14 @@ describe("checkpointed counters", () => {
                 oracle.set(id, want.state);
               }
               if (cache.size > capacity) return false;
+              if (h.gap % 3 === 0) cache.checkpoint();
+            }
+            // What was written, by checkpoints and by paging out, reads back exactly in a fresh memory.
+            cache.checkpoint();
+            const after = new CounterCache(new CounterStore(state.storage.sql), capacity);
+            for (const [id, want] of oracle) {
+              const limit = limits[id.endsWith(limits[0].id) ? 0 : 1];
+              if (JSON.stringify(after.read(id, limit)) !== JSON.stringify(want)) return false;
             }
             return true;
           },
