@@ -47,6 +47,9 @@ export const BUSY_FOR_MS = 1_000;
  */
 export const POLL_MS = 1;
 
+/** Holds kept before expired ones are swept (objects of per-key counters come and go). */
+const HELD_KEPT = 1_024;
+
 /** Largest batch one RPC carries; later calls wait for the next one. */
 export const MAX_BATCH_CALLS = 512;
 
@@ -204,6 +207,11 @@ export class Coalescer {
     const left = (this.inFlight.get(objectName) ?? []).filter((t) => t !== startedAt);
     if (left.length > 0) this.inFlight.set(objectName, left);
     else this.inFlight.delete(objectName);
+    // A hold is otherwise dropped only when its object is asked about again, which one key's object may never be.
+    if (this.heldUntil.size > HELD_KEPT) {
+      const now = Date.now();
+      for (const [name, until] of this.heldUntil) if (until <= now) this.heldUntil.delete(name);
+    }
   }
 }
 
