@@ -2,49 +2,53 @@
  * Request coalescing: concurrent decisions for the same counter object in
  * one isolate travel as one batched RPC. While an RPC to an object is in
  * flight from this isolate, calls for it gather in the next batch, which
- * leaves as soon as that RPC returns; when that RPC carried other callers'
+ * leaves once that RPC has returned (see POLL_MS); when that RPC carried other callers'
  * calls too (the object is contended), no sooner than CONTENDED_INTERVAL_MS
  * after it left, so batches grow and each RPC and storage write serves more
  * decisions (group commit). The object decides a batch in order, so every
  * call gets exactly the answer it would have got alone, and an idle or
  * uncontended isolate adds no delay at all.
  *
- * Workers tie promises to the request that created them: when a request
- * ends (answered, timed out, or dropped by its client), continuations it
- * registered never run. So nothing here waits on another request's
- * promise. Each caller waits on a promise of its own, with a timer of its
- * own; any caller still waiting may send a batch whose sender went missing;
- * and a sender keeps its request alive (`defer`, i.e. ctx.waitUntil) until
- * its RPC has settled and every caller in the batch has its answer.
+ * Workers tie promises to the request that created them, and a promise
+ * settled from another request is handed back to its own by the runtime:
+ * if that request has ended (or ends before the hand-over runs), its
+ * continuations are dropped and workerd logs a warning. So no request here
+ * settles, or wakes, another's promise. The batch is plain data: its sender
+ * writes the answer (or the error) into it, and each caller waiting on it
+ * looks every POLL_MS, from a timer of its own request, whether its answer
+ * is in, and whether the object is free so that it may send the batch
+ * itself. A sender keeps its request alive (`defer`, i.e. ctx.waitUntil)
+ * until its RPC has settled, so the answer gets written.
  */
 import type { CounterCall, CounterVerdict, SendBatch } from "../durable/protocol.ts";
 import type { Defer } from "../http/defer.ts";
 
-interface Waiter {
-  readonly from: number;
-  readonly count: number;
-  readonly resolve: (verdicts: CounterVerdict[]) => void;
-  readonly reject: (error: unknown) => void;
-  /** Set by the waiter's own timer when it stops waiting: its request may end, so nothing may settle its promise after. */
-  gaveUp: boolean;
-}
-
-/** A caller waiting for an object to be free, to send its batch then. */
-interface Waker {
-  readonly batch: Batch;
-  readonly waiter: Waiter;
-  readonly wake: () => void;
-}
-
+/** Calls gathered for one RPC. Plain data only: no request's promise or callback is reachable from it. */
 interface Batch {
   readonly name: string;
   readonly calls: CounterCall[];
-  readonly waiters: Waiter[];
+  /** Callers waiting on it (not its sender's own calls, when it sends them at once). */
+  waiters: number;
   sent: boolean;
+  /** Written by the sender when its RPC answers; each waiter reads its slice from its own timer. */
+  verdicts?: CounterVerdict[];
+  /** Written by the sender when its RPC fails. */
+  failure?: { readonly error: unknown };
 }
 
 /** How long an unanswered RPC keeps its object "busy" for batching. */
 export const BUSY_FOR_MS = 1_000;
+
+/**
+ * How often a waiting caller looks (from its own request's timer) whether
+ * its batch was answered, or whether it may send it. The price of never
+ * being woken by another request: up to this much added to a batched
+ * call's wait.
+ */
+export const POLL_MS = 1;
+
+/** Holds kept before expired ones are swept (objects of per-key counters come and go). */
+const HELD_KEPT = 1_024;
 
 /** Largest batch one RPC carries; later calls wait for the next one. */
 export const MAX_BATCH_CALLS = 512;
@@ -82,8 +86,8 @@ export class Coalescer {
   private readonly open = new Map<string, Batch>();
   /** Start times of the RPCs in flight per object (a lost one stops counting after BUSY_FOR_MS). */
   private readonly inFlight = new Map<string, number[]>();
-  /** Wake-ups of batches waiting for an object to be free. */
-  private readonly wakers = new Map<string, Waker[]>();
+  /** Per contended object, when its next batch may leave (see `release`). */
+  private readonly heldUntil = new Map<string, number>();
   /** RPCs sent, for tests and metrics. */
   rpcs = 0;
 
@@ -103,89 +107,65 @@ export class Coalescer {
    */
   submit(objectName: string, calls: readonly CounterCall[], defer: Defer = () => undefined): Promise<CounterVerdict[]> {
     if (!this.busy(objectName) && !this.open.has(objectName)) {
-      return this.dispatch({ name: objectName, calls: [...calls], waiters: [], sent: false }, defer, calls.length);
+      return this.dispatch({ name: objectName, calls: [...calls], waiters: 0, sent: false }, defer, calls.length);
     }
     let batch = this.open.get(objectName);
-    const leader = batch === undefined || batch.calls.length + calls.length > MAX_BATCH_CALLS;
-    if (leader) {
-      batch = { name: objectName, calls: [], waiters: [], sent: false };
+    if (batch === undefined || batch.calls.length + calls.length > MAX_BATCH_CALLS) {
+      batch = { name: objectName, calls: [], waiters: 0, sent: false };
       this.open.set(objectName, batch);
     }
-    const joined = batch as Batch;
-    let waiter: Waiter | undefined;
+    const joined = batch;
+    const from = joined.calls.length;
+    joined.calls.push(...calls);
+    joined.waiters += 1;
+    const since = Date.now();
+    const giveUpMs = this.maxWaitMs + this.keepAliveMs;
+    // Settled only here, from this caller's own timer: the batch's sender writes the answer into the batch and
+    // settles nothing of this request's. Past maxWaitMs the batch goes out even if the object still looks busy (a
+    // lost RPC delays others by at most that); past the keep-alive a sender allows itself on top, this caller gives up.
     const answer = new Promise<CounterVerdict[]>((resolve, reject) => {
-      waiter = { from: joined.calls.length, count: calls.length, resolve, reject, gaveUp: false };
-      joined.waiters.push(waiter);
-      joined.calls.push(...calls);
+      const look = () => {
+        if (joined.verdicts !== undefined) return resolve(joined.verdicts.slice(from, from + calls.length));
+        if (joined.failure !== undefined) return reject(joined.failure.error);
+        const now = Date.now();
+        const waited = now - since;
+        if (!joined.sent && (waited >= this.maxWaitMs || !this.busy(objectName))) void this.dispatch(joined, defer, 0).catch(noop);
+        if (waited >= giveUpMs) return reject(new Error(`no answer from ${objectName} within ${giveUpMs} ms`));
+        // A batch held behind a contended one cannot leave before its hold ends: no need to look sooner.
+        const held = joined.sent ? 0 : Math.min(this.heldUntil.get(objectName) ?? 0, since + this.maxWaitMs) - now;
+        setTimeout(look, Math.max(POLL_MS, held));
+      };
+      setTimeout(look, POLL_MS);
     });
-    // This request stays alive until its answer is in, so the sender settles a promise of a live request. Past
-    // the wait a sender keeps itself alive for (and the batch's own wait), it gives up: its own timer rejects its
-    // own promise (so nothing awaiting it hangs), and no other request settles it after.
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const giveUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.maxWaitMs + this.keepAliveMs)));
-    defer(
-      Promise.race([
-        answer.then(
-          () => "answered",
-          () => "answered",
-        ),
-        giveUp,
-      ]).then((outcome) => {
-        if (timer !== undefined) clearTimeout(timer);
-        const own = waiter as Waiter;
-        own.gaveUp = true;
-        if (outcome !== "answered") own.reject(new Error(`no answer from ${objectName} within ${this.maxWaitMs + this.keepAliveMs} ms`));
-      }),
-    );
-    // Every caller, not only the first, can send the batch: whoever wakes first.
-    void this.whenFree(objectName, joined, waiter as Waiter)
-      .then(() => this.dispatch(joined, defer, 0))
-      .catch(noop);
+    // This request stays alive until its own timer has settled its answer (and sent the batch, if it was its turn).
+    defer(answer.then(noop, noop));
     return answer;
   }
 
-  /**
-   * Resolves (in the caller's own request) when the object has no RPC in
-   * flight, or after maxWaitMs. Once the batch is sent, by this caller or
-   * another, its wake-ups are dropped unsettled: their requests may have
-   * ended, and settling a promise of an ended request is what Workers warn
-   * about (its continuations are cancelled).
-   */
-  private whenFree(objectName: string, batch: Batch, waiter: Waiter): Promise<void> {
-    return new Promise((resolve) => {
-      setTimeout(resolve, this.maxWaitMs);
-      const list = this.wakers.get(objectName) ?? [];
-      // Woken from the sender's request: resolve only. Its timer belongs to this caller's request and fires there
-      // (to no effect) or ends with it; cancelling it from another request would be cross-request work.
-      list.push({ batch, waiter, wake: () => resolve() });
-      this.wakers.set(objectName, list);
-    });
-  }
-
-  /** Send a batch once; its first `own` verdicts are returned, the rest go to its waiters. */
+  /** Send a batch once; its first `own` verdicts are returned, the rest are left in it for its waiters. */
   private async dispatch(batch: Batch, defer: Defer, own: number): Promise<CounterVerdict[]> {
     if (batch.sent) return [];
     batch.sent = true;
     if (this.open.get(batch.name) === batch) this.open.delete(batch.name);
-    const waiting = this.wakers.get(batch.name)?.filter((w) => w.batch !== batch);
-    if (waiting === undefined || waiting.length === 0) this.wakers.delete(batch.name);
-    else this.wakers.set(batch.name, waiting);
     const startedAt = Date.now();
     this.inFlight.set(batch.name, [...(this.inFlight.get(batch.name) ?? []), startedAt]);
     this.rpcs += 1;
+    const contended = batch.waiters > 0;
+    // Known now, so waiters can sleep through the hold instead of looking every POLL_MS.
+    if (contended) this.heldUntil.set(batch.name, Math.max(this.heldUntil.get(batch.name) ?? 0, startedAt + this.contendedIntervalMs));
     const sent = this.send(batch.name, batch.calls);
     const settled = sent
       .then(
         (verdicts) => {
-          for (const w of batch.waiters) if (!w.gaveUp) w.resolve(verdicts.slice(w.from, w.from + w.count));
+          batch.verdicts = verdicts;
         },
         (error: unknown) => {
-          for (const w of batch.waiters) if (!w.gaveUp) w.reject(error);
+          batch.failure = { error };
         },
       )
-      .finally(() => this.release(batch.name, startedAt, batch.waiters.length > 0));
+      .finally(() => this.release(batch.name, startedAt));
     // Only other callers' answers depend on this request staying alive; a batch of its own calls alone needs no keep-alive.
-    if (batch.waiters.length > 0) {
+    if (contended) {
       let timer: ReturnType<typeof setTimeout> | undefined;
       const giveUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.keepAliveMs)));
       defer(
@@ -200,12 +180,19 @@ export class Coalescer {
     return verdicts.slice(0, own);
   }
 
-  // An RPC whose sender's request was torn down never reports back; after
-  // this long it no longer makes the object look busy.
+  // Busy: an RPC to it is in flight from this isolate, or it is held after a
+  // contended batch (see `release`). An RPC whose sender's request was torn
+  // down never reports back; after BUSY_FOR_MS it no longer counts.
   private busy(objectName: string): boolean {
+    const now = Date.now();
+    const held = this.heldUntil.get(objectName);
+    if (held !== undefined) {
+      if (now < held) return true;
+      this.heldUntil.delete(objectName);
+    }
     const starts = this.inFlight.get(objectName);
     if (starts === undefined) return false;
-    const live = starts.filter((t) => Date.now() - t < BUSY_FOR_MS);
+    const live = starts.filter((t) => now - t < BUSY_FOR_MS);
     if (live.length === 0) this.inFlight.delete(objectName);
     else if (live.length !== starts.length) this.inFlight.set(objectName, live);
     return live.length > 0;
@@ -213,17 +200,18 @@ export class Coalescer {
 
   // A batch that carried other callers' calls means the object is contended
   // here: the next batch then leaves no sooner than CONTENDED_INTERVAL_MS
-  // after this one did, so it gathers more calls (fewer RPCs and commits per
-  // decision). The sender holds it: its request is kept alive until then.
-  private async release(objectName: string, startedAt: number, contended: boolean): Promise<void> {
-    const hold = contended ? startedAt + this.contendedIntervalMs - Date.now() : 0;
-    if (hold > 0) await new Promise((resolve) => setTimeout(resolve, hold));
+  // after this one did (`heldUntil`, set when it left), so it gathers more
+  // calls (fewer RPCs and commits per decision). Waiters see that the
+  // object is free from their own timers; nobody is woken.
+  private release(objectName: string, startedAt: number): void {
     const left = (this.inFlight.get(objectName) ?? []).filter((t) => t !== startedAt);
     if (left.length > 0) this.inFlight.set(objectName, left);
     else this.inFlight.delete(objectName);
-    const wake = this.wakers.get(objectName);
-    this.wakers.delete(objectName);
-    for (const w of wake ?? []) if (!w.batch.sent && !w.waiter.gaveUp) w.wake();
+    // A hold is otherwise dropped only when its object is asked about again, which one key's object may never be.
+    if (this.heldUntil.size > HELD_KEPT) {
+      const now = Date.now();
+      for (const [name, until] of this.heldUntil) if (until <= now) this.heldUntil.delete(name);
+    }
   }
 }
 

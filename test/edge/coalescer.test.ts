@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import type { CounterCall, CounterVerdict } from "../../src/durable/protocol.ts";
-import { Coalescer } from "../../src/edge/coalescer.ts";
+import { Coalescer, POLL_MS } from "../../src/edge/coalescer.ts";
 
 const call = (key: string): CounterCall => ({ key, cost: 1, limits: [] });
 const verdictFor = (c: CounterCall): CounterVerdict => ({
@@ -10,15 +10,16 @@ const verdictFor = (c: CounterCall): CounterVerdict => ({
 
 /** A transport whose RPCs complete only when the test says so. */
 function manualTransport() {
-  const batches: { name: string; calls: readonly CounterCall[]; finish: (error?: Error) => void }[] = [];
+  const batches: { name: string; calls: readonly CounterCall[]; at: number; finish: (error?: Error) => void }[] = [];
   const send = (name: string, calls: readonly CounterCall[]) =>
     new Promise<CounterVerdict[]>((resolve, reject) => {
-      batches.push({ name, calls, finish: (error) => (error ? reject(error) : resolve(calls.map(verdictFor))) });
+      batches.push({ name, calls, at: Date.now(), finish: (error) => (error ? reject(error) : resolve(calls.map(verdictFor))) });
     });
   return { batches, send };
 }
 
-const tick = () => new Promise((r) => setTimeout(r, 0));
+// Long enough for every waiting caller to have looked at its batch once more.
+const tick = () => new Promise((r) => setTimeout(r, POLL_MS + 1));
 
 describe("request coalescing", () => {
   it("sends the first call at once and batches the calls that arrive while it is in flight", async () => {
@@ -85,6 +86,7 @@ describe("request coalescing", () => {
       await vi.advanceTimersByTimeAsync(1);
       expect(t.batches).toHaveLength(2);
       t.batches[1].finish();
+      await vi.advanceTimersByTimeAsync(POLL_MS);
       expect((await next)[0].decisions[0].remaining).toBe(2);
     } finally {
       vi.useRealTimers();
@@ -98,20 +100,22 @@ describe("request coalescing", () => {
       const coalescer = new Coalescer(t.send, { contendedIntervalMs: 40 });
       const early = [1, 2, 3].map((n) => coalescer.submit("obj", [call(String(n))]));
       await vi.advanceTimersByTimeAsync(0);
-      t.batches[0].finish(); // ["1"] alone: not contended, so ["2", "3"] leaves at once
-      await vi.advanceTimersByTimeAsync(0);
+      t.batches[0].finish(); // ["1"] alone: not contended, so ["2", "3"] leaves at its callers' next look
+      await vi.advanceTimersByTimeAsync(POLL_MS);
       expect(t.batches.map((b) => b.calls.length)).toEqual([1, 2]);
-      const leftAt = Date.now();
+      const leftAt = t.batches[1].at;
       t.batches[1].finish(); // two callers' calls: contended
+      await vi.advanceTimersByTimeAsync(POLL_MS);
       await Promise.all(early); // the answers themselves are not held
       const late = [4, 5, 6].map((n) => coalescer.submit("obj", [call(String(n))]));
-      await vi.advanceTimersByTimeAsync(39);
+      await vi.advanceTimersByTimeAsync(leftAt + 39 - Date.now());
       expect(t.batches).toHaveLength(2);
       await vi.advanceTimersByTimeAsync(1);
       expect(t.batches.map((b) => b.calls.map((c) => c.key))).toEqual([["1"], ["2", "3"], ["4", "5", "6"]]);
+      expect(t.batches[2].at - leftAt).toBe(40);
       t.batches[2].finish();
+      await vi.advanceTimersByTimeAsync(POLL_MS);
       expect((await Promise.all(late)).map((v) => v[0].decisions[0].remaining)).toEqual([4, 5, 6]);
-      expect(Date.now() - leftAt).toBe(40);
     } finally {
       vi.useRealTimers();
     }
@@ -132,7 +136,7 @@ describe("request coalescing", () => {
   });
 
   it("keeps a batched caller's request alive until its answer, and a caller that gave up is failed by its own timer", async () => {
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
     try {
       const t = manualTransport();
       const coalescer = new Coalescer(t.send, { maxWaitMs: 100, keepAliveMs: 1_000 });
@@ -164,6 +168,34 @@ describe("request coalescing", () => {
       await first;
       await vi.advanceTimersByTimeAsync(10);
       expect(outcome).toBe("no answer from obj within 1100 ms");
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("settles a batched caller's promise from that caller's own timer: the sender neither answers nor wakes it", async () => {
+    // Workers hand a promise settled from another request back to its own; if that request has ended by then, its
+    // continuations are dropped (workerd warns). So the sender only writes into the batch, and callers look.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    try {
+      const t = manualTransport();
+      const coalescer = new Coalescer(t.send);
+      const first = coalescer.submit("obj", [call("1")]);
+      let outcome = "pending";
+      void coalescer.submit("obj", [call("2")]).then(() => (outcome = "answered"));
+      t.batches[0].finish();
+      await first;
+      // The first RPC's return sends nothing: the next batch leaves when its caller next looks.
+      await vi.advanceTimersByTimeAsync(0);
+      expect(t.batches).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(POLL_MS);
+      expect(t.batches).toHaveLength(2);
+      // Its answer is written into the batch; the caller's own timer picks it up.
+      t.batches[1].finish();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(outcome).toBe("pending");
+      await vi.advanceTimersByTimeAsync(POLL_MS);
+      expect(outcome).toBe("answered");
     } finally {
       vi.useRealTimers();
     }
