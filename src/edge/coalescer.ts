@@ -30,6 +30,8 @@ interface Batch {
   /** Callers waiting on it (not its sender's own calls, when it sends them at once). */
   waiters: number;
   sent: boolean;
+  /** When it was sent. */
+  sentAt?: number;
   /** Written by the sender when its RPC answers; each waiter reads its slice from its own timer. */
   verdicts?: CounterVerdict[];
   /** Written by the sender when its RPC fails. */
@@ -41,9 +43,9 @@ export const BUSY_FOR_MS = 1_000;
 
 /**
  * How often a waiting caller looks (from its own request's timer) whether
- * its batch was answered, or whether it may send it. The price of never
- * being woken by another request: up to this much added to a batched
- * call's wait.
+ * its batch was answered, or whether it may send it; once the batch is out,
+ * every eighth of the time its answer has taken so far, if that is longer. The price of never being woken by
+ * another request: up to that much added to a batched call's wait.
  */
 export const POLL_MS = 1;
 
@@ -133,7 +135,10 @@ export class Coalescer {
         if (waited >= giveUpMs) return reject(new Error(`no answer from ${objectName} within ${giveUpMs} ms`));
         // A batch held behind a contended one cannot leave before its hold ends: no need to look sooner.
         const held = joined.sent ? 0 : Math.min(this.heldUntil.get(objectName) ?? 0, since + this.maxWaitMs) - now;
-        setTimeout(look, Math.max(POLL_MS, held));
+        // Once the batch is out, looking less often the longer its answer takes adds at most an eighth to a long
+        // round trip (an object far away) and keeps the looks per call few; never past the moment to give up.
+        const answerFor = joined.sentAt === undefined ? 0 : now - joined.sentAt;
+        setTimeout(look, Math.min(Math.max(POLL_MS, held, Math.floor(answerFor / 8)), Math.max(POLL_MS, since + giveUpMs - now)));
       };
       setTimeout(look, POLL_MS);
     });
@@ -148,6 +153,7 @@ export class Coalescer {
     batch.sent = true;
     if (this.open.get(batch.name) === batch) this.open.delete(batch.name);
     const startedAt = Date.now();
+    batch.sentAt = startedAt;
     this.inFlight.set(batch.name, [...(this.inFlight.get(batch.name) ?? []), startedAt]);
     this.rpcs += 1;
     const contended = batch.waiters > 0;
