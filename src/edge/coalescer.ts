@@ -15,7 +15,7 @@
  * continuations are dropped and workerd logs a warning. So no request here
  * settles, or wakes, another's promise. The batch is plain data: its sender
  * writes the answer (or the error) into it, and each caller waiting on it
- * looks every POLL_MS, from a timer of its own request, whether its answer
+ * looks, from a timer of its own request (see POLL_MS), whether its answer
  * is in, and whether the object is free so that it may send the batch
  * itself. A sender keeps its request alive (`defer`, i.e. ctx.waitUntil)
  * until its RPC has settled, so the answer gets written.
@@ -29,8 +29,7 @@ interface Batch {
   readonly calls: CounterCall[];
   /** Callers waiting on it (not its sender's own calls, when it sends them at once). */
   waiters: number;
-  sent: boolean;
-  /** When it was sent. */
+  /** When it was sent (undefined: still gathering calls). */
   sentAt?: number;
   /** Written by the sender when its RPC answers; each waiter reads its slice from its own timer. */
   verdicts?: CounterVerdict[];
@@ -43,9 +42,10 @@ export const BUSY_FOR_MS = 1_000;
 
 /**
  * How often a waiting caller looks (from its own request's timer) whether
- * its batch was answered, or whether it may send it; once the batch is out,
- * every eighth of the time its answer has taken so far, if that is longer. The price of never being woken by
- * another request: up to that much added to a batched call's wait.
+ * its batch was answered, or whether it may send it; once the batch is
+ * out, every eighth of the time its answer has taken so far, if that is
+ * longer. The price of never being woken by another request: up to that
+ * much added to a batched call's wait.
  */
 export const POLL_MS = 1;
 
@@ -109,11 +109,11 @@ export class Coalescer {
    */
   submit(objectName: string, calls: readonly CounterCall[], defer: Defer = () => undefined): Promise<CounterVerdict[]> {
     if (!this.busy(objectName) && !this.open.has(objectName)) {
-      return this.dispatch({ name: objectName, calls: [...calls], waiters: 0, sent: false }, defer, calls.length);
+      return this.dispatch({ name: objectName, calls: [...calls], waiters: 0 }, defer, calls.length);
     }
     let batch = this.open.get(objectName);
     if (batch === undefined || batch.calls.length + calls.length > MAX_BATCH_CALLS) {
-      batch = { name: objectName, calls: [], waiters: 0, sent: false };
+      batch = { name: objectName, calls: [], waiters: 0 };
       this.open.set(objectName, batch);
     }
     const joined = batch;
@@ -131,10 +131,10 @@ export class Coalescer {
         if (joined.failure !== undefined) return reject(joined.failure.error);
         const now = Date.now();
         const waited = now - since;
-        if (!joined.sent && (waited >= this.maxWaitMs || !this.busy(objectName))) void this.dispatch(joined, defer, 0).catch(noop);
+        if (joined.sentAt === undefined && (waited >= this.maxWaitMs || !this.busy(objectName))) void this.dispatch(joined, defer, 0).catch(noop);
         if (waited >= giveUpMs) return reject(new Error(`no answer from ${objectName} within ${giveUpMs} ms`));
         // A batch held behind a contended one cannot leave before its hold ends: no need to look sooner.
-        const held = joined.sent ? 0 : Math.min(this.heldUntil.get(objectName) ?? 0, since + this.maxWaitMs) - now;
+        const held = joined.sentAt !== undefined ? 0 : Math.min(this.heldUntil.get(objectName) ?? 0, since + this.maxWaitMs) - now;
         // Once the batch is out, looking less often the longer its answer takes adds at most an eighth to a long
         // round trip (an object far away) and keeps the looks per call few; never past the moment to give up.
         const answerFor = joined.sentAt === undefined ? 0 : now - joined.sentAt;
@@ -149,11 +149,10 @@ export class Coalescer {
 
   /** Send a batch once; its first `own` verdicts are returned, the rest are left in it for its waiters. */
   private async dispatch(batch: Batch, defer: Defer, own: number): Promise<CounterVerdict[]> {
-    if (batch.sent) return [];
-    batch.sent = true;
-    if (this.open.get(batch.name) === batch) this.open.delete(batch.name);
+    if (batch.sentAt !== undefined) return [];
     const startedAt = Date.now();
     batch.sentAt = startedAt;
+    if (this.open.get(batch.name) === batch) this.open.delete(batch.name);
     this.inFlight.set(batch.name, [...(this.inFlight.get(batch.name) ?? []), startedAt]);
     this.rpcs += 1;
     const contended = batch.waiters > 0;

@@ -85,8 +85,12 @@ export class PrecountTable {
     // The hit first, decided beside everyone's leases (this isolate's own included: it asks because its lease is spent
     // or gone); then, for a hot counter, a sync that reports the carried hits and asks for the next lease.
     const calls: CounterCall[] = [call];
-    if (entry !== undefined) entry.hitsSinceSync += call.cost;
-    if (entry !== undefined && hot && fresh) entry.shortSinceSync += call.cost;
+    if (entry !== undefined) {
+      entry.hitsSinceSync += call.cost;
+      // A hot counter's hit that its lease could not cover: the lease ran short.
+      if (hot && fresh) entry.shortSinceSync += call.cost;
+      entry.asking += call.cost;
+    }
     const sent = syncs ? carried : 0;
     if (syncs) {
       entry.syncing = true;
@@ -95,7 +99,6 @@ export class PrecountTable {
       calls.push(syncCall(entry, sent, this.syncer.holder, startedAt));
     }
     let verdicts: CounterVerdict[];
-    if (entry !== undefined) entry.asking += call.cost;
     try {
       verdicts = await this.send(objectName, calls, defer);
     } catch (error) {

@@ -2,8 +2,6 @@
  * RFC 9457 problem+json responses: every error the gateway gives is one.
  */
 
-const PROBLEM_JSON = "application/problem+json";
-
 /**
  * A problem+json response of type `about:blank`, unless `extra` names a
  * problem type URI as `type`; `extra`'s other members are its extensions.
@@ -13,9 +11,7 @@ const PROBLEM_JSON = "application/problem+json";
  */
 export function problem(status: number, title: string, detail: string, extra: Record<string, unknown> = {}, headers: HeadersInit = {}): Response {
   const body = JSON.stringify({ type: "about:blank", title, status, detail, ...extra });
-  // A list of fields (every 429) takes the content type along: one Headers built, none changed after.
-  if (Array.isArray(headers)) return new Response(body, { status, headers: [...headers, ["content-type", PROBLEM_JSON]] });
   const response = new Response(body, { status, headers });
-  response.headers.set("content-type", PROBLEM_JSON);
+  response.headers.set("content-type", "application/problem+json");
   return response;
 }
