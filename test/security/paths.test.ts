@@ -6,7 +6,9 @@
  * these fell through to the catch-all route and all three POSTs were 200.
  */
 import { describe, expect, it } from "vitest";
+import { queueGateway, queueRules, untilState } from "../queue/support.ts";
 import { gateway, testEnv, uniqueIp } from "../support/app.ts";
+import { originRecords, uniqueTag } from "../support/origin.ts";
 
 const rules = (domain: string, paths?: Record<string, unknown>) => ({
   domain,
@@ -84,5 +86,20 @@ describe("paths.case_sensitive: true", () => {
 
   it("still reads every other spelling as /login", async () => {
     expect(await statuses(call, ["/login/", "/%6Cogin", "//login;x=1"])).toEqual([200, 200, 429]);
+  });
+});
+
+describe('paths.forward: "canonical" with on_limit "queue"', () => {
+  it("queues and delivers the canonical path", async () => {
+    const call = queueGateway({ ...queueRules({ unit: "second", requests_per_unit: 4, algorithm: "gcra", burst: 1 }), paths: { forward: "canonical" } });
+    const ip = uniqueIp();
+    const tag = uniqueTag("paths-queue");
+    const send = () => call("//Hooks/./a/;x=1?n=1", { ip, method: "POST", body: "b", headers: { "x-test-tag": tag } });
+    const responses = await Promise.all([send(), send()]);
+    expect(responses.map((r) => r.status).sort()).toEqual([200, 202]);
+    const location = responses.find((r) => r.status === 202)!.headers.get("Location")!;
+    const view = await untilState(call, location, ip, "delivered", 15_000);
+    expect(view.path).toBe("/Hooks/a");
+    expect((await originRecords(tag)).map((r) => r.url)).toEqual(["/Hooks/a?n=1", "/Hooks/a?n=1"]);
   });
 });
