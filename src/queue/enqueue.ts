@@ -15,7 +15,7 @@ import { forwardHeaders, upstreamUrl } from "../http/forward.ts";
 import type { HeaderDialect } from "../http/header-dialect.ts";
 import { hasRouteOrigin } from "../http/origin-host.ts";
 import { rateLimitHeaders, tooManyRequests } from "../limiter/respond.ts";
-import { problem } from "../http/problem.ts";
+import { PROBLEM_TYPES, problem } from "../http/problem.ts";
 import type { DescriptorOutcome, RateLimitResult } from "../limiter/types.ts";
 import { messageBytes, QUEUE_MAX_BODY_BYTES, QUEUE_MAX_MESSAGE_BYTES, toBase64, type PaceTarget, type QueuedMessage } from "./message.ts";
 import { ownerHash } from "./owner.ts";
@@ -78,7 +78,7 @@ export async function enqueueRequest(isolate: Isolate<unknown>, request: Request
     // Nothing was consumed for it, so the client may simply try again.
     console.error(JSON.stringify({ event: "floodgate.queue.send_failed", id, error: String(error) }));
     await status.discard().catch(() => undefined);
-    return problem(503, "Service Unavailable", "The request could not be queued; try again shortly.", { retry_after: 1 }, { "Retry-After": "1" });
+    return problem(503, "Service Unavailable", "The request could not be queued; try again shortly.", { type: PROBLEM_TYPES.queueUnavailable, retry_after: 1 }, { "Retry-After": "1" });
   }
   const location = QUEUED_PATH + id;
   const response = Response.json({ id, state: "queued", location }, { status: 202, headers: { Location: location, "Cache-Control": "no-store" } });

@@ -5,7 +5,7 @@
  */
 import { matchRoute } from "../rules/index.ts";
 import type { CompiledRoute, CompiledRules, DescriptorEntry, DomainDescriptors, EntrySource } from "../rules/types.ts";
-import { clientAddress } from "./client-ip.ts";
+import { clientAddress, type TrustedProxyHeader } from "./client-ip.ts";
 import { requestCost } from "./cost.ts";
 import { urlParts } from "../http/url-parts.ts";
 
@@ -20,6 +20,7 @@ interface RequestFacts {
   readonly host: string;
   readonly method: string;
   readonly trustedProxyHops: number;
+  trustedProxyHeader?: TrustedProxyHeader;
   headers?: Headers;
   clientIp?: string;
   cookies?: Map<string, string>;
@@ -29,6 +30,8 @@ interface RequestFacts {
 export interface MappingOptions {
   /** `TRUSTED_PROXY_HOPS`: proxies of yours in front of Cloudflare (default 0: only CF-Connecting-IP). */
   readonly trustedProxyHops?: number;
+  /** `TRUSTED_PROXY_HEADER`: the one header the proxies write the address into (default `x-forwarded-for`). */
+  readonly trustedProxyHeader?: TrustedProxyHeader;
 }
 
 /**
@@ -42,6 +45,7 @@ export function requestDescriptors(rules: CompiledRules, request: Request, optio
   const href = request.url;
   const { path, host } = urlParts(href);
   const facts: RequestFacts = { request, href, path, host, method: request.method, trustedProxyHops: options.trustedProxyHops ?? 0 };
+  if (options.trustedProxyHeader !== undefined) facts.trustedProxyHeader = options.trustedProxyHeader;
   const out: DomainDescriptors[] = [];
   const target = { method: facts.method, path: facts.path, host: facts.host };
   for (const domain of rules.domains.values()) {
@@ -87,7 +91,7 @@ function sourceValue(source: EntrySource, facts: RequestFacts): string | undefin
     case "cookie":
       return (facts.cookies ??= parseCookies(headersOf(facts).get("cookie"))).get(source.name);
     case "remote_address":
-      return (facts.clientIp ??= clientAddress(headersOf(facts), facts.trustedProxyHops));
+      return (facts.clientIp ??= clientAddress(headersOf(facts), facts.trustedProxyHops, facts.trustedProxyHeader));
     case "path":
       return facts.path;
     case "method":
