@@ -5,6 +5,7 @@
  * these paths when the bindings are missing (docs/on-limit.md, "Turning queues on").
  */
 import { indexPath, keyPath } from "./reader.ts";
+import type { CompiledRules, DescriptorLevel } from "./types.ts";
 
 /**
  * JSON paths of every `on_limit` whose value is `"queue"`, in file order.
@@ -50,4 +51,27 @@ export function missingQueueMessage(configName: string): string {
     "(npx wrangler queues create floodgate-queued && npx wrangler queues create floodgate-dead-letters), " +
     "or use another on_limit"
   );
+}
+
+const queuing = new WeakMap<CompiledRules, boolean>();
+
+/**
+ * Whether any limit of compiled `rules` has `on_limit: "queue"` (remembered per rules object).
+ *
+ * @example
+ * if (!hasQueueLimits(rules)) return notFound(); // queueing is off
+ */
+export function hasQueueLimits(rules: CompiledRules): boolean {
+  let found = queuing.get(rules);
+  if (found === undefined) {
+    found = [...rules.domains.values()].some((domain) => levelQueues(domain.root));
+    queuing.set(rules, found);
+  }
+  return found;
+}
+
+function levelQueues(level: DescriptorLevel): boolean {
+  const nodes = [...level.exact.values(), ...[...level.wildcards.values()].flat().map((w) => w.node), ...level.keyOnly.values()];
+  if (level.ranges !== undefined) nodes.push(...level.ranges.values());
+  return nodes.some((node) => node.limits.some((limit) => limit.onLimit === "queue") || levelQueues(node.children));
 }
