@@ -41,7 +41,13 @@ export async function handleJson(c: Context<{ Bindings: Env }>, isolate: Isolate
     case "invalid":
       return problem(400, "Bad Request", `${answer.path}: ${answer.message}`, { path: answer.path });
     case "unavailable":
-      return problem(503, "Service Unavailable", answer.message, { type: PROBLEM_TYPES.countersUnreachable, retry_after: 1 }, { "Retry-After": "1", [DECISION_HEADER]: "failure-closed" });
+      return problem(
+        503,
+        "Service Unavailable",
+        answer.message,
+        { type: PROBLEM_TYPES.countersUnreachable, retry_after: 1 },
+        { "Retry-After": "1", [DECISION_HEADER]: "failure-closed" },
+      );
     case "response": {
       const status = answer.response.overallCode === "OVER_LIMIT" ? 429 : 200;
       const headers: Record<string, string> = answer.failureOpen ? { [DECISION_HEADER]: "failure-open" } : {};

@@ -51,5 +51,7 @@ export function originUnreachable(error: unknown, where: Record<string, string> 
  */
 export function misconfigured(error: unknown): Response {
   console.error(JSON.stringify({ event: "floodgate.misconfigured", error: error instanceof Error ? error.message : String(error) }));
-  return problem(503, "Service Unavailable", "floodgate is misconfigured; the operator can find the reason in the Worker's log.", { type: PROBLEM_TYPES.misconfigured });
+  return problem(503, "Service Unavailable", "floodgate is misconfigured; the operator can find the reason in the Worker's log.", {
+    type: PROBLEM_TYPES.misconfigured,
+  });
 }

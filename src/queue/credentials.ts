@@ -60,6 +60,10 @@ export async function sealCredentials(secret: string, credentials: readonly [str
  */
 export async function openCredentials(secret: string, sealed: SealedCredentials, id: string): Promise<[string, string][]> {
   const iv = fromBase64(sealed.iv);
-  const plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv, additionalData: new TextEncoder().encode(id) }, await sealingKey(secret), fromBase64(sealed.data));
+  const plain = await crypto.subtle.decrypt(
+    { name: "AES-GCM", iv, additionalData: new TextEncoder().encode(id) },
+    await sealingKey(secret),
+    fromBase64(sealed.data),
+  );
   return JSON.parse(new TextDecoder().decode(plain)) as [string, string][];
 }

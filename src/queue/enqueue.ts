@@ -98,7 +98,13 @@ export async function enqueueRequest(isolate: Isolate<unknown>, request: Request
     console.error(JSON.stringify({ event: "floodgate.queue.send_failed", id, error: String(error) }));
     await status.discard().catch(() => undefined);
     await releaseBacklog(isolate.env, message.backlog ?? [], id).catch(() => undefined);
-    return problem(503, "Service Unavailable", "The request could not be queued; try again shortly.", { type: PROBLEM_TYPES.queueUnavailable, retry_after: 1 }, { "Retry-After": "1" });
+    return problem(
+      503,
+      "Service Unavailable",
+      "The request could not be queued; try again shortly.",
+      { type: PROBLEM_TYPES.queueUnavailable, retry_after: 1 },
+      { "Retry-After": "1" },
+    );
   }
   const location = QUEUED_PATH + id;
   const response = Response.json({ id, state: "queued", location }, { status: 202, headers: { Location: location, "Cache-Control": "no-store" } });

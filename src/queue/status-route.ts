@@ -58,7 +58,10 @@ export async function queuedStatus<E extends { Bindings: Env }>(c: Context<E>, i
     const asQueued = new Request(new URL(status.path + reading.search, reading.origin), { method: status.method, headers: c.req.raw.headers });
     let mine: boolean;
     try {
-      mine = await sameOwner(requestDescriptors(rules, asQueued, { trustedProxyHops: settings.trustedProxyHops, trustedProxyHeader: settings.trustedProxyHeader }), status.owner);
+      mine = await sameOwner(
+        requestDescriptors(rules, asQueued, { trustedProxyHops: settings.trustedProxyHops, trustedProxyHeader: settings.trustedProxyHeader }),
+        status.owner,
+      );
     } catch (error) {
       if (error instanceof InvalidClientIpError) return problem(400, "Bad Request", error.message);
       throw error;
