@@ -17,6 +17,20 @@ import type { CompiledRules, DescriptorLevel } from "./types.ts";
  * // ["$.descriptors[0].rate_limit.on_limit"]
  */
 export function queueLimitPaths(rules: unknown): string[] {
+  return pathsWhere(rules, (key, value) => key === "on_limit" && value === "queue");
+}
+
+/**
+ * JSON paths of every `queue_credentials: true`, in file order (rules that compile, as for queueLimitPaths).
+ *
+ * @example
+ * queueCredentialPaths(rules); // ["$.descriptors[0].rate_limit.queue_credentials"]
+ */
+export function queueCredentialPaths(rules: unknown): string[] {
+  return pathsWhere(rules, (key, value) => key === "queue_credentials" && value === true);
+}
+
+function pathsWhere(rules: unknown, wanted: (key: string, value: unknown) => boolean): string[] {
   const found: string[] = [];
   const walk = (value: unknown, path: string): void => {
     if (Array.isArray(value)) {
@@ -26,13 +40,17 @@ export function queueLimitPaths(rules: unknown): string[] {
     if (typeof value !== "object" || value === null) return;
     for (const [key, child] of Object.entries(value)) {
       const at = keyPath(path, key);
-      if (key === "on_limit" && child === "queue") found.push(at);
+      if (wanted(key, child)) found.push(at);
       else walk(child, at);
     }
   };
   walk(rules, "$");
   return found;
 }
+
+/** Why a `queue_credentials` limit cannot run without QUEUE_SECRET (the admin API's error). */
+export const MISSING_QUEUE_SECRET =
+  "queue_credentials needs the QUEUE_SECRET secret to encrypt the credentials it keeps (npx wrangler secret put QUEUE_SECRET); without it such requests get 429";
 
 /** The binding the queue producer must have (wrangler.toml `[[queues.producers]] binding`). */
 export const QUEUE_BINDING = "QUEUE";

@@ -168,6 +168,17 @@ describe("credential headers in the queue", () => {
   });
 });
 
+describe("queue_credentials without QUEUE_SECRET", () => {
+  it("is refused by PUT /__ratelimit/rules with the path of each, the rules in force unchanged", async () => {
+    const rules = queueing({ ...ONE_AN_HOUR, queue_credentials: true });
+    const call = queueGateway(rules, { QUEUE_SECRET: undefined });
+    const res = await call("/__ratelimit/rules", { method: "PUT", headers: { authorization: `Bearer ${ADMIN}` }, body: JSON.stringify(rules) });
+    expect(res.status).toBe(400);
+    const body = await res.json<{ errors: { path: string; message: string }[] }>();
+    expect(body.errors).toEqual([{ path: "$.descriptors[0].rate_limit.queue_credentials", message: expect.stringMatching(/QUEUE_SECRET/) }]);
+  });
+});
+
 describe("deliveries are floodgate's own", () => {
   it("carry floodgate's id, attempt and a signature that verifies with QUEUE_SECRET, whatever the client forged", async () => {
     const call = queueGateway(queueing(FOUR_A_SECOND));
