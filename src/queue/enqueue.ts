@@ -83,10 +83,15 @@ export async function enqueueRequest(isolate: Isolate<unknown>, request: Request
   if (messageBytes(message) > QUEUE_MAX_MESSAGE_BYTES) {
     return tooLarge(`The request (headers and body) does not fit a queue message of ${QUEUE_MAX_MESSAGE_BYTES} bytes.`);
   }
-  // Counted when queued: a key whose backlog is full is refused like any request over its limit.
-  if (!(await claimBacklog(isolate.env, places, id, queuedAt + policy.maxAgeMs))) {
-    return tooManyRequests({ ...result, reason: "limited" }, dialect);
+  // A place in the key's backlog (docs/on-limit.md, "Bounds"): a full one is refused like any request over its limit.
+  let placed: boolean;
+  try {
+    placed = await claimBacklog(isolate.env, places, id, queuedAt + policy.maxAgeMs);
+  } catch (error) {
+    console.error(JSON.stringify({ event: "floodgate.queue.backlog_failed", id, error: String(error) }));
+    return couldNotQueue();
   }
+  if (!placed) return tooManyRequests({ ...result, reason: "limited" }, dialect);
   // The client's own descriptor values, not the counter's (a share_threshold counter is shared by a whole range).
   const owner = await Promise.all(policy.outcomes.map((outcome) => ownerHash(counterKey(outcome.domain, outcome.descriptor))));
   const status = statuses.getByName(id);
@@ -98,13 +103,7 @@ export async function enqueueRequest(isolate: Isolate<unknown>, request: Request
     console.error(JSON.stringify({ event: "floodgate.queue.send_failed", id, error: String(error) }));
     await status.discard().catch(() => undefined);
     await releaseBacklog(isolate.env, message.backlog ?? [], id).catch(() => undefined);
-    return problem(
-      503,
-      "Service Unavailable",
-      "The request could not be queued; try again shortly.",
-      { type: PROBLEM_TYPES.queueUnavailable, retry_after: 1 },
-      { "Retry-After": "1" },
-    );
+    return couldNotQueue();
   }
   const location = QUEUED_PATH + id;
   const response = Response.json({ id, state: "queued", location }, { status: 202, headers: { Location: location, "Cache-Control": "no-store" } });
@@ -130,4 +129,10 @@ function notQueued(result: RateLimitResult, why: string, dialect: HeaderDialect 
 
 function tooLarge(detail: string): Response {
   return problem(413, "Content Too Large", detail, { max_body_bytes: QUEUE_MAX_BODY_BYTES });
+}
+
+/** Nothing was consumed for it, so the client may simply try again. */
+function couldNotQueue(): Response {
+  const detail = "The request could not be queued; try again shortly.";
+  return problem(503, "Service Unavailable", detail, { type: PROBLEM_TYPES.queueUnavailable, retry_after: 1 }, { "Retry-After": "1" });
 }
