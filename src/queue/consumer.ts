@@ -3,9 +3,10 @@
  * the limit that queued them (`pace.ts`), retries 5xx answers and network
  * errors with exponential backoff, and moves a request that has used up
  * `QUEUE_MAX_ATTEMPTS`, or is older than its `max_queue_age_s`, to the
- * dead-letter queue. A finished request frees its backlog place. Every attempt is recorded
- * in the request's QueueStatusObject, which also makes a redelivered
- * message (queues deliver at least once) a no-op once it was delivered.
+ * dead-letter queue; a finished request frees its backlog place. Every
+ * attempt is recorded in the request's QueueStatusObject, which also makes a
+ * redelivered message (queues deliver at least once) a no-op once it was
+ * delivered.
  */
 import { readSettings, type Env, type Settings } from "../config.ts";
 import type { AttemptOutcome } from "./status-object.ts";
