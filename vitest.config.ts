@@ -1,6 +1,6 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
-import { QUEUE_CONSUMERS, QUEUE_PRODUCERS } from "./test/support/queue-bindings.ts";
+import { QUEUE_CONSUMERS, QUEUE_PRODUCERS, QUEUE_TEST_SECRET } from "./test/support/queue-bindings.ts";
 
 // A test-only worker that consumes the dead-letter queue and hands each dead
 // letter to the test origin (tag "dead-letters"), so the queue tests can see
@@ -39,6 +39,8 @@ export default defineConfig({
           // A small retry budget with 1 s, 2 s backoff, so dead-lettering is seen in seconds.
           QUEUE_MAX_ATTEMPTS: "3",
           QUEUE_RETRY_BASE_SECONDS: "1",
+          // The queue consumer signs deliveries and opens kept credentials with it (test/security/queue.test.ts).
+          QUEUE_SECRET: QUEUE_TEST_SECRET,
         },
         // Real objects that fail (test/support/failing-objects.mjs), for the failure-mode tests.
         durableObjects: {

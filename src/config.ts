@@ -8,6 +8,7 @@ import type { MetricsObject } from "./metrics/metrics-object.ts";
 import type { QueueStatusObject } from "./queue/status-object.ts";
 import type { QueuedMessage } from "./queue/message.ts";
 import type { RulesObject } from "./rules/rules-object.ts";
+import type { TrustedProxyHeader } from "./request/client-ip.ts";
 import { DEFAULT_HEADER_DIALECT, HEADER_DIALECTS, type HeaderDialect, isHeaderDialect } from "./http/header-dialect.ts";
 
 export interface Env {
@@ -32,6 +33,10 @@ export interface Env {
   QUEUE_MAX_ATTEMPTS?: string;
   QUEUE_RETRY_BASE_SECONDS?: string;
   RATELIMIT_HEADERS?: string;
+  /** Secret: signs queued deliveries and encrypts the credentials a `queue_credentials` rule keeps (docs/deploy.md). */
+  QUEUE_SECRET?: string;
+  /** With TRUSTED_PROXY_HOPS: the header your proxy writes the client address into (`x-forwarded-for` or `x-real-ip`). */
+  TRUSTED_PROXY_HEADER?: string;
 }
 
 /** Typed, defaulted view of the environment. */
@@ -52,7 +57,14 @@ export interface Settings {
   readonly queueRetryBaseSeconds: number;
   /** Which rate-limit header fields responses carry (docs/headers.md). */
   readonly headerDialect: HeaderDialect;
+  /** QUEUE_SECRET: signs queued deliveries, encrypts kept credentials; unset: no signature, no credentials kept. */
+  readonly queueSecret?: string;
+  /** The one header a trusted proxy writes the client address into (read only when trustedProxyHops > 0). */
+  readonly trustedProxyHeader: TrustedProxyHeader;
 }
+
+/** Shortest QUEUE_SECRET accepted: an HMAC key guessable in less is no signature. */
+export const QUEUE_SECRET_MIN_LENGTH = 32;
 
 /** Raised when a `[vars]` value cannot be understood; the worker answers 500-free with a 503. */
 export class ConfigError extends Error {}
@@ -107,6 +119,15 @@ export function readSettings(env: Env): Settings {
   if (!isHeaderDialect(headerDialect)) {
     throw new ConfigError(`RATELIMIT_HEADERS must be one of ${HEADER_DIALECTS.map((d) => `"${d}"`).join(", ")}, got ${JSON.stringify(env.RATELIMIT_HEADERS)}`);
   }
+  const queueSecret = env.QUEUE_SECRET && env.QUEUE_SECRET !== "" ? env.QUEUE_SECRET : undefined;
+  if (queueSecret !== undefined && queueSecret.length < QUEUE_SECRET_MIN_LENGTH) {
+    // The value itself is never part of the message: it is a secret.
+    throw new ConfigError(`QUEUE_SECRET must be at least ${QUEUE_SECRET_MIN_LENGTH} characters, got ${queueSecret.length}`);
+  }
+  const proxyHeader = (env.TRUSTED_PROXY_HEADER ?? "x-forwarded-for").trim().toLowerCase();
+  if (proxyHeader !== "x-forwarded-for" && proxyHeader !== "x-real-ip") {
+    throw new ConfigError(`TRUSTED_PROXY_HEADER must be "x-forwarded-for" or "x-real-ip", got ${JSON.stringify(env.TRUSTED_PROXY_HEADER)}`);
+  }
   return {
     originUrl,
     adminToken,
@@ -118,6 +139,8 @@ export function readSettings(env: Env): Settings {
     queueMaxAttempts,
     queueRetryBaseSeconds,
     headerDialect,
+    ...(queueSecret !== undefined ? { queueSecret } : {}),
+    trustedProxyHeader: proxyHeader,
   };
 }
 

@@ -9,7 +9,7 @@ import { shouldRateLimit } from "../envoy/service.ts";
 import { BodyTooLargeError, readBodyText } from "../http/body.ts";
 import { deferOf } from "../http/defer.ts";
 import { DECISION_HEADER } from "../http/headers.ts";
-import { problem } from "../http/problem.ts";
+import { PROBLEM_TYPES, problem } from "../http/problem.ts";
 import type { Isolate } from "../context/isolate.ts";
 import { parseRulesText } from "../rules/index.ts";
 
@@ -41,7 +41,13 @@ export async function handleJson(c: Context<{ Bindings: Env }>, isolate: Isolate
     case "invalid":
       return problem(400, "Bad Request", `${answer.path}: ${answer.message}`, { path: answer.path });
     case "unavailable":
-      return problem(503, "Service Unavailable", answer.message, { retry_after: 1 }, { "Retry-After": "1", [DECISION_HEADER]: "failure-closed" });
+      return problem(
+        503,
+        "Service Unavailable",
+        answer.message,
+        { type: PROBLEM_TYPES.countersUnreachable, retry_after: 1 },
+        { "Retry-After": "1", [DECISION_HEADER]: "failure-closed" },
+      );
     case "response": {
       const status = answer.response.overallCode === "OVER_LIMIT" ? 429 : 200;
       const headers: Record<string, string> = answer.failureOpen ? { [DECISION_HEADER]: "failure-open" } : {};

@@ -10,7 +10,7 @@ import { BodyTooLargeError, readBodyText } from "../http/body.ts";
 import { deferOf } from "../http/defer.ts";
 import { problem } from "../http/problem.ts";
 import { compileRulesText, type CompileResult } from "../rules/index.ts";
-import { missingQueueMessage, queueLimitPaths } from "../rules/queue-limits.ts";
+import { MISSING_QUEUE_SECRET, missingQueueMessage, queueCredentialPaths, queueLimitPaths } from "../rules/queue-limits.ts";
 
 /** Largest rules upload accepted (stored in chunks; a 10,000-descriptor file is about 1 MB). */
 export const MAX_RULES_BODY_BYTES = 16 * 1024 * 1024;
@@ -37,7 +37,8 @@ export async function getRules(c: C, isolate: Isolate): Promise<Response> {
 /**
  * Validate and store an upload; 400 with every `{ path, message }` when
  * invalid, or when it has `on_limit: "queue"` limits and this Worker has no
- * `QUEUE` binding (each would only ever answer 429).
+ * `QUEUE` binding, or `queue_credentials` limits and no QUEUE_SECRET (each
+ * would only ever answer 429).
  *
  * @example
  * admin.put("/rules", (c) => putRules(c, isolateOf(c.env)));
@@ -52,7 +53,8 @@ export async function putRules(c: C, isolate: Isolate): Promise<Response> {
     throw error;
   }
   const compiled = compileRulesText(text, { source: "rules" });
-  const checked = compiled.ok ? queueBindingCheck(compiled, text, isolate.env) : compiled;
+  const bound = compiled.ok ? queueBindingCheck(compiled, text, isolate.env) : compiled;
+  const checked = bound.ok ? queueSecretCheck(bound, text, isolate.settings.queueSecret) : bound;
   // Validated here for the errors and the local apply; the object validates again before it stores.
   const stored = checked.ok ? await isolate.env.RULES.getByName(live.objectName).put(text) : checked;
   isolate.metrics.recordConfigLoad(stored.ok);
@@ -73,6 +75,14 @@ function queueBindingCheck(compiled: CompileResult, text: string, env: Env): Com
   const paths = queueLimitPaths(JSON.parse(text.replace(/^\uFEFF/, "")));
   if (paths.length === 0) return compiled;
   return { ok: false, errors: paths.map((path) => ({ path, message: missingQueueMessage("this Worker") })) };
+}
+
+/** `compiled`, or one error per `queue_credentials: true` when QUEUE_SECRET is unset (each such request would get 429). */
+function queueSecretCheck(compiled: CompileResult, text: string, secret: string | undefined): CompileResult {
+  if (secret !== undefined) return compiled;
+  const paths = queueCredentialPaths(JSON.parse(text.replace(/^\uFEFF/, "")));
+  if (paths.length === 0) return compiled;
+  return { ok: false, errors: paths.map((path) => ({ path, message: MISSING_QUEUE_SECRET })) };
 }
 
 /**

@@ -18,7 +18,7 @@ import type { CompiledRules } from "../rules/types.ts";
 import type { Defer } from "../http/defer.ts";
 import { DECISION_HEADER } from "../http/headers.ts";
 import { DEFAULT_HEADER_DIALECT, type HeaderDialect } from "../http/header-dialect.ts";
-import { problem } from "../http/problem.ts";
+import { PROBLEM_TYPES, problem } from "../http/problem.ts";
 import { rateLimitHeaders, tooManyRequests } from "../limiter/respond.ts";
 import { newSlotLease, SlotHold } from "./slots.ts";
 
@@ -53,7 +53,7 @@ export async function admit(
   const settings = isolate.settings;
   let result: RateLimitResult;
   try {
-    const descriptors = requestDescriptors(rules, request, { trustedProxyHops: settings.trustedProxyHops });
+    const descriptors = requestDescriptors(rules, request, { trustedProxyHops: settings.trustedProxyHops, trustedProxyHeader: settings.trustedProxyHeader });
     result = await decide(isolate.edge, descriptors, {
       timeoutMs: settings.decisionTimeoutMs,
       shadowAll: settings.shadowMode,
@@ -73,7 +73,7 @@ export async function admit(
           503,
           "Service Unavailable",
           "The rate limiter could not reach its counters; try again shortly.",
-          { retry_after: 1 },
+          { type: PROBLEM_TYPES.countersUnreachable, retry_after: 1 },
           { "Retry-After": "1", [DECISION_HEADER]: "failure-closed" },
         ),
       };

@@ -21,7 +21,7 @@ import { deferFrom, deferOf, type Defer } from "../http/defer.ts";
 import { forwardToOrigin } from "../http/forward.ts";
 import { withoutOrigin } from "./no-origin.ts";
 import { withHeaders } from "../http/headers.ts";
-import { problem } from "../http/problem.ts";
+import { misconfigured, originUnreachable, problem } from "../http/problem.ts";
 
 /** The gateway as a module worker's default export: `fetch`, plus the Hono app behind /__ratelimit/. */
 export interface Gateway {
@@ -112,12 +112,12 @@ async function originResponse(request: Request, origin: URL | undefined, result:
     return mutable ? new Response(upstream.body, upstream) : upstream;
   } catch (error) {
     slots?.release();
-    return problem(502, "Bad Gateway", `The origin could not be reached: ${String(error)}`);
+    return originUnreachable(error, { origin: "ORIGIN_URL" });
   }
 }
 
 function errorResponse(error: unknown): Response {
-  if (error instanceof ConfigError) return problem(503, "Service Unavailable", `floodgate is misconfigured: ${error.message}`);
+  if (error instanceof ConfigError) return misconfigured(error);
   console.error(JSON.stringify({ event: "floodgate.unhandled_error", error: String(error), stack: (error as Error).stack }));
   return problem(500, "Internal Server Error", "floodgate hit an unexpected error; it has been logged.");
 }

@@ -4,7 +4,8 @@
  * on workers.dev, where no origin is behind the hostname, the built-in echo
  * (docs/operations.md, "Configuration": ORIGIN_URL).
  */
-import { problem } from "../http/problem.ts";
+import { forwardHeaders } from "../http/forward.ts";
+import { originUnreachable, problem } from "../http/problem.ts";
 import { hasRouteOrigin } from "../http/origin-host.ts";
 import type { RateLimitResult } from "../limiter/types.ts";
 import { echo } from "./echo.ts";
@@ -33,17 +34,14 @@ export async function withoutOrigin(request: Request, result: RateLimitResult, m
       "This request came back to floodgate after floodgate passed it on to the route's origin: ORIGIN_URL is unset and the route leads to this Worker again. Set ORIGIN_URL to your API's address.",
     );
   }
-  const headers = new Headers(request.headers);
+  // A client's copies of floodgate's own headers are not passed on (docs/on-limit.md).
+  const headers = forwardHeaders(request.headers);
   headers.set(HOP_HEADER, "1");
   try {
     // Same zone: Cloudflare sends this subrequest to the zone's origin, not to a Worker route.
     const upstream = await fetch(new Request(request, { headers, redirect: "manual" }));
     return mutable ? new Response(upstream.body, upstream) : upstream;
   } catch (error) {
-    return problem(
-      502,
-      "Bad Gateway",
-      `The origin of ${host} could not be reached (ORIGIN_URL is unset, so requests go on to the route's own origin): ${String(error)}`,
-    );
+    return originUnreachable(error, { origin: "route", host });
   }
 }

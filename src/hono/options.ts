@@ -4,6 +4,7 @@
  */
 import type { Context } from "hono";
 import type { Settings } from "../config.ts";
+import type { TrustedProxyHeader } from "../request/client-ip.ts";
 import { DEFAULT_HEADER_DIALECT, HEADER_DIALECTS, type HeaderDialect, isHeaderDialect } from "../http/header-dialect.ts";
 import { compileRules } from "../rules/compile.ts";
 import type { CompiledRules } from "../rules/types.ts";
@@ -36,6 +37,8 @@ export interface RateLimitOptions {
   readonly timeoutMs?: number;
   /** Proxies of yours in front of Cloudflare whose `X-Forwarded-For` entries are trusted. Default 0. */
   readonly trustedProxyHops?: number;
+  /** With `trustedProxyHops`: the one header your proxy writes the client address into. Default `"x-forwarded-for"`. */
+  readonly trustedProxyHeader?: TrustedProxyHeader;
   /** Count every limit, block none (Envoy's SHADOW_MODE). Default false. */
   readonly shadowMode?: boolean;
   /** The rate-limit header dialect: `"draft-11"`, `"draft-7"`, `"draft-6"` or `"none"` (docs/headers.md). Default `"draft-11"`. */
@@ -87,6 +90,10 @@ export function settingsFromOptions(options: RateLimitOptions): Settings {
   if (!isHeaderDialect(headerDialect)) {
     throw new TypeError(`rateLimit(): headers must be one of ${HEADER_DIALECTS.map((d) => `"${d}"`).join(", ")}, got ${JSON.stringify(headerDialect)}`);
   }
+  const trustedProxyHeader = options.trustedProxyHeader ?? "x-forwarded-for";
+  if (trustedProxyHeader !== "x-forwarded-for" && trustedProxyHeader !== "x-real-ip") {
+    throw new TypeError(`rateLimit(): trustedProxyHeader must be "x-forwarded-for" or "x-real-ip", got ${JSON.stringify(trustedProxyHeader)}`);
+  }
   return {
     failureMode,
     headerDialect,
@@ -96,6 +103,7 @@ export function settingsFromOptions(options: RateLimitOptions): Settings {
     trustedProxyHops: whole(options.trustedProxyHops, "trustedProxyHops", 0, 0, 16),
     queueMaxAttempts: 5,
     queueRetryBaseSeconds: 10,
+    trustedProxyHeader,
   };
 }
 

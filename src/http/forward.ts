@@ -1,7 +1,9 @@
 /**
  * Forwarding an allowed request to the origin at ORIGIN_URL, streamed both
- * ways, with hop-by-hop headers dropped.
+ * ways, with hop-by-hop headers and a client's copies of floodgate's own
+ * headers dropped.
  */
+import { DECISION_HEADER, DELAY_HEADER } from "./headers.ts";
 import { pathStart } from "./url-parts.ts";
 
 // RFC 9110 section 7.6.1: connection-specific fields are not forwarded.
@@ -58,10 +60,11 @@ export async function forwardToOrigin(request: Request, origin: URL): Promise<Re
   const incoming = request.headers;
   // The runtime's fetch already drops the standard hop-by-hop fields and
   // sets Host from the URL (test/gateway/forwarding.test.ts holds it to
-  // that); fields named in Connection and the non-standard Proxy-Connection
-  // are ours to drop. Most requests have neither, and then the copy and its
-  // deletes, a visible share of a forward's cost, are skipped.
-  const headers = incoming.has("connection") || incoming.has("proxy-connection") ? forwardHeaders(incoming) : incoming;
+  // that); fields named in Connection, the non-standard Proxy-Connection and
+  // a client's copies of floodgate's own headers are ours to drop. Most
+  // requests have none, and then the copy and its deletes, a visible share
+  // of a forward's cost, are skipped.
+  const headers = needsCleaning(incoming) ? forwardHeaders(incoming) : incoming;
   const method = request.method;
   const hasBody = method !== "GET" && method !== "HEAD";
   return fetch(upstreamHref(origin, request.url), {
@@ -72,9 +75,41 @@ export async function forwardToOrigin(request: Request, origin: URL): Promise<Re
   });
 }
 
+/** Prefix of the headers floodgate itself sends an origin (docs/on-limit.md): a client's own are never passed on. */
+export const FLOODGATE_HEADER_PREFIX = "x-floodgate-";
+
+// floodgate's decision headers: an origin may read them as floodgate's word, so a client's copies go.
+const DECISION_HEADERS = new Set([DECISION_HEADER.toLowerCase(), DELAY_HEADER.toLowerCase()]);
+
+// Headers that say who the client is: `Connection` may not remove them, or a
+// client could hide its address from an origin that reads one of them.
+const PROTECTED = new Set(["cf-connecting-ip", "cf-connecting-ipv6", "true-client-ip", "x-forwarded-for", "x-real-ip", "forwarded"]);
+
+/**
+ * A header a client may not send an origin: one of floodgate's own, or a decision header.
+ *
+ * @example
+ * isFloodgateHeader("X-Floodgate-Queued-Id"); // true
+ * isFloodgateHeader("X-RateLimit-Decision"); // true
+ * isFloodgateHeader("X-Trace"); // false
+ */
+export function isFloodgateHeader(name: string): boolean {
+  const lower = name.toLowerCase();
+  return lower.startsWith(FLOODGATE_HEADER_PREFIX) || DECISION_HEADERS.has(lower);
+}
+
+function needsCleaning(headers: Headers): boolean {
+  for (const [name] of headers) {
+    if (name === "connection" || name === "proxy-connection" || isFloodgateHeader(name)) return true;
+  }
+  return false;
+}
+
 /**
  * The request headers an origin gets: hop-by-hop fields (and those the
- * `Connection` header names) and `Host` removed.
+ * `Connection` header names, except the client-address ones), a client's
+ * copies of floodgate's own headers (`X-Floodgate-*`, `X-RateLimit-Decision`,
+ * `X-RateLimit-Delay-Ms`) and `Host` removed.
  *
  * @example
  * forwardHeaders(new Headers({ connection: "x-trace", "x-trace": "1", accept: "text/html" })); // only accept
@@ -84,7 +119,8 @@ export function forwardHeaders(incoming: Headers): Headers {
   const named = (headers.get("connection") ?? "")
     .split(",")
     .map((h) => h.trim().toLowerCase())
-    .filter(Boolean);
-  for (const name of [...HOP_BY_HOP, ...named, "host"]) headers.delete(name);
+    .filter((h) => h !== "" && !PROTECTED.has(h) && !isFloodgateHeader(h));
+  const own = [...headers.keys()].filter(isFloodgateHeader);
+  for (const name of [...HOP_BY_HOP, ...named, ...own, "host"]) headers.delete(name);
   return headers;
 }

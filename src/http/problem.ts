@@ -15,3 +15,43 @@ export function problem(status: number, title: string, detail: string, extra: Re
   response.headers.set("content-type", "application/problem+json");
   return response;
 }
+
+/**
+ * Problem types of floodgate's own 5xx answers (docs/reliability.md,
+ * "Security"): each has one fixed title and detail, never the error behind
+ * it or a configuration value; the details go to the Worker's log.
+ */
+export const PROBLEM_TYPES = {
+  /** 502: the origin (ORIGIN_URL, or the route's own origin) could not be reached. */
+  originUnreachable: "urn:floodgate:origin-unreachable",
+  /** 503: a `[vars]` value or secret cannot be understood. */
+  misconfigured: "urn:floodgate:misconfigured",
+  /** 503: the counters could not be reached in time and FAILURE_MODE is `closed`. */
+  countersUnreachable: "urn:floodgate:counters-unreachable",
+  /** 503: a request over an `on_limit: "queue"` limit could not be put on the queue. */
+  queueUnavailable: "urn:floodgate:queue-unavailable",
+} as const;
+
+/**
+ * The 502 for an origin that could not be reached; `error` and `where` go to the log only.
+ *
+ * @example
+ * catch (error) { return originUnreachable(error, { origin: "ORIGIN_URL" }); }
+ */
+export function originUnreachable(error: unknown, where: Record<string, string> = {}): Response {
+  console.error(JSON.stringify({ event: "floodgate.origin_unreachable", ...where, error: String(error) }));
+  return problem(502, "Bad Gateway", "The origin could not be reached.", { type: PROBLEM_TYPES.originUnreachable });
+}
+
+/**
+ * The 503 for a configuration floodgate cannot run with; `error` (naming the setting and its value) goes to the log only.
+ *
+ * @example
+ * if (error instanceof ConfigError) return misconfigured(error);
+ */
+export function misconfigured(error: unknown): Response {
+  console.error(JSON.stringify({ event: "floodgate.misconfigured", error: error instanceof Error ? error.message : String(error) }));
+  return problem(503, "Service Unavailable", "floodgate is misconfigured; the operator can find the reason in the Worker's log.", {
+    type: PROBLEM_TYPES.misconfigured,
+  });
+}

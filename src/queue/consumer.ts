@@ -2,15 +2,19 @@
  * The queue consumer: delivers queued requests to the origin no faster than
  * the limit that queued them (`pace.ts`), retries 5xx answers and network
  * errors with exponential backoff, and moves a request that has used up
- * `QUEUE_MAX_ATTEMPTS` to the dead-letter queue. Every attempt is recorded
- * in the request's QueueStatusObject, which also makes a redelivered
- * message (queues deliver at least once) a no-op once it was delivered.
+ * `QUEUE_MAX_ATTEMPTS`, or is older than its `max_queue_age_s`, to the
+ * dead-letter queue; a finished request frees its backlog place. Every
+ * attempt is recorded in the request's QueueStatusObject, which also makes a
+ * redelivered message (queues deliver at least once) a no-op once it was
+ * delivered.
  */
 import { readSettings, type Env, type Settings } from "../config.ts";
 import type { AttemptOutcome } from "./status-object.ts";
 import { deliver } from "./deliver.ts";
 import { asQueuedMessage, type QueuedMessage } from "./message.ts";
-import { paceDelivery } from "./pace.ts";
+import { PACE_WAIT_MS, paceDelivery } from "./pace.ts";
+import { releaseBacklog } from "./backlog.ts";
+import { openCredentials } from "./credentials.ts";
 
 /** Cloudflare Queues' longest delivery delay (12 hours). */
 export const MAX_DELAY_SECONDS = 43_200;
@@ -72,27 +76,43 @@ async function handle(message: Message<unknown>, env: Env, settings: Settings): 
   const status = env.QUEUED?.getByName(queued.id);
   const before = status ? await status.read() : null;
   if (before !== null && before.state !== "queued") {
+    await releaseBacklog(env, queued.backlog ?? [], queued.id);
     message.ack(); // already delivered or dead-lettered: a redelivery
     return;
   }
-  const pace = await paceDelivery(env, queued.pace);
+  const attempts = (before?.attempts ?? message.attempts - 1) + 1;
+  const expiresAt = queued.expiresAt ?? Number.POSITIVE_INFINITY;
+  if (Date.now() >= expiresAt) {
+    await deadLetter(env, queued, attempts - 1, { delivered: false, error: EXPIRED });
+    message.ack();
+    return;
+  }
+  const pace = await paceDelivery(env, queued.pace, Math.min(PACE_WAIT_MS, expiresAt - Date.now()));
   if (pace.kind === "later") {
-    // Back on the queue as a fresh message: waiting for quota is not a failed attempt.
-    const delaySeconds = Math.min(MAX_DELAY_SECONDS, Math.max(1, Math.ceil(pace.retryAfterMs / 1000)));
+    // Back on the queue as a fresh message: waiting for quota is not a failed attempt. It comes back by its
+    // maximum age at the latest, to be dead-lettered then rather than sit in the queue past it.
+    const wait = Math.min(pace.retryAfterMs, expiresAt - Date.now());
+    const delaySeconds = Math.min(MAX_DELAY_SECONDS, Math.max(1, Math.ceil(wait / 1000)));
     if (env.QUEUE === undefined) return message.retry({ delaySeconds });
     await env.QUEUE.send(queued, { contentType: "json", delaySeconds });
     message.ack();
     return;
   }
-  const attempts = (before?.attempts ?? message.attempts - 1) + 1;
   if (pace.kind === "never") {
     await deadLetter(env, queued, attempts - 1, { delivered: false, error: "the limit can never admit this request" });
     message.ack();
     return;
   }
-  const outcome = await deliver(queued, attempts);
+  const credentials = await credentialsOf(queued, settings);
+  if (credentials === undefined) {
+    await deadLetter(env, queued, attempts - 1, { delivered: false, error: "its credentials cannot be decrypted with QUEUE_SECRET" });
+    message.ack();
+    return;
+  }
+  const outcome = await deliver(queued, attempts, { credentials, ...(settings.queueSecret !== undefined ? { secret: settings.queueSecret } : {}) });
   const after = status ? await status.attempted(outcome) : null;
   if (outcome.delivered) {
+    await releaseBacklog(env, queued.backlog ?? [], queued.id);
     message.ack();
     return;
   }
@@ -105,10 +125,25 @@ async function handle(message: Message<unknown>, env: Env, settings: Settings): 
   message.retry({ delaySeconds: backoffSeconds(failures, settings.queueRetryBaseSeconds) });
 }
 
+/** Why a request past its `max_queue_age_s` was dead-lettered. */
+export const EXPIRED = "older than its max_queue_age_s";
+
+/** The credential headers sealed in the message (none when there are none); undefined when they cannot be opened. */
+async function credentialsOf(queued: QueuedMessage, settings: Settings): Promise<[string, string][] | undefined> {
+  if (queued.credentials === undefined) return [];
+  if (settings.queueSecret === undefined) return undefined;
+  try {
+    return await openCredentials(settings.queueSecret, queued.credentials, queued.id);
+  } catch {
+    return undefined;
+  }
+}
+
 async function deadLetter(env: Env, queued: QueuedMessage, attempts: number, outcome: AttemptOutcome): Promise<void> {
   const failure = { attempts, ...(outcome.status !== undefined ? { status: outcome.status } : {}), ...(outcome.error ? { error: outcome.error } : {}) };
   console.warn(JSON.stringify({ event: "floodgate.queue.dead_lettered", id: queued.id, ...failure }));
   if (env.DEAD_LETTERS) await env.DEAD_LETTERS.send({ ...queued, failure }, { contentType: "json" });
   else console.error(JSON.stringify({ event: "floodgate.queue.no_dead_letter_queue", id: queued.id }));
   await env.QUEUED?.getByName(queued.id).deadLettered();
+  await releaseBacklog(env, queued.backlog ?? [], queued.id);
 }

@@ -3,6 +3,7 @@
  */
 import type { AttemptOutcome } from "./status-object.ts";
 import { fromBase64, type QueuedMessage } from "./message.ts";
+import { signatureHeaders } from "./signature.ts";
 
 /** How long one attempt may take before it counts as a network failure. */
 export const DELIVERY_TIMEOUT_MS = 30_000;
@@ -11,6 +12,14 @@ export const DELIVERY_TIMEOUT_MS = 30_000;
 export const QUEUED_ID_HEADER = "X-Floodgate-Queued-Id";
 /** Header telling the origin which attempt this is (1 for the first). */
 export const ATTEMPT_HEADER = "X-Floodgate-Attempt";
+
+/** What a delivery adds to the stored request. */
+export interface DeliveryOptions {
+  /** Credential headers opened from the message (docs/on-limit.md, "Credentials"). */
+  readonly credentials?: readonly [string, string][];
+  /** QUEUE_SECRET: sign the delivery (signature.ts); without it there is no signature. */
+  readonly secret?: string;
+}
 
 /**
  * Send the request to its target. A 5xx or a network error (timeout
@@ -21,18 +30,25 @@ export const ATTEMPT_HEADER = "X-Floodgate-Attempt";
  * @example
  * const outcome = await deliver(message, 1); // { delivered: true, status: 201 }
  */
-export async function deliver(message: QueuedMessage, attempt: number): Promise<AttemptOutcome> {
+export async function deliver(message: QueuedMessage, attempt: number, options: DeliveryOptions = {}): Promise<AttemptOutcome> {
   const { method, target, headers, body } = message.request;
   if (target === null) return { delivered: true, status: 200 };
   const sent = new Headers(headers as [string, string][]);
+  for (const [name, value] of options.credentials ?? []) sent.append(name, value);
   sent.set(QUEUED_ID_HEADER, message.id);
   sent.set(ATTEMPT_HEADER, String(attempt));
   const hasBody = body !== null && method !== "GET" && method !== "HEAD";
+  const bytes = hasBody ? fromBase64(body) : null;
+  if (options.secret !== undefined) {
+    const url = new URL(target);
+    const parts = { method, pathAndQuery: url.pathname + url.search, id: message.id, attempt, timestamp: Math.floor(Date.now() / 1000), body: bytes };
+    for (const [name, value] of await signatureHeaders(options.secret, parts)) sent.set(name, value);
+  }
   try {
     const response = await fetch(target, {
       method,
       headers: sent,
-      body: hasBody ? fromBase64(body) : undefined,
+      body: bytes ?? undefined,
       redirect: "manual",
       signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
     });
@@ -41,6 +57,8 @@ export async function deliver(message: QueuedMessage, attempt: number): Promise<
     if (response.status >= 500) return { delivered: false, status: response.status, error: `the origin answered ${response.status}` };
     return { delivered: true, status: response.status };
   } catch (error) {
-    return { delivered: false, error: `the origin could not be reached: ${String(error)}` };
+    // The status endpoint shows `error` to the client: the cause goes to the log only.
+    console.error(JSON.stringify({ event: "floodgate.queue.origin_unreachable", id: message.id, attempt, error: String(error) }));
+    return { delivered: false, error: "the origin could not be reached" };
   }
 }

@@ -5,7 +5,9 @@
  * so a consumer that is quick never finds it missing. A Worker without the
  * queue bindings (the default wrangler.toml leaves them out), or on a zone
  * route without ORIGIN_URL (a delivery would come back through the route),
- * answers such a request as any other over its limit: 429.
+ * answers such a request as any other over its limit: 429. So does a key
+ * whose backlog is full (`max_queue_backlog`). Credential headers are
+ * dropped, or sealed when the limits opt in (docs/on-limit.md).
  */
 import { RESERVABLE } from "../algorithms/index.ts";
 import type { Isolate } from "../context/isolate.ts";
@@ -15,10 +17,13 @@ import { forwardHeaders, upstreamUrl } from "../http/forward.ts";
 import type { HeaderDialect } from "../http/header-dialect.ts";
 import { hasRouteOrigin } from "../http/origin-host.ts";
 import { rateLimitHeaders, tooManyRequests } from "../limiter/respond.ts";
-import { problem } from "../http/problem.ts";
-import type { DescriptorOutcome, RateLimitResult } from "../limiter/types.ts";
+import { PROBLEM_TYPES, problem } from "../http/problem.ts";
+import type { RateLimitResult } from "../limiter/types.ts";
 import { messageBytes, QUEUE_MAX_BODY_BYTES, QUEUE_MAX_MESSAGE_BYTES, toBase64, type PaceTarget, type QueuedMessage } from "./message.ts";
 import { ownerHash } from "./owner.ts";
+import { backlogName, claimBacklog, releaseBacklog } from "./backlog.ts";
+import { sealCredentials, splitCredentials } from "./credentials.ts";
+import { counterOf, queuePolicy } from "./policy.ts";
 
 /** Path prefix of the status endpoint (`Location` of a queued request). */
 export const QUEUED_PATH = "/__ratelimit/queued/";
@@ -50,50 +55,60 @@ export async function enqueueRequest(isolate: Isolate<unknown>, request: Request
     return tooLarge(`A request queued for later delivery may have a body of at most ${QUEUE_MAX_BODY_BYTES} bytes.`);
   }
   const id = crypto.randomUUID();
-  const queuingDescriptors = queuingOutcomes(result);
-  const queuing = queuingDescriptors.map((outcome) => outcome.counter as PaceTarget);
+  const policy = queuePolicy(result);
+  const queuing = policy.outcomes.map(counterOf);
+  const secret = isolate.settings.queueSecret;
+  const { kept, credentials } = splitCredentials(forwardHeaders(request.headers));
+  if (policy.keepCredentials && credentials.length > 0 && secret === undefined) {
+    return notQueued(result, "queue_credentials needs the QUEUE_SECRET secret to encrypt them (docs/deploy.md)", dialect);
+  }
+  const queuedAt = Date.now();
+  const places = await Promise.all(queuing.map(async (target, i) => [await backlogName(target), policy.caps[i]] as const));
   const message: QueuedMessage = {
     v: 1,
     id,
-    queuedAt: Date.now(),
+    queuedAt,
     request: {
       method: request.method,
       path: url.pathname + url.search,
       target: origin ? upstreamUrl(origin, url).href : null,
-      headers: [...forwardHeaders(request.headers)],
+      headers: kept,
       body: body.byteLength > 0 ? toBase64(body) : null,
     },
     pace: queuing.map(paceTarget),
+    expiresAt: queuedAt + policy.maxAgeMs,
+    backlog: places.map(([name]) => name),
+    ...(policy.keepCredentials && credentials.length > 0 && secret !== undefined ? { credentials: await sealCredentials(secret, credentials, id) } : {}),
   };
   if (messageBytes(message) > QUEUE_MAX_MESSAGE_BYTES) {
     return tooLarge(`The request (headers and body) does not fit a queue message of ${QUEUE_MAX_MESSAGE_BYTES} bytes.`);
   }
+  // A place in the key's backlog (docs/on-limit.md, "Bounds"): a full one is refused like any request over its limit.
+  let placed: boolean;
+  try {
+    placed = await claimBacklog(isolate.env, places, id, queuedAt + policy.maxAgeMs);
+  } catch (error) {
+    console.error(JSON.stringify({ event: "floodgate.queue.backlog_failed", id, error: String(error) }));
+    return couldNotQueue();
+  }
+  if (!placed) return tooManyRequests({ ...result, reason: "limited" }, dialect);
   // The client's own descriptor values, not the counter's (a share_threshold counter is shared by a whole range).
-  const owner = await Promise.all(queuingDescriptors.map((outcome) => ownerHash(counterKey(outcome.domain, outcome.descriptor))));
+  const owner = await Promise.all(policy.outcomes.map((outcome) => ownerHash(counterKey(outcome.domain, outcome.descriptor))));
   const status = statuses.getByName(id);
   try {
-    await status.create({ id, state: "queued", method: request.method, path: url.pathname, owner, queuedAt: message.queuedAt, attempts: 0 });
+    await status.create({ id, state: "queued", method: request.method, path: url.pathname, owner, queuedAt, attempts: 0 });
     await queue.send(message, { contentType: "json" });
   } catch (error) {
     // Nothing was consumed for it, so the client may simply try again.
     console.error(JSON.stringify({ event: "floodgate.queue.send_failed", id, error: String(error) }));
     await status.discard().catch(() => undefined);
-    return problem(503, "Service Unavailable", "The request could not be queued; try again shortly.", { retry_after: 1 }, { "Retry-After": "1" });
+    await releaseBacklog(isolate.env, message.backlog ?? [], id).catch(() => undefined);
+    return couldNotQueue();
   }
   const location = QUEUED_PATH + id;
   const response = Response.json({ id, state: "queued", location }, { status: 202, headers: { Location: location, "Cache-Control": "no-store" } });
   for (const [name, value] of rateLimitHeaders(result, dialect)) response.headers.set(name, value);
   return response;
-}
-
-/** The counters whose queue limits turned the request away: the delivery takes its slot from them. */
-function queuingOutcomes(result: RateLimitResult): DescriptorOutcome[] {
-  const targets: DescriptorOutcome[] = [];
-  for (const outcome of result.descriptors ?? []) {
-    const queues = outcome.policies.some((p) => p.onLimit === "queue" && !p.decision.allowed && !p.shadow);
-    if (queues && outcome.counter !== undefined) targets.push(outcome);
-  }
-  return targets;
 }
 
 /** Every window of the counter, the bucket ones reservable (so deliveries get exact slots). */
@@ -114,4 +129,10 @@ function notQueued(result: RateLimitResult, why: string, dialect: HeaderDialect 
 
 function tooLarge(detail: string): Response {
   return problem(413, "Content Too Large", detail, { max_body_bytes: QUEUE_MAX_BODY_BYTES });
+}
+
+/** Nothing was consumed for it, so the client may simply try again. */
+function couldNotQueue(): Response {
+  const detail = "The request could not be queued; try again shortly.";
+  return problem(503, "Service Unavailable", detail, { type: PROBLEM_TYPES.queueUnavailable, retry_after: 1 }, { "Retry-After": "1" });
 }

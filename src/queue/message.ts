@@ -33,7 +33,13 @@ export interface PaceTarget {
   readonly call: CounterCall;
 }
 
-/** Version 1 of the message format. */
+/** Credential headers sealed for the queue (AES-GCM nonce and ciphertext, base64; see credentials.ts). */
+export interface SealedCredentials {
+  readonly iv: string;
+  readonly data: string;
+}
+
+/** Version 1 of the message format (the optional members were added later; a message without them is still version 1). */
 export interface QueuedMessage {
   readonly v: 1;
   /** The id in `Location: /__ratelimit/queued/<id>` (a random UUID). */
@@ -53,6 +59,12 @@ export interface QueuedMessage {
   };
   /** Counters to take a slot from before each delivery attempt. */
   readonly pace: readonly PaceTarget[];
+  /** Past this (ms since epoch) it is dead-lettered instead of delivered: `queuedAt` + the limit's `max_queue_age_s`. */
+  readonly expiresAt?: number;
+  /** Names of the backlog objects it holds a place in (freed once it is delivered or dead-lettered). */
+  readonly backlog?: readonly string[];
+  /** Credential headers a `queue_credentials` limit kept, sealed with QUEUE_SECRET (docs/on-limit.md). */
+  readonly credentials?: SealedCredentials;
   /** Set on the copy sent to the dead-letter queue: why the last attempt failed. */
   readonly failure?: { readonly attempts: number; readonly status?: number; readonly error?: string };
 }
@@ -109,5 +121,9 @@ export function asQueuedMessage(body: unknown): QueuedMessage | undefined {
   if (!Array.isArray(r.headers) || !r.headers.every((h) => Array.isArray(h) && h.length === 2 && h.every((x) => typeof x === "string"))) return undefined;
   if (!Array.isArray(m.pace) || !m.pace.every((p) => typeof p?.object === "string" && typeof p?.call?.key === "string" && Array.isArray(p.call.limits)))
     return undefined;
+  if (m.expiresAt !== undefined && typeof m.expiresAt !== "number") return undefined;
+  if (m.backlog !== undefined && !(Array.isArray(m.backlog) && m.backlog.every((b) => typeof b === "string"))) return undefined;
+  const c = m.credentials;
+  if (c !== undefined && (typeof c !== "object" || c === null || typeof c.iv !== "string" || typeof c.data !== "string")) return undefined;
   return m as QueuedMessage;
 }

@@ -22,14 +22,14 @@ export type Pace =
   | { readonly kind: "never" };
 
 /**
- * Take a slot from every target (waiting for it when it is near), or say when to come back.
+ * Take a slot from every target (waiting for it when it is within `budgetMs`), or say when to come back.
  *
  * @example
  * const pace = await paceDelivery(env, message.pace);
  * if (pace.kind === "go") await deliver(message, attempt);
  */
-export async function paceDelivery(env: Env, targets: readonly PaceTarget[]): Promise<Pace> {
-  let budget = PACE_WAIT_MS;
+export async function paceDelivery(env: Env, targets: readonly PaceTarget[], budgetMs = PACE_WAIT_MS): Promise<Pace> {
+  let budget = Math.max(0, budgetMs);
   for (;;) {
     const step = await takeSlots(env, targets, budget);
     if (step.delayMs !== undefined) {

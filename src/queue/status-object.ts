@@ -5,6 +5,7 @@
  * budget, so a request re-queued for pacing keeps its failures.
  */
 import { DurableObject } from "cloudflare:workers";
+import { claimIn, releaseIn } from "./backlog-store.ts";
 
 /** Where a queued request stands. */
 export type QueuedState = "queued" | "delivered" | "dead_lettered";
@@ -120,7 +121,30 @@ export class QueueStatusObject extends DurableObject {
     await this.ctx.storage.deleteAll();
   }
 
-  /** Retention is over: drop everything, so the object costs nothing more. */
+  /**
+   * A backlog object (backlog.ts): hold a place for `id` unless `cap` are held; the object is dropped after its last place expires.
+   *
+   * @example
+   * if (!(await env.QUEUED.getByName(name).claimPlace(id, 100, expiresAt))) return tooManyRequests(result);
+   */
+  async claimPlace(id: string, cap: number, expiresAt: number): Promise<boolean> {
+    const held = claimIn(this.ctx.storage.sql, id, cap, expiresAt, Date.now());
+    const alarm = await this.ctx.storage.getAlarm();
+    if (held && (alarm === null || alarm < expiresAt)) await this.ctx.storage.setAlarm(expiresAt);
+    return held;
+  }
+
+  /**
+   * A backlog object: free `id`'s place.
+   *
+   * @example
+   * await env.QUEUED.getByName(name).releasePlace(id);
+   */
+  releasePlace(id: string): void {
+    releaseIn(this.ctx.storage.sql, id);
+  }
+
+  /** Retention is over (for a backlog object: its last place expired): drop everything, so the object costs nothing more. */
   override async alarm(): Promise<void> {
     await this.ctx.storage.deleteAll();
   }

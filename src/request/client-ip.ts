@@ -2,6 +2,9 @@
  * The client address used for `remote_address` descriptors.
  */
 
+/** The header a proxy of yours writes the client address into (`TRUSTED_PROXY_HEADER`, docs/operations.md). */
+export type TrustedProxyHeader = "x-forwarded-for" | "x-real-ip";
+
 /** Key used for requests that carry no client IP, so they share one bucket instead of going unlimited. */
 export const UNKNOWN_CLIENT = "unknown";
 
@@ -17,8 +20,11 @@ const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]
  * With `trustedProxyHops` N > 0 (the `TRUSTED_PROXY_HOPS` var: N proxies of
  * yours sit in front of Cloudflare, each appending the address it was
  * reached from), the client is the Nth `X-Forwarded-For` entry from the
- * right — entries further left were written by the client and are ignored —
- * or `X-Real-IP` when there is no `X-Forwarded-For`.
+ * right — entries further left were written by the client and are ignored.
+ * Only the one header `proxyHeader` (`TRUSTED_PROXY_HEADER`) names is read:
+ * with `x-real-ip` (a proxy that overwrites `X-Real-IP`) that header, and
+ * `X-Forwarded-For` is ignored; with `x-forwarded-for` (the default),
+ * `X-Real-IP` is ignored. Either way the other header is client-written.
  *
  * IPv6 addresses are reduced to their /64, since one subscriber usually
  * holds a whole /64 and could otherwise rotate freely; IPv4-mapped IPv6 is
@@ -30,26 +36,29 @@ const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]
  * clientAddress(new Headers({ "cf-connecting-ip": "2001:db8:1:2:3:4:5:6" })); // "2001:db8:1:2::/64"
  * clientAddress(new Headers({ "cf-connecting-ip": "203.0.113.7" }));        // "203.0.113.7"
  * clientAddress(new Headers({ "x-forwarded-for": "1.1.1.1, 198.51.100.9", "cf-connecting-ip": "192.0.2.1" }), 1); // "198.51.100.9"
+ * clientAddress(new Headers({ "x-forwarded-for": "1.1.1.1", "x-real-ip": "198.51.100.9" }), 1, "x-real-ip"); // "198.51.100.9"
  */
-export function clientAddress(headers: Headers, trustedProxyHops = 0): string {
-  const [raw, source] = rawClientIp(headers, trustedProxyHops);
+export function clientAddress(headers: Headers, trustedProxyHops = 0, proxyHeader: TrustedProxyHeader = "x-forwarded-for"): string {
+  const [raw, source] = rawClientIp(headers, trustedProxyHops, proxyHeader);
   if (raw === undefined) return UNKNOWN_CLIENT;
   const address = normalizeIp(raw);
   if (address === undefined) throw new InvalidClientIpError(`${source} is not an IP address: ${JSON.stringify(raw.slice(0, 64))}`);
   return address;
 }
 
-function rawClientIp(headers: Headers, hops: number): [string | undefined, string] {
-  if (hops > 0) {
+function rawClientIp(headers: Headers, hops: number, proxyHeader: TrustedProxyHeader): [string | undefined, string] {
+  if (hops > 0 && proxyHeader === "x-real-ip") {
+    // The proxy overwrites X-Real-IP; an X-Forwarded-For beside it is whatever the client wrote.
+    const real = headers.get("x-real-ip")?.trim();
+    if (real) return [real, "X-Real-IP"];
+  } else if (hops > 0) {
     const forwarded = headers.get("x-forwarded-for");
     if (forwarded !== null) {
       const hopsSeen = forwarded.split(",").map((part) => part.trim());
       // Fewer entries than trusted proxies: the chain is not what was declared, so fall back to the edge's view.
       if (hopsSeen.length >= hops) return [hopsSeen[hopsSeen.length - hops] || undefined, "X-Forwarded-For"];
-    } else {
-      const real = headers.get("x-real-ip")?.trim();
-      if (real) return [real, "X-Real-IP"];
     }
+    // No X-Real-IP fallback: a proxy that appends to X-Forwarded-For always sends one, so an X-Real-IP here is the client's.
   }
   return [headers.get("cf-connecting-ip")?.trim() || undefined, "CF-Connecting-IP"];
 }

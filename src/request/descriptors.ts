@@ -6,7 +6,7 @@
  */
 import { matchRoute } from "../rules/index.ts";
 import type { CompiledRoute, CompiledRules, DescriptorEntry, DomainDescriptors, EntrySource } from "../rules/types.ts";
-import { clientAddress } from "./client-ip.ts";
+import { clientAddress, type TrustedProxyHeader } from "./client-ip.ts";
 import { requestCost } from "./cost.ts";
 import { urlParts } from "../http/url-parts.ts";
 import { canonicalPath, foldPathCase } from "../http/canonical-path.ts";
@@ -27,6 +27,7 @@ interface RequestFacts {
   readonly host: string;
   readonly method: string;
   readonly trustedProxyHops: number;
+  trustedProxyHeader?: TrustedProxyHeader;
   headers?: Headers;
   clientIp?: string;
   cookies?: Map<string, string>;
@@ -36,6 +37,8 @@ interface RequestFacts {
 export interface MappingOptions {
   /** `TRUSTED_PROXY_HOPS`: proxies of yours in front of Cloudflare (default 0: only CF-Connecting-IP). */
   readonly trustedProxyHops?: number;
+  /** `TRUSTED_PROXY_HEADER`: the one header the proxies write the address into (default `x-forwarded-for`). */
+  readonly trustedProxyHeader?: TrustedProxyHeader;
 }
 
 /**
@@ -51,6 +54,7 @@ export function requestDescriptors(rules: CompiledRules, request: Request, optio
   const canonical = canonicalPath(parts.path);
   const method = request.method;
   const facts: RequestFacts = { request, href, canonical, path: canonical, host: parts.host, method, trustedProxyHops: options.trustedProxyHops ?? 0 };
+  if (options.trustedProxyHeader !== undefined) facts.trustedProxyHeader = options.trustedProxyHeader;
   const out: DomainDescriptors[] = [];
   for (const domain of rules.domains.values()) {
     facts.path = domain.paths.caseSensitive ? canonical : (facts.folded ??= foldPathCase(canonical));
@@ -96,7 +100,7 @@ function sourceValue(source: EntrySource, facts: RequestFacts): string | undefin
     case "cookie":
       return (facts.cookies ??= parseCookies(headersOf(facts).get("cookie"))).get(source.name);
     case "remote_address":
-      return (facts.clientIp ??= clientAddress(headersOf(facts), facts.trustedProxyHops));
+      return (facts.clientIp ??= clientAddress(headersOf(facts), facts.trustedProxyHops, facts.trustedProxyHeader));
     case "path":
       return facts.path;
     case "method":

@@ -174,4 +174,9 @@ export class CidrTable<T> {
     }
     return undefined;
   }
+
+  /** Every value in the table (a walk over the whole tree, such as "does any limit queue", needs them). */
+  *values(): IterableIterator<T> {
+    for (const family of [this.#families[4], this.#families[6]]) for (const ranges of family.byLength.values()) yield* ranges.values();
+  }
 }

@@ -27,6 +27,9 @@ export const NOT_WITH_CONCURRENCY = [
   "on_limit",
   "max_delay_ms",
   "count_when",
+  "max_queue_age_s",
+  "max_queue_backlog",
+  "queue_credentials",
 ] as const;
 
 /**

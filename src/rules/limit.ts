@@ -12,6 +12,7 @@ import { readDurability } from "./durability.ts";
 import { readConcurrency } from "./concurrency.ts";
 import { readName, readOnLimit, readPrecount, readReplaces } from "./limit-options.ts";
 import { derivedName, limitId } from "./names.ts";
+import { readQueueOptions } from "./queue-options.ts";
 import { asObject, checkKeys, type JsonObject, keyPath } from "./reader.ts";
 import type { CompiledLimit } from "./types.ts";
 
@@ -31,6 +32,9 @@ const COUNTING_KEYS = [
   "durability",
   "concurrency",
   "count_when",
+  "max_queue_age_s",
+  "max_queue_backlog",
+  "queue_credentials",
 ] as const;
 
 /**
@@ -86,6 +90,7 @@ function readCounting(
   }
   const precount = readPrecount(ctx, obj, path);
   const { onLimit, maxDelayMs } = readOnLimit(ctx, obj, path, algorithm);
+  const queue = readQueueOptions(ctx, obj, path, onLimit);
   const countWhen = readCountWhen(ctx, obj, path);
   if (countWhen !== undefined) conflictsWithCountWhen(ctx, obj, path, onLimit);
   if (unit === undefined || requestsPerUnit === undefined || algorithm === undefined) return undefined;
@@ -126,6 +131,7 @@ function readCounting(
     ...(precount !== undefined ? { precount } : {}),
     onLimit,
     ...(maxDelayMs !== undefined ? { maxDelayMs } : {}),
+    ...queue,
     ...durability,
     ...(countWhen !== undefined ? { countWhen } : {}),
   });

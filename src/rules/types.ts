@@ -44,6 +44,12 @@ export interface CompiledLimit extends LimitSpec {
   readonly concurrency?: number;
   /** Charge only requests whose origin response matches (`count_when`, docs/response-limits.md). */
   readonly countWhen?: CountWhen;
+  /** With `onLimit: "queue"` (docs/on-limit.md): a queued request older than this is dead-lettered. */
+  readonly maxQueueAgeMs?: number;
+  /** With `onLimit: "queue"`: requests of one counter key waiting at once; more get a 429. */
+  readonly maxQueueBacklog?: number;
+  /** With `onLimit: "queue"`: credential headers are kept, encrypted (`queue_credentials`). */
+  readonly queueCredentials?: true;
 }
 
 /** `count_when`: the response statuses charged, as inclusive ranges. */

@@ -74,6 +74,7 @@ describe("rateLimit() options", () => {
     expect(() => rateLimit({ rules, timeoutMs: 0 })).toThrow(/timeoutMs must be a whole number from 1 to 60000/);
     expect(() => rateLimit({ rules, timeoutMs: 1.5 })).toThrow(/timeoutMs/);
     expect(() => rateLimit({ rules, trustedProxyHops: -1 })).toThrow(/trustedProxyHops/);
+    expect(() => rateLimit({ rules, trustedProxyHeader: "x-client-ip" as "x-real-ip" })).toThrow(/trustedProxyHeader must be "x-forwarded-for" or "x-real-ip"/);
     expect(() => rateLimit({ rules, shadowMode: "yes" as unknown as boolean })).toThrow(/shadowMode must be true or false/);
   });
 

@@ -30,9 +30,14 @@ describe("client identity (remote_address)", () => {
     expect(clientAddress(spoofed, 2)).toBe("198.51.100.9");
   });
 
-  it("with a trusted proxy falls back to X-Real-IP, then to CF-Connecting-IP", () => {
-    expect(clientAddress(h({ "cf-connecting-ip": "192.0.2.50", "x-real-ip": "198.51.100.7" }), 1)).toBe("198.51.100.7");
+  it("with a trusted proxy reads only the header TRUSTED_PROXY_HEADER names, then CF-Connecting-IP", () => {
+    // X-Forwarded-For proxies: an X-Real-IP is the client's own, never a fallback.
+    expect(clientAddress(h({ "cf-connecting-ip": "192.0.2.50", "x-real-ip": "198.51.100.7" }), 1)).toBe("192.0.2.50");
     expect(clientAddress(h({ "cf-connecting-ip": "192.0.2.50", "x-forwarded-for": "198.51.100.7" }), 3)).toBe("192.0.2.50");
+    // An X-Real-IP proxy: its header wins over any X-Forwarded-For a client wrote.
+    const both = h({ "cf-connecting-ip": "192.0.2.50", "x-forwarded-for": "203.0.113.9", "x-real-ip": "198.51.100.7" });
+    expect(clientAddress(both, 1, "x-real-ip")).toBe("198.51.100.7");
+    expect(clientAddress(h({ "cf-connecting-ip": "192.0.2.50", "x-forwarded-for": "203.0.113.9" }), 1, "x-real-ip")).toBe("192.0.2.50");
   });
 
   it("rejects a malformed address naming the header it came from", () => {

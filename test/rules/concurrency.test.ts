@@ -24,6 +24,9 @@ const SAMPLE: Record<(typeof NOT_WITH_CONCURRENCY)[number], unknown> = {
   on_limit: "reject",
   max_delay_ms: 10,
   count_when: { status: [401] },
+  max_queue_age_s: 60,
+  max_queue_backlog: 5,
+  queue_credentials: true,
 };
 
 describe("concurrency limits in rules.json", () => {

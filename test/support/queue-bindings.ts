@@ -15,3 +15,6 @@ export const QUEUE_PRODUCERS: Record<string, string> = {
 export const QUEUE_CONSUMERS: Record<string, { maxBatchSize: number; maxBatchTimeout: number; maxRetries: number; deadLetterQueue: string }> = {
   "floodgate-queued": { maxBatchSize: 10, maxBatchTimeout: 1, maxRetries: 10, deadLetterQueue: "floodgate-dead-letters" },
 };
+
+/** The QUEUE_SECRET the test pool runs with (a test-only value, long enough to be accepted). */
+export const QUEUE_TEST_SECRET = "test-only-queue-secret-0123456789abcdef";
