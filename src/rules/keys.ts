@@ -32,7 +32,7 @@ export const RULE_KEYS = {
   replaces: ["name"],
   precount: ["sync_ms"],
   route: ["match", "descriptors", "cost", "cost_from_response"],
-  cost: ["header", "body_bytes"],
+  cost: ["header", "body_bytes", "allow_zero"],
   costFromResponse: ["header"],
   match: ["methods", "path", "host"],
   routeEntry: ["key", "value", "header", "query", "cookie"],

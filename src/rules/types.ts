@@ -123,11 +123,14 @@ export interface CompiledRoute {
   readonly costFromResponse?: string;
 }
 
-/** Where a route's `cost` comes from (docs/response-limits.md). */
+/**
+ * Where a route's `cost` comes from (docs/response-limits.md). A declared
+ * cost (header, body) of 0 is charged as 1 unless `allowZero` (`allow_zero`).
+ */
 export type RouteCost =
   | { readonly kind: "literal"; readonly value: number }
-  | { readonly kind: "header"; readonly name: string }
-  | { readonly kind: "body_bytes" };
+  | { readonly kind: "header"; readonly name: string; readonly allowZero?: boolean }
+  | { readonly kind: "body_bytes"; readonly allowZero?: boolean };
 
 export type Placement = "sharded" | "per_key";
 
