@@ -13,7 +13,7 @@ import type { IsolateOf } from "../context/isolate.ts";
 import { deferOf } from "../http/defer.ts";
 import { problem } from "../http/problem.ts";
 import { InvalidClientIpError } from "../request/client-ip.ts";
-import { requestDescriptors } from "../request/descriptors.ts";
+import { DuplicateValueError, requestDescriptors } from "../request/descriptors.ts";
 import { isAdmin, sameOwner } from "./owner.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -42,7 +42,7 @@ export async function queuedStatus<E extends { Bindings: Env }>(c: Context<E>, i
     try {
       mine = await sameOwner(requestDescriptors(rules, asQueued, { trustedProxyHops: settings.trustedProxyHops }), status.owner);
     } catch (error) {
-      if (error instanceof InvalidClientIpError) return problem(400, "Bad Request", error.message);
+      if (error instanceof InvalidClientIpError || error instanceof DuplicateValueError) return problem(400, "Bad Request", error.message);
       throw error;
     }
     if (!mine) {

@@ -54,7 +54,7 @@ export function readLevel(ctx: DomainContext, value: unknown, path: string, pare
     if (node.value === undefined) {
       keyOnly.set(node.key, node);
     } else if (isRangeValue(node.key, node.value)) {
-      addRange(ctx.d, (ranges ??= new CidrTable()), node, keyPath(indexPath(path, i), "value"));
+      addRange(ctx.d, (ranges ??= new CidrTable()), node, keyPath(indexPath(path, i), "value"), ctx.ipv6Prefix);
     } else if (isGlob(node.value)) {
       const entries = wildcards.get(node.key) ?? [];
       entries.push(Object.freeze({ matches: compileGlob(node.value), node }));

@@ -142,7 +142,14 @@ export interface CompiledDomain {
   readonly shards: number;
   readonly root: DescriptorLevel;
   readonly routes: readonly CompiledRoute[];
+  /** `duplicate_values`: a repeated query parameter or cookie with different values refused (`reject`) or read first or last. */
+  readonly duplicateValues: DuplicateValues;
+  /** `ipv6_prefix`: the bits of an IPv6 client address its `remote_address` keeps (default 56). */
+  readonly ipv6Prefix: number;
 }
+
+/** `duplicate_values` of a domain (docs/rules.md). */
+export type DuplicateValues = "reject" | "first" | "last";
 
 /** A whole compiled rules file. */
 export interface CompiledRules {

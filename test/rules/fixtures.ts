@@ -66,7 +66,7 @@ export const INVALID: readonly InvalidFixture[] = [
     "unknown key without suggestion",
     { domain: "t", colour: "red" },
     "$.colour",
-    'unknown key "colour" (expected one of: $schema, domain, descriptors, routes, placement, shards)',
+    'unknown key "colour" (expected one of: $schema, domain, descriptors, routes, placement, shards, duplicate_values, ipv6_prefix)',
   ),
   fx("misspelled match key", route({ match: { paths: "/x" }, descriptors: [] }), "$.routes[0].match.paths", 'unknown key "paths" (did you mean "path"?)'),
   {
@@ -304,6 +304,8 @@ export const INVALID: readonly InvalidFixture[] = [
   fx("duplicate domain", [{ domain: "a" }, { domain: "b" }, { domain: "a" }], "$[2].domain", 'duplicate domain "a" (already defined at $[0])', false),
   fx("unknown placement", { domain: "t", placement: "shard" }, "$.placement", 'unknown placement "shard" (did you mean "sharded"?)'),
   fx("shards with per_key", { domain: "t", placement: "per_key", shards: 8 }, "$.shards", '"shards" only applies to placement "sharded"'),
+  fx("unknown duplicate_values", { domain: "t", duplicate_values: "lst" }, "$.duplicate_values", 'unknown duplicate_values "lst" (did you mean "last"?)'),
+  fx("ipv6_prefix past /64", { domain: "t", ipv6_prefix: 128 }, "$.ipv6_prefix", "must be at most 64, got 128"),
   // routes
   fx(
     "route entry without source",
@@ -339,6 +341,7 @@ export const INVALID: readonly InvalidFixture[] = [
 export const VALID: readonly { readonly name: string; readonly input: unknown }[] = [
   { name: "minimal", input: { domain: "t" } },
   { name: "array of domains", input: [{ domain: "a" }, { domain: "b", placement: "per_key" }] },
+  { name: "input options", input: { domain: "t", duplicate_values: "last", ipv6_prefix: 48 } },
   {
     name: "kitchen sink",
     input: {
