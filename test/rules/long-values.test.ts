@@ -1,7 +1,7 @@
 // Long descriptor values keyed by their digest (docs/rules.md, "Long values"):
 // the byte bound, the key's form, and rule values that could never match.
 import { describe, expect, it } from "vitest";
-import { boundedDescriptors, boundedEntries, compileRules, isLongValue, longValueKey, MAX_VALUE_BYTES } from "../../src/rules/index.ts";
+import { boundedDescriptors, boundedEntries, compileRules, isLongValue, longValueKey, MAX_VALUE_BYTES, matchDescriptor } from "../../src/rules/index.ts";
 import { domainOf, errorsOf } from "./helpers.ts";
 
 async function sha256Hex(text: string): Promise<string> {
@@ -85,6 +85,22 @@ describe("boundedDescriptors and boundedEntries", () => {
         costs: [3, 1],
       },
     ]);
+  });
+});
+
+describe("matching a long value", () => {
+  it("is against its key: a wildcard on its start still matches, one on its end no longer does", async () => {
+    const domain = domainOf({
+      domain: "t",
+      descriptors: [
+        { key: "k", value: "partner-*", rate_limit: { unit: "minute", requests_per_unit: 1 } },
+        { key: "k", value: "*-admin", rate_limit: { unit: "minute", requests_per_unit: 2 } },
+      ],
+    });
+    const limitOf = async (value: string) => matchDescriptor(domain, await boundedEntries([{ key: "k", value }]))?.limits[0]?.limit;
+    expect(await limitOf(`partner-${"x".repeat(300)}`)).toBe(1);
+    expect(await limitOf(`x-admin`)).toBe(2);
+    expect(await limitOf(`${"x".repeat(300)}-admin`)).toBeUndefined();
   });
 });
 
