@@ -11,7 +11,7 @@ import type { CounterVerdict } from "../durable/protocol.ts";
 import { deferOf } from "../http/defer.ts";
 import { problem } from "../http/problem.ts";
 import { toLimitCall } from "../limiter/decide.ts";
-import { matchDescriptor } from "../rules/index.ts";
+import { boundedEntries, matchDescriptor } from "../rules/index.ts";
 import type { CompiledLimit, DescriptorEntry } from "../rules/types.ts";
 import { parseCounterQuery } from "./descriptor-param.ts";
 
@@ -27,13 +27,15 @@ export async function counters(c: Context<{ Bindings: Env }>, isolate: Isolate, 
   const rules = await isolate.currentRules(deferOf(c));
   const domain = rules.domains.get(query.domain);
   if (domain === undefined) return problem(404, "Not Found", `No domain "${query.domain}" in the rules in force.`);
-  const match = matchDescriptor(domain, query.entries);
+  // A long value names its counter by its digest, as in a decision; the keyed form finds the same counter.
+  const entries = await boundedEntries(query.entries);
+  const match = matchDescriptor(domain, entries);
   if (match === undefined || match.limits.length === 0) {
     const why = match === undefined ? "matches no rule" : match.unlimited ? "is unlimited" : "has no limit (whitelisted)";
-    return problem(404, "Not Found", `The descriptor ${label(query.entries)} ${why} in domain "${query.domain}".`);
+    return problem(404, "Not Found", `The descriptor ${label(entries)} ${why} in domain "${query.domain}".`);
   }
   // A share_threshold match counts in the pattern's counter (docs/rules.md).
-  const key = counterKey(domain.domain, match.counterEntries ?? query.entries);
+  const key = counterKey(domain.domain, match.counterEntries ?? entries);
   const stub = isolate.env.COUNTERS.getByName(objectName(domain.domain, domain.placement, domain.shards, key));
   if (reset) {
     await stub.reset(key);
@@ -42,7 +44,7 @@ export async function counters(c: Context<{ Bindings: Env }>, isolate: Isolate, 
   const verdict = await stub.peek({ key, limits: match.limits.map(toLimitCall), cost: 0 });
   return Response.json({
     domain: domain.domain,
-    descriptor: query.entries,
+    descriptor: entries,
     ...(reset ? { reset: true } : {}),
     limits: match.limits.map((limit, i) => describe(limit, verdict, i)),
   });

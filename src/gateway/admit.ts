@@ -11,7 +11,7 @@ import { CounterUnavailableError, decide } from "../limiter/decide.ts";
 import type { RateLimitResult } from "../limiter/types.ts";
 import { InvalidClientIpError } from "../request/client-ip.ts";
 import { RequestCostError } from "../request/cost.ts";
-import { requestDescriptors } from "../request/descriptors.ts";
+import { DuplicateValueError, requestDescriptors } from "../request/descriptors.ts";
 import { settleAfterResponse } from "../limiter/settle.ts";
 import { enqueueRequest } from "../queue/enqueue.ts";
 import type { CompiledRules } from "../rules/types.ts";
@@ -62,7 +62,7 @@ export async function admit(
       slot: newSlotLease(),
     });
   } catch (error) {
-    if (error instanceof InvalidClientIpError) return { response: problem(400, "Bad Request", error.message) };
+    if (error instanceof InvalidClientIpError || error instanceof DuplicateValueError) return { response: problem(400, "Bad Request", error.message) };
     if (error instanceof RequestCostError) return { response: problem(error.status, error.status === 411 ? "Length Required" : "Bad Request", error.message) };
     if (!(error instanceof CounterUnavailableError)) throw error;
     const mode = countersUnreachable(isolate, error, { path: new URL(request.url).pathname });

@@ -7,6 +7,7 @@
 import type { SlotLease } from "../durable/protocol.ts";
 import type { EdgeRuntime } from "../edge/runtime.ts";
 import type { Defer } from "../http/defer.ts";
+import { boundedDescriptors } from "../rules/index.ts";
 import type { DomainDescriptors } from "../rules/types.ts";
 import { fold } from "./fold.ts";
 import { plan } from "./plan.ts";
@@ -63,7 +64,9 @@ export async function decide(edge: EdgeRuntime, requests: readonly DomainDescrip
  * outcome.policies[0]?.decision.remaining; // read without consuming
  */
 export async function decideEach(edge: EdgeRuntime, requests: readonly DomainDescriptors[], options: DecideOptions): Promise<DescriptorOutcome[]> {
-  const { outcomes, byObject } = plan(requests, options, options.defer !== undefined);
+  // Long values keyed by their digest before matching, so counters, metrics and the dashboard see one key (docs/rules.md).
+  const bounded = boundedDescriptors(requests);
+  const { outcomes, byObject } = plan(bounded instanceof Promise ? await bounded : bounded, options, options.defer !== undefined);
   if (byObject.size === 0) return outcomes;
   const defer = options.defer ?? (() => undefined);
   const groups = [...byObject.values()];

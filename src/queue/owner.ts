@@ -6,6 +6,7 @@
  */
 import { bearerToken, tokensEqual } from "../http/bearer.ts";
 import { counterKey } from "../durable/placement.ts";
+import { boundedEntries } from "../rules/index.ts";
 import type { DomainDescriptors } from "../rules/types.ts";
 
 /**
@@ -29,7 +30,8 @@ export async function ownerHash(key: string): Promise<string> {
 export async function sameOwner(reader: readonly DomainDescriptors[], owner: readonly string[]): Promise<boolean> {
   const mine = new Set<string>();
   for (const { domain, descriptors } of reader) {
-    for (const entries of descriptors) mine.add(await ownerHash(counterKey(domain.domain, entries)));
+    // Long values as a decision keys them (docs/rules.md), so the owner's own request matches.
+    for (const entries of descriptors) mine.add(await ownerHash(counterKey(domain.domain, await boundedEntries(entries))));
   }
   return owner.length > 0 && owner.every((hash) => mine.has(hash));
 }

@@ -16,7 +16,7 @@ import type { IsolateOf } from "../context/isolate.ts";
 import { deferOf } from "../http/defer.ts";
 import { problem } from "../http/problem.ts";
 import { InvalidClientIpError } from "../request/client-ip.ts";
-import { requestDescriptors } from "../request/descriptors.ts";
+import { DuplicateValueError, requestDescriptors } from "../request/descriptors.ts";
 import { hasQueueLimits } from "../rules/queue-limits.ts";
 import { isAdmin, sameOwner } from "./owner.ts";
 import { limitStatusReads } from "./status-limit.ts";
@@ -63,7 +63,7 @@ export async function queuedStatus<E extends { Bindings: Env }>(c: Context<E>, i
         status.owner,
       );
     } catch (error) {
-      if (error instanceof InvalidClientIpError) return problem(400, "Bad Request", error.message);
+      if (error instanceof InvalidClientIpError || error instanceof DuplicateValueError) return problem(400, "Bad Request", error.message);
       throw error;
     }
     if (!mine) {

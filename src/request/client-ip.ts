@@ -1,6 +1,9 @@
 /**
- * The client address used for `remote_address` descriptors.
+ * The client address used for `remote_address` descriptors (docs/rules.md,
+ * "Routes"): an IPv4 address as is, an IPv6 address as its network of the
+ * domain's `ipv6_prefix` (default /56), IPv4-mapped IPv6 in any spelling as IPv4.
  */
+import { IPV6_PREFIX } from "../rules/keys.ts";
 
 /** The header a proxy of yours writes the client address into (`TRUSTED_PROXY_HEADER`, docs/operations.md). */
 export type TrustedProxyHeader = "x-forwarded-for" | "x-real-ip";
@@ -12,6 +15,9 @@ export const UNKNOWN_CLIENT = "unknown";
 export class InvalidClientIpError extends Error {}
 
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+
+/** A client address read once per request: IPv4 text, or the eight groups of an IPv6 address. */
+export type ClientIp = string | readonly number[];
 
 /**
  * The client IP for rate limiting. By default only `CF-Connecting-IP` (set by
@@ -26,24 +32,60 @@ const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]
  * `X-Forwarded-For` is ignored; with `x-forwarded-for` (the default),
  * `X-Real-IP` is ignored. Either way the other header is client-written.
  *
- * IPv6 addresses are reduced to their /64, since one subscriber usually
- * holds a whole /64 and could otherwise rotate freely; IPv4-mapped IPv6 is
- * read as IPv4. No address at all yields `UNKNOWN_CLIENT` (one shared
- * bucket, not unlimited); a malformed one throws InvalidClientIpError (the
- * gateway answers 400).
+ * IPv6 addresses are reduced to their network of `ipv6Prefix` bits (default
+ * /56, a common delegation to one customer, who could otherwise rotate
+ * through its /64s freely); IPv4-mapped IPv6 is read as IPv4. No address at
+ * all yields `UNKNOWN_CLIENT` (one shared bucket, not unlimited); a
+ * malformed one throws InvalidClientIpError (the gateway answers 400).
  *
  * @example
- * clientAddress(new Headers({ "cf-connecting-ip": "2001:db8:1:2:3:4:5:6" })); // "2001:db8:1:2::/64"
- * clientAddress(new Headers({ "cf-connecting-ip": "203.0.113.7" }));        // "203.0.113.7"
+ * clientAddress(new Headers({ "cf-connecting-ip": "2001:db8:1:2:3:4:5:6" })); // "2001:db8:1:0::/56"
+ * clientAddress(new Headers({ "cf-connecting-ip": "2001:db8:1:2:3:4:5:6" }), 0, "x-forwarded-for", 64); // "2001:db8:1:2::/64"
+ * clientAddress(new Headers({ "cf-connecting-ip": "::ffff:cb00:714d" }));  // "203.0.113.77"
  * clientAddress(new Headers({ "x-forwarded-for": "1.1.1.1, 198.51.100.9", "cf-connecting-ip": "192.0.2.1" }), 1); // "198.51.100.9"
  * clientAddress(new Headers({ "x-forwarded-for": "1.1.1.1", "x-real-ip": "198.51.100.9" }), 1, "x-real-ip"); // "198.51.100.9"
  */
-export function clientAddress(headers: Headers, trustedProxyHops = 0, proxyHeader: TrustedProxyHeader = "x-forwarded-for"): string {
+export function clientAddress(
+  headers: Headers,
+  trustedProxyHops = 0,
+  proxyHeader: TrustedProxyHeader = "x-forwarded-for",
+  ipv6Prefix: number = IPV6_PREFIX.default,
+): string {
+  return clientKey(clientIp(headers, trustedProxyHops, proxyHeader), ipv6Prefix);
+}
+
+/**
+ * The request's client address, parsed once; `clientKey` names it for a
+ * domain. Throws InvalidClientIpError when the address is malformed.
+ *
+ * @example
+ * clientKey(clientIp(request.headers), 56); // "2001:db8:1:0::/56"
+ */
+export function clientIp(headers: Headers, trustedProxyHops = 0, proxyHeader: TrustedProxyHeader = "x-forwarded-for"): ClientIp {
   const [raw, source] = rawClientIp(headers, trustedProxyHops, proxyHeader);
   if (raw === undefined) return UNKNOWN_CLIENT;
-  const address = normalizeIp(raw);
+  const address = parseIp(raw);
   if (address === undefined) throw new InvalidClientIpError(`${source} is not an IP address: ${JSON.stringify(raw.slice(0, 64))}`);
   return address;
+}
+
+/**
+ * The descriptor value of a client: IPv4 text as is, IPv6 as its network of
+ * `ipv6Prefix` bits, written as four groups and the prefix.
+ *
+ * @example
+ * clientKey([0x2001, 0xdb8, 1, 0x2ff, 0, 0, 0, 1], 56); // "2001:db8:1:200::/56"
+ */
+export function clientKey(ip: ClientIp, ipv6Prefix: number): string {
+  if (typeof ip === "string") return ip;
+  // Prefixes run from /32 to /64: the network lies in the first four groups.
+  const groups: string[] = [];
+  for (let i = 0; i < 4; i++) {
+    const kept = Math.min(16, Math.max(0, ipv6Prefix - 16 * i));
+    const mask = kept === 0 ? 0 : (0xffff << (16 - kept)) & 0xffff;
+    groups.push((ip[i] & mask).toString(16));
+  }
+  return `${groups.join(":")}::/${ipv6Prefix}`;
 }
 
 function rawClientIp(headers: Headers, hops: number, proxyHeader: TrustedProxyHeader): [string | undefined, string] {
@@ -64,50 +106,68 @@ function rawClientIp(headers: Headers, hops: number, proxyHeader: TrustedProxyHe
 }
 
 /**
- * An IPv4 address as is, an IPv6 address as its /64 (IPv4-mapped IPv6 as
- * IPv4), or undefined when the text is neither.
+ * An IPv4 address as is, an IPv6 address as its network of `ipv6Prefix`
+ * bits (IPv4-mapped IPv6 in any spelling as IPv4), or undefined when the
+ * text is neither.
  *
  * @example
- * normalizeIp("::ffff:203.0.113.7"); // "203.0.113.7"
- * normalizeIp("2001:DB8::1");        // "2001:db8:0:0::/64"
+ * normalizeIp("::ffff:203.0.113.7");     // "203.0.113.7"
+ * normalizeIp("0:0:0:0:0:FFFF:CB00:714D"); // "203.0.113.77"
+ * normalizeIp("2001:DB8::1");            // "2001:db8:0:0::/56"
  */
-export function normalizeIp(text: string): string | undefined {
+export function normalizeIp(text: string, ipv6Prefix: number = IPV6_PREFIX.default): string | undefined {
+  const ip = parseIp(text);
+  return ip === undefined ? undefined : clientKey(ip, ipv6Prefix);
+}
+
+// IPv4 text, or IPv6 groups; an address in ::ffff:0:0/96 is the IPv4 address it maps, however it is written.
+function parseIp(text: string): ClientIp | undefined {
   if (IPV4.test(text)) return text;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(text);
-  if (mapped && IPV4.test(mapped[1])) return mapped[1];
-  return ipv6Prefix64(text);
+  const groups = ipv6Groups(text);
+  if (groups === undefined) return undefined;
+  if (groups[0] === 0 && groups[1] === 0 && groups[2] === 0 && groups[3] === 0 && groups[4] === 0 && groups[5] === 0xffff) {
+    return `${groups[6] >> 8}.${groups[6] & 0xff}.${groups[7] >> 8}.${groups[7] & 0xff}`;
+  }
+  return groups;
 }
 
 /**
- * The /64 prefix of an IPv6 address in canonical lower-case form, or
- * undefined when the text is not IPv6.
+ * The eight 16-bit groups of an IPv6 address in any RFC 4291 text form
+ * (`::` compression, upper or lower case, leading zeros, a dotted IPv4
+ * tail), or undefined when the text is not one.
  *
  * @example
- * ipv6Prefix64("2001:DB8::1"); // "2001:db8:0:0::/64"
+ * ipv6Groups("::ffff:203.0.113.77"); // [0, 0, 0, 0, 0, 65535, 52992, 29005]
  */
-export function ipv6Prefix64(text: string): string | undefined {
-  if (!/^[0-9a-fA-F:.]+$/.test(text) || text.length > 45) return undefined;
+export function ipv6Groups(text: string): number[] | undefined {
+  if (text.length > 45 || !/^[0-9a-fA-F:.]+$/.test(text)) return undefined;
   const halves = text.split("::");
   if (halves.length > 2) return undefined;
-  const parse = (part: string): string[] | undefined => {
-    if (part === "") return [];
-    const groups = part.split(":");
-    // An embedded IPv4 tail (::ffff:1.2.3.4) only matters past the /64; count it as two groups.
-    const last = groups[groups.length - 1];
-    if (last.includes(".")) {
-      if (!IPV4.test(last)) return undefined;
-      groups.splice(groups.length - 1, 1, "0", "0");
-    }
-    return groups.every((g) => /^[0-9a-fA-F]{1,4}$/.test(g)) ? groups : undefined;
-  };
-  const head = parse(halves[0]);
-  const tail = halves.length === 2 ? parse(halves[1]) : [];
+  const head = groupsOf(halves[0], halves.length === 1);
+  const tail = halves.length === 2 ? groupsOf(halves[1], true) : [];
   if (!head || !tail) return undefined;
   const missing = 8 - head.length - tail.length;
   if (halves.length === 2 ? missing < 1 : missing !== 0) return undefined;
-  const groups = [...head, ...Array<string>(missing).fill("0"), ...tail];
-  return `${groups
-    .slice(0, 4)
-    .map((g) => parseInt(g, 16).toString(16))
-    .join(":")}::/64`;
+  return [...head, ...Array<number>(missing).fill(0), ...tail];
+}
+
+// `last`: the part ends the address, the only place a dotted IPv4 tail may stand.
+function groupsOf(part: string, last: boolean): number[] | undefined {
+  if (part === "") return [];
+  const items = part.split(":");
+  const out: number[] = [];
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    if (last && i === items.length - 1 && item.includes(".")) {
+      // A dotted IPv4 tail stands for the last two groups.
+      if (!IPV4.test(item)) return undefined;
+      const [a, b, c, d] = item.split(".").map(Number);
+      out.push((a << 8) | b, (c << 8) | d);
+    } else if (/^[0-9a-fA-F]{1,4}$/.test(item)) {
+      out.push(parseInt(item, 16));
+    } else {
+      return undefined;
+    }
+  }
+  return out;
 }

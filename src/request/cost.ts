@@ -2,7 +2,9 @@
  * The hits a request charges on a route with `cost` (docs/response-limits.md):
  * a literal, a whole number in a request header, or the body's size from
  * `Content-Length`. A missing or malformed value is the client's mistake: a
- * RequestCostError carrying the 4xx to answer, never a 500.
+ * RequestCostError carrying the 4xx to answer, never a 500. A declared 0 is
+ * charged as 1 unless the route has `allow_zero`: otherwise a client could
+ * send as many requests as it liked for nothing.
  */
 import type { RouteCost } from "../rules/types.ts";
 
@@ -41,6 +43,7 @@ export class RequestCostError extends Error {
  *
  * @example
  * requestCost({ kind: "header", name: "x-cost" }, new Headers({ "x-cost": "5" }), false); // 5
+ * requestCost({ kind: "header", name: "x-cost" }, new Headers({ "x-cost": "0" }), false); // 1
  * requestCost({ kind: "body_bytes" }, new Headers({ "content-length": "12" }), true);    // 12
  */
 export function requestCost(cost: RouteCost, headers: Headers, hasBody: boolean): number {
@@ -48,16 +51,20 @@ export function requestCost(cost: RouteCost, headers: Headers, hasBody: boolean)
     case "literal":
       return cost.value;
     case "header":
-      return wholeNumber(headers.get(cost.name), `request header ${cost.name}`);
+      return atLeastOne(wholeNumber(headers.get(cost.name), `request header ${cost.name}`), cost.allowZero);
     case "body_bytes": {
       const length = headers.get("content-length");
       if (length === null) {
-        if (!hasBody) return 0;
+        if (!hasBody) return atLeastOne(0, cost.allowZero);
         throw new RequestCostError(411, "This route charges the request body's size in bytes: send Content-Length (chunked bodies are not accepted).");
       }
-      return wholeNumber(length, "Content-Length");
+      return atLeastOne(wholeNumber(length, "Content-Length"), cost.allowZero);
     }
   }
+}
+
+function atLeastOne(n: number, allowZero: boolean | undefined): number {
+  return n === 0 && allowZero !== true ? 1 : n;
 }
 
 function wholeNumber(text: string | null, source: string): number {

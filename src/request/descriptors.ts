@@ -3,10 +3,13 @@
  * of each domain (docs/rules.md, "Routes"): the first matching route of a domain
  * wins, and a descriptor with an entry that has no value is skipped. Routes
  * and the `path` key read the canonical path (docs/rules.md, "Canonical paths").
+ * A query parameter or cookie sent twice with different values is refused
+ * (DuplicateValueError) unless the domain's `duplicate_values` picks one:
+ * keyed on one copy while the origin reads another, it would escape its limit.
  */
 import { matchRoute } from "../rules/index.ts";
-import type { CompiledRoute, CompiledRules, DescriptorEntry, DomainDescriptors, EntrySource } from "../rules/types.ts";
-import { clientAddress, type TrustedProxyHeader } from "./client-ip.ts";
+import type { CompiledDomain, CompiledRoute, CompiledRules, DescriptorEntry, DomainDescriptors, EntrySource } from "../rules/types.ts";
+import { type ClientIp, clientIp, clientKey, type TrustedProxyHeader } from "./client-ip.ts";
 import { requestCost } from "./cost.ts";
 import { urlParts } from "../http/url-parts.ts";
 import { canonicalPath, foldPathCase } from "../http/canonical-path.ts";
@@ -29,8 +32,8 @@ interface RequestFacts {
   readonly trustedProxyHops: number;
   trustedProxyHeader?: TrustedProxyHeader;
   headers?: Headers;
-  clientIp?: string;
-  cookies?: Map<string, string>;
+  clientIp?: ClientIp;
+  cookies?: Map<string, string[]>;
 }
 
 /** How to read the request; see `clientAddress` for the proxy setting. */
@@ -64,7 +67,7 @@ export function requestDescriptors(rules: CompiledRules, request: Request, optio
     for (const spec of route.descriptors) {
       const entries: DescriptorEntry[] = [];
       for (const entry of spec) {
-        const value = sourceValue(entry.source, facts);
+        const value = sourceValue(entry.source, facts, domain);
         if (value === undefined) break;
         entries.push({ key: entry.key, value });
       }
@@ -89,18 +92,19 @@ function withCost(found: DomainDescriptors, route: CompiledRoute, facts: Request
   };
 }
 
-function sourceValue(source: EntrySource, facts: RequestFacts): string | undefined {
+function sourceValue(source: EntrySource, facts: RequestFacts, domain: CompiledDomain): string | undefined {
   switch (source.kind) {
     case "value":
       return source.value;
     case "header":
+      // Copies of a header arrive joined by ", " (Fetch): the joined text is the value (docs/rules.md).
       return headersOf(facts).get(source.name) ?? undefined;
     case "query":
-      return (facts.url ??= new URL(facts.href)).searchParams.get(source.name) ?? undefined;
+      return oneOf((facts.url ??= new URL(facts.href)).searchParams.getAll(source.name), domain, `query parameter "${source.name}"`);
     case "cookie":
-      return (facts.cookies ??= parseCookies(headersOf(facts).get("cookie"))).get(source.name);
+      return oneOf((facts.cookies ??= parseCookies(headersOf(facts).get("cookie"))).get(source.name), domain, `cookie "${source.name}"`);
     case "remote_address":
-      return (facts.clientIp ??= clientAddress(headersOf(facts), facts.trustedProxyHops, facts.trustedProxyHeader));
+      return clientKey((facts.clientIp ??= clientIp(headersOf(facts), facts.trustedProxyHops, facts.trustedProxyHeader)), domain.ipv6Prefix);
     case "path":
       return facts.path;
     case "method":
@@ -110,25 +114,62 @@ function sourceValue(source: EntrySource, facts: RequestFacts): string | undefin
   }
 }
 
+/**
+ * A query parameter or cookie sent more than once with different values,
+ * under `duplicate_values: "reject"` (the gateway answers 400).
+ *
+ * @example
+ * new DuplicateValueError('query parameter "api_key"').message; // 'The query parameter "api_key" is sent more than once with different values; …'
+ */
+export class DuplicateValueError extends Error {
+  constructor(what: string) {
+    super(`The ${what} is sent more than once with different values; send it once.`);
+  }
+}
+
+// The value of a parameter or cookie sent `values.length` times: the same value repeated is that value.
+function oneOf(values: readonly string[] | undefined, domain: CompiledDomain, what: string): string | undefined {
+  if (values === undefined || values.length === 0) return undefined;
+  const first = values[0];
+  if (values.length === 1) return first;
+  const last = values[values.length - 1];
+  switch (domain.duplicateValues) {
+    case "first":
+      return first;
+    case "last":
+      return last;
+    case "reject":
+      for (const value of values) if (value !== first) throw new DuplicateValueError(what);
+      return first;
+  }
+}
+
 // Each read of `request.headers` is a call into the runtime: once per request.
 function headersOf(facts: RequestFacts): Headers {
   return (facts.headers ??= facts.request.headers);
 }
 
 /**
- * Parse a Cookie header into name → value (first occurrence wins, as browsers send the most specific first).
+ * Parse a Cookie header into name → every value sent under it, in order
+ * (browsers send the most specific path first; origins differ on which they read).
  *
  * @example
- * parseCookies("a=1; session=xyz").get("session"); // "xyz"
+ * parseCookies("a=1; session=xyz; a=2").get("a"); // ["1", "2"]
+ * parseCookies("a=1, a=2").get("a");              // ["1", "2"]: two Cookie headers joined
  */
-export function parseCookies(header: string | null): Map<string, string> {
-  const cookies = new Map<string, string>();
+export function parseCookies(header: string | null): Map<string, string[]> {
+  const cookies = new Map<string, string[]>();
   if (!header) return cookies;
-  for (const part of header.split(";")) {
+  // RFC 6265 cookie values hold no "," either: copies of the Cookie header joined by ", " are separate cookies.
+  for (const part of header.split(/[;,]/)) {
     const eq = part.indexOf("=");
     if (eq < 0) continue;
     const name = part.slice(0, eq).trim();
-    if (name && !cookies.has(name)) cookies.set(name, part.slice(eq + 1).trim());
+    if (!name) continue;
+    const value = part.slice(eq + 1).trim();
+    const values = cookies.get(name);
+    if (values === undefined) cookies.set(name, [value]);
+    else values.push(value);
   }
   return cookies;
 }

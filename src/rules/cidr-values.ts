@@ -2,7 +2,7 @@
  * Reading `remote_address` values that are addresses or CIDR ranges
  * (docs/rules.md, "Address ranges") into a level's CidrTable.
  */
-import { type CidrTable, formatPrefix, hostBitsSet, IPV6_CLIENT_PREFIX, parsePrefix } from "./cidr.ts";
+import { type CidrTable, formatPrefix, hostBitsSet, parsePrefix } from "./cidr.ts";
 import { isGlob } from "./glob.ts";
 import type { Diagnostics } from "./reader.ts";
 import type { CompiledNode } from "./types.ts";
@@ -27,12 +27,13 @@ export function isRangeValue(key: string, value: string): boolean {
 /**
  * Add a node whose value passed `isRangeValue` to `table`, or record why it
  * cannot be one: not a range, host bits set, an IPv6 range longer than the
- * /64 client addresses are reduced to, or the same range twice.
+ * domain's `ipv6_prefix` (client addresses are reduced to it, so it could
+ * never match), or the same range twice.
  *
  * @example
- * addRange(d, table, node, "$.descriptors[0].value"); // node.value "10.0.0.0/8"
+ * addRange(d, table, node, "$.descriptors[0].value", 56); // node.value "10.0.0.0/8"
  */
-export function addRange(d: Diagnostics, table: CidrTable<CompiledNode>, node: CompiledNode, at: string): void {
+export function addRange(d: Diagnostics, table: CidrTable<CompiledNode>, node: CompiledNode, at: string, ipv6Prefix: number): void {
   const value = node.value as string;
   const prefix = parsePrefix(value);
   if (prefix === undefined) {
@@ -43,10 +44,10 @@ export function addRange(d: Diagnostics, table: CidrTable<CompiledNode>, node: C
     d.add(at, `${JSON.stringify(value)} has bits set past its /${prefix.length} prefix; write the range as "${formatPrefix(prefix)}"`);
     return;
   }
-  if (prefix.family === 6 && prefix.length > IPV6_CLIENT_PREFIX) {
+  if (prefix.family === 6 && prefix.length > ipv6Prefix) {
     d.add(
       at,
-      `${JSON.stringify(value)} is longer than /${IPV6_CLIENT_PREFIX}: IPv6 clients are identified by their /${IPV6_CLIENT_PREFIX}, so it could never match; use a /${IPV6_CLIENT_PREFIX} or shorter range`,
+      `${JSON.stringify(value)} is longer than /${ipv6Prefix}: this domain identifies IPv6 clients by their /${ipv6Prefix} ("ipv6_prefix"), so it could never match; use a /${ipv6Prefix} or shorter range, or raise "ipv6_prefix" (at most /64)`,
     );
     return;
   }

@@ -13,12 +13,6 @@ export interface IpPrefix {
 /** Width in bits of each family. */
 const WIDTH = { 4: 32, 6: 128 } as const;
 
-/**
- * IPv6 client addresses reach the rules as their /64 (docs/rules.md): a longer
- * range could never be decided, so rules may not use one.
- */
-export const IPV6_CLIENT_PREFIX = 64;
-
 const IPV4_PART = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
 
 function parseIpv4(text: string): bigint | undefined {
@@ -159,7 +153,7 @@ export class CidrTable<T> {
 
   /**
    * The value of the most specific range holding `address` (an address, or a
-   * prefix such as a client's `2001:db8:1:2::/64`: only ranges at most that
+   * prefix such as a client's `2001:db8:1:200::/56`: only ranges at most that
    * long are considered); undefined when none holds it or it is no address.
    */
   lookup(address: string): T | undefined {

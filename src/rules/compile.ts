@@ -4,7 +4,7 @@
 import { domainContext } from "./context.ts";
 import { readLevel, EMPTY_LEVEL } from "./descriptors.ts";
 import { readEnum, readInt, readString, requireKey } from "./fields.ts";
-import { BOUNDS, PLACEMENTS } from "./keys.ts";
+import { BOUNDS, DUPLICATE_VALUES, IPV6_PREFIX, PLACEMENTS } from "./keys.ts";
 import { asObject, checkKeys, Diagnostics, indexPath, jsonType, keyPath } from "./reader.ts";
 import { readPathOptions } from "./paths.ts";
 import { readRoutes } from "./routes.ts";
@@ -79,7 +79,9 @@ function readDocument(d: Diagnostics, value: unknown, path: string, totals: Tota
     d.add(keyPath(path, "shards"), '"shards" only applies to placement "sharded"');
   }
   const paths = readPathOptions(d, obj, path);
-  const ctx = domainContext(d);
+  const duplicateValues = readEnum(d, obj, "duplicate_values", path, DUPLICATE_VALUES, "duplicate_values") ?? "reject";
+  const ipv6Prefix = readInt(d, obj, "ipv6_prefix", path, IPV6_PREFIX.min, IPV6_PREFIX.max) ?? IPV6_PREFIX.default;
+  const ctx = domainContext(d, ipv6Prefix);
   const root = Object.hasOwn(obj, "descriptors") ? readLevel(ctx, obj.descriptors, keyPath(path, "descriptors"), "", 1) : EMPTY_LEVEL;
   const routes = Object.hasOwn(obj, "routes") ? readRoutes(d, obj.routes, keyPath(path, "routes"), paths) : [];
   for (const ref of ctx.replacesRefs) {
@@ -99,6 +101,8 @@ function readDocument(d: Diagnostics, value: unknown, path: string, totals: Tota
     root,
     routes: Object.freeze(routes),
     paths,
+    duplicateValues,
+    ipv6Prefix,
   });
   return { name: domain, domain: compiled };
 }

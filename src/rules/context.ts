@@ -3,6 +3,7 @@
  * names it defines and the `replaces` references to check against them once
  * the whole domain has been read (a limit may replace one defined later).
  */
+import { IPV6_PREFIX } from "./keys.ts";
 import type { Diagnostics } from "./reader.ts";
 
 export interface DomainContext {
@@ -13,6 +14,8 @@ export interface DomainContext {
   readonly replacesRefs: { readonly name: string; readonly path: string }[];
   /** Tree nodes and compiled limits, for the summary line. */
   readonly counts: { descriptors: number; limits: number };
+  /** The domain's `ipv6_prefix`: an IPv6 range longer than it could never match a client. */
+  readonly ipv6Prefix: number;
 }
 
 /**
@@ -21,6 +24,6 @@ export interface DomainContext {
  * @example
  * const ctx = domainContext(new Diagnostics());
  */
-export function domainContext(d: Diagnostics): DomainContext {
-  return { d, names: new Set(), replacesRefs: [], counts: { descriptors: 0, limits: 0 } };
+export function domainContext(d: Diagnostics, ipv6Prefix: number = IPV6_PREFIX.default): DomainContext {
+  return { d, names: new Set(), replacesRefs: [], counts: { descriptors: 0, limits: 0 }, ipv6Prefix };
 }

@@ -7,6 +7,7 @@ import type { DomainContext } from "./context.ts";
 import { readBool, readString, requireKey } from "./fields.ts";
 import { readEnvoyModes } from "./envoy-modes.ts";
 import { compileGlob, isGlob } from "./glob.ts";
+import { isLongValue, MAX_VALUE_BYTES, READABLE_PREFIX_CHARS } from "./long-values.ts";
 import { BOUNDS } from "./keys.ts";
 import { readRateLimit } from "./limit.ts";
 import { checkConcurrencyMix } from "./concurrency.ts";
@@ -54,7 +55,7 @@ export function readLevel(ctx: DomainContext, value: unknown, path: string, pare
     if (node.value === undefined) {
       keyOnly.set(node.key, node);
     } else if (isRangeValue(node.key, node.value)) {
-      addRange(ctx.d, (ranges ??= new CidrTable()), node, keyPath(indexPath(path, i), "value"));
+      addRange(ctx.d, (ranges ??= new CidrTable()), node, keyPath(indexPath(path, i), "value"), ctx.ipv6Prefix);
     } else if (isGlob(node.value)) {
       const entries = wildcards.get(node.key) ?? [];
       entries.push(Object.freeze({ matches: compileGlob(node.value), node }));
@@ -84,7 +85,11 @@ function readNode(
     d.add(keyPath(path, "key"), "must not contain the NUL character");
     key = undefined;
   }
-  const value = readString(d, obj, "value", path, 'must be a non-empty string (omit "value" to match any value)');
+  let value = readString(d, obj, "value", path, 'must be a non-empty string (omit "value" to match any value)');
+  if (value !== undefined && isLongValue(value)) {
+    d.add(keyPath(path, "value"), longValueMessage(value));
+    value = undefined;
+  }
   const valueOk = value !== undefined || !Object.hasOwn(obj, "value");
   const unique = key !== undefined && valueOk && claim(key, value, path);
   const label = descriptorLabel(parent.label, key ?? "?", value);
@@ -156,4 +161,12 @@ function readLimits(ctx: DomainContext, obj: JsonObject, path: string, label: st
   });
   checkConcurrencyMix(ctx, limits, at);
   return { limits: Object.freeze(limits), unlimited: false };
+}
+
+// Request values that long are keyed by their digest before matching, so a rule value that long could never match.
+function longValueMessage(value: string): string {
+  return (
+    `is longer than ${MAX_VALUE_BYTES} bytes (${new TextEncoder().encode(value).length}): a request value that long is keyed as its first ` +
+    `${READABLE_PREFIX_CHARS} characters, "…sha256:" and its digest, so this could never match; write that key instead`
+  );
 }

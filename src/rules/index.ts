@@ -7,6 +7,7 @@ export { compileRulesText, parseRulesText, type ParsedText } from "./text.ts";
 export { applyReplaces, matchDescriptor, matchRoute, type RouteRequest } from "./match.ts";
 export { compileGlob, isGlob, type GlobMatcher } from "./glob.ts";
 export { compilePathPattern, DEFAULT_PATH_OPTIONS, domainPath } from "./paths.ts";
+export { boundedDescriptors, boundedEntries, isLongValue, longValueKey, MAX_VALUE_BYTES, READABLE_PREFIX_CHARS } from "./long-values.ts";
 export {
   ALGORITHMS,
   BOUNDS,
@@ -14,7 +15,9 @@ export {
   BURST_ALGORITHMS,
   DEFAULT_ALGORITHM,
   DELAY_ALGORITHMS,
+  DUPLICATE_VALUES,
   ENVOY_ONLY_KEYS,
+  IPV6_PREFIX,
   ON_LIMIT_ACTIONS,
   PATH_FORWARDS,
   PLACEMENTS,

@@ -9,7 +9,7 @@ import type { Placement, Unit } from "./types.ts";
 
 /** Allowed keys per object kind, in the order the docs present them. */
 export const RULE_KEYS = {
-  document: ["$schema", "domain", "descriptors", "routes", "placement", "shards", "paths"],
+  document: ["$schema", "domain", "descriptors", "routes", "placement", "shards", "paths", "duplicate_values", "ipv6_prefix"],
   descriptor: ["key", "value", "rate_limit", "rate_limits", "descriptors", "shadow_mode", "detailed_metric", "quota_mode", "share_threshold"],
   rateLimit: [
     "name",
@@ -35,7 +35,7 @@ export const RULE_KEYS = {
   replaces: ["name"],
   precount: ["sync_ms"],
   route: ["match", "descriptors", "cost", "cost_from_response"],
-  cost: ["header", "body_bytes"],
+  cost: ["header", "body_bytes", "allow_zero"],
   costFromResponse: ["header"],
   match: ["methods", "path", "host"],
   routeEntry: ["key", "value", "header", "query", "cookie"],
@@ -85,6 +85,21 @@ export const ON_LIMIT_ACTIONS = ["reject", "delay", "queue"] as const;
  * one (their state only moves forward; see `src/algorithms/reserve.ts`).
  */
 export const DELAY_ALGORITHMS: readonly AlgorithmName[] = [...RESERVABLE];
+
+/**
+ * `duplicate_values` of a domain (docs/rules.md, "Routes"): what a query
+ * parameter or cookie a descriptor reads means when the request carries it
+ * more than once with different values. `reject` (the default) answers 400;
+ * `first` and `last` read the one the origin is known to read.
+ */
+export const DUPLICATE_VALUES = ["reject", "first", "last"] as const;
+
+/**
+ * `ipv6_prefix` of a domain: the bits of an IPv6 client address that name
+ * the client. /56 is a common delegation to one customer; /64 the smallest
+ * one; /32 a whole provider's.
+ */
+export const IPV6_PREFIX = { default: 56, min: 32, max: 64 } as const;
 
 /** Route entry keys that take their value from the request without a source. */
 export const BUILTIN_KEYS = ["remote_address", "path", "method", "host"] as const;

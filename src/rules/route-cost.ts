@@ -15,6 +15,7 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
  *
  * @example
  * readRouteCost(d, { cost: { header: "X-Cost" } }, "$.routes[0]"); // { kind: "header", name: "x-cost" }
+ * readRouteCost(d, { cost: { header: "x-n", allow_zero: true } }, "$.routes[0]"); // { kind: "header", name: "x-n", allowZero: true }
  */
 export function readRouteCost(d: Diagnostics, obj: JsonObject, path: string): RouteCost | undefined {
   if (!Object.hasOwn(obj, "cost")) return undefined;
@@ -38,13 +39,15 @@ export function readRouteCost(d: Diagnostics, obj: JsonObject, path: string): Ro
     d.add(at, 'set exactly one of "header" and "body_bytes"');
     return undefined;
   }
+  // A client that declares 0 would be let through for nothing: only a route that says so may be free.
+  const zero = readBool(d, spec, "allow_zero", at) === true ? { allowZero: true } : {};
   if (hasHeader) {
     const name = readHeaderName(d, spec, at);
-    return name === undefined ? undefined : Object.freeze({ kind: "header", name });
+    return name === undefined ? undefined : Object.freeze({ kind: "header", name, ...zero });
   }
   const body = readBool(d, spec, "body_bytes", at);
   if (body === false) d.add(keyPath(at, "body_bytes"), 'must be true (omit "cost" to charge one hit per request)');
-  return body === true ? Object.freeze({ kind: "body_bytes" }) : undefined;
+  return body === true ? Object.freeze({ kind: "body_bytes", ...zero }) : undefined;
 }
 
 /**

@@ -129,11 +129,14 @@ export interface CompiledRoute {
   readonly costFromResponse?: string;
 }
 
-/** Where a route's `cost` comes from (docs/response-limits.md). */
+/**
+ * Where a route's `cost` comes from (docs/response-limits.md). A declared
+ * cost (header, body) of 0 is charged as 1 unless `allowZero` (`allow_zero`).
+ */
 export type RouteCost =
   | { readonly kind: "literal"; readonly value: number }
-  | { readonly kind: "header"; readonly name: string }
-  | { readonly kind: "body_bytes" };
+  | { readonly kind: "header"; readonly name: string; readonly allowZero?: boolean }
+  | { readonly kind: "body_bytes"; readonly allowZero?: boolean };
 
 export type Placement = "sharded" | "per_key";
 
@@ -147,6 +150,10 @@ export interface CompiledDomain {
   readonly routes: readonly CompiledRoute[];
   /** `paths`: how route paths and the `path` key read a request's path (docs/rules.md, "Canonical paths"). */
   readonly paths: PathOptions;
+  /** `duplicate_values`: a repeated query parameter or cookie with different values refused (`reject`) or read first or last. */
+  readonly duplicateValues: DuplicateValues;
+  /** `ipv6_prefix`: the bits of an IPv6 client address its `remote_address` keeps (default 56). */
+  readonly ipv6Prefix: number;
 }
 
 /** A domain's `paths` options, defaults filled in. */
@@ -156,6 +163,9 @@ export interface PathOptions {
   /** `forward` (default `as_sent`): the path a matched request goes to the origin with. */
   readonly forward: "as_sent" | "canonical";
 }
+
+/** `duplicate_values` of a domain (docs/rules.md). */
+export type DuplicateValues = "reject" | "first" | "last";
 
 /** A whole compiled rules file. */
 export interface CompiledRules {

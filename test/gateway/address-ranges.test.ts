@@ -1,6 +1,6 @@
 // remote_address CIDR ranges through the gateway and the Hono middleware
 // (docs/rules.md, "Address ranges"): allow lists, deny lists, the most
-// specific range winning, IPv6 clients by their /64, and a range sharing
+// specific range winning, IPv6 clients by their /56, and a range sharing
 // one counter with share_threshold.
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { Hono } from "hono";
@@ -77,10 +77,11 @@ describe.each([
     expect(await statuses(call, `192.0.2.${n}`, 3)).toEqual([200, 200, 429]);
   });
 
-  it("matches IPv6 clients by their /64", async () => {
+  it("matches IPv6 clients by their /56", async () => {
     expect(await statuses(call, `2001:db8:ffff:${n}::1`, 1)).toEqual([429]);
     expect(await statuses(call, `2001:db8:1:${n}::1`, 5)).toEqual([200, 200, 200, 200, 200]);
-    expect(await statuses(call, `2001:db9:0:${n}::1`, 3)).toEqual([200, 200, 429]);
+    // Each run of the table in its own /56.
+    expect(await statuses(call, `2001:db9:0:${n}00::1`, 3)).toEqual([200, 200, 429]);
   });
 
   it("counts a share_threshold range in one counter for every address in it", async () => {

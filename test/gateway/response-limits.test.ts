@@ -143,7 +143,8 @@ describe("route cost", () => {
     expect(((await res.json()) as { body: string }).body).toBe(body);
     expect((await call("/upload", sized("y".repeat(41)))).status).toBe(429);
     expect((await call("/upload", sized("y".repeat(40)))).status).toBe(200);
-    expect((await call("/upload", { ip })).status).toBe(200); // no body: 0 bytes
+    // No body declares 0 bytes, charged as 1 (no request is free without allow_zero): none of the 100 is left.
+    expect((await call("/upload", { ip })).status).toBe(429);
   });
 
   it("body_bytes refuses a chunked body with 411", async () => {

@@ -136,10 +136,10 @@ describe("client identity", () => {
     expect((await res.json<{ detail: string }>()).detail).toMatch(/CF-Connecting-IP/);
   });
 
-  it("counts IPv6 clients per /64", async () => {
+  it("counts IPv6 clients per /56", async () => {
     const a = await call("/v6", { ip: "2001:db8:aa:bb:1::1" });
-    const b = await call("/v6", { ip: "2001:db8:aa:bb:ffff:ffff:ffff:ffff" });
-    const c = await call("/v6", { ip: "2001:db8:aa:bc::1" });
+    const b = await call("/v6", { ip: "2001:db8:aa:ff:ffff:ffff:ffff:ffff" });
+    const c = await call("/v6", { ip: "2001:db8:aa:100::1" });
     expect(a.headers.get("X-RateLimit-Remaining")).toBe("2");
     expect(b.headers.get("X-RateLimit-Remaining")).toBe("1");
     expect(c.headers.get("X-RateLimit-Remaining")).toBe("2");

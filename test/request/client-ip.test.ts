@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { clientAddress, InvalidClientIpError, ipv6Prefix64, normalizeIp, UNKNOWN_CLIENT } from "../../src/request/client-ip.ts";
+import { clientAddress, InvalidClientIpError, ipv6Groups, normalizeIp, UNKNOWN_CLIENT } from "../../src/request/client-ip.ts";
 
 const h = (init: Record<string, string>) => new Headers(init);
 
@@ -45,29 +45,102 @@ describe("client identity (remote_address)", () => {
     expect(() => clientAddress(h({ "cf-connecting-ip": "x", "x-forwarded-for": "nope" }), 1)).toThrow(/X-Forwarded-For is not an IP address/);
   });
 
-  it("reduces IPv6 to its /64 and reads IPv4-mapped IPv6 as IPv4", () => {
-    expect(clientAddress(h({ "cf-connecting-ip": "2001:db8:aa:bb:1:2:3:4" }))).toBe("2001:db8:aa:bb::/64");
-    expect(clientAddress(h({ "cf-connecting-ip": "2001:DB8:AA:BB::9" }))).toBe("2001:db8:aa:bb::/64");
-    expect(normalizeIp("::ffff:203.0.113.7")).toBe("203.0.113.7");
-    expect(normalizeIp("::1")).toBe("0:0:0:0::/64");
-    expect(normalizeIp("1:2:3:4:5:6:7:8:9")).toBeUndefined();
-    expect(normalizeIp("1::2::3")).toBeUndefined();
-    expect(normalizeIp("")).toBeUndefined();
+  it("reduces IPv6 to its /56 by default, to a given prefix otherwise, and reads IPv4-mapped IPv6 as IPv4", () => {
+    expect(clientAddress(h({ "cf-connecting-ip": "2001:db8:aa:bb:1:2:3:4" }))).toBe("2001:db8:aa:0::/56");
+    expect(clientAddress(h({ "cf-connecting-ip": "2001:DB8:AA:1BB::9" }))).toBe("2001:db8:aa:100::/56");
+    expect(clientAddress(h({ "cf-connecting-ip": "2001:db8:aa:bb:1:2:3:4" }), 0, "x-forwarded-for", 64)).toBe("2001:db8:aa:bb::/64");
+    expect(clientAddress(h({ "cf-connecting-ip": "2001:db8:aaff:bb::1" }), 0, "x-forwarded-for", 40)).toBe("2001:db8:aa00:0::/40");
+    expect(normalizeIp("::1")).toBe("0:0:0:0::/56");
+    for (const mapped of ["::ffff:203.0.113.77", "::ffff:cb00:714d", "::FFFF:CB00:714D", "0:0:0:0:0:ffff:cb00:714d", "0::ffff:203.0.113.77"]) {
+      expect(normalizeIp(mapped), mapped).toBe("203.0.113.77");
+    }
+    // Not mapped: the deprecated IPv4-compatible form, and NAT64, are IPv6 networks.
+    expect(normalizeIp("::203.0.113.77")).toBe("0:0:0:0::/56");
+    expect(normalizeIp("64:ff9b::cb00:714d")).toBe("64:ff9b:0:0::/56");
+    for (const bad of ["1:2:3:4:5:6:7:8:9", "1::2::3", "", "1.2.3.4::", "::1.2.3.4:5", "::ffff:203.0.113.256", "1:2:3:4:5:6:7:", ":1:2:3:4:5:6:7", "12345::"]) {
+      expect(normalizeIp(bad), bad).toBeUndefined();
+    }
+  });
+});
+
+// The oracle: the address as one 128-bit number, its network by shifting, mapped addresses by their top 96 bits.
+function oracle(groups: readonly number[], prefix: number): string {
+  const value = groups.reduce((acc, g) => (acc << 16n) | BigInt(g), 0n);
+  if (value >> 32n === 0xffffn) return [24n, 16n, 8n, 0n].map((shift) => (value >> shift) & 0xffn).join(".");
+  const network = (value >> BigInt(128 - prefix)) << BigInt(128 - prefix);
+  const top = [112n, 96n, 80n, 64n].map((shift) => ((network >> shift) & 0xffffn).toString(16));
+  return `${top.join(":")}::/${prefix}`;
+}
+
+interface Spelling {
+  readonly upper: boolean;
+  readonly pad: readonly boolean[];
+  readonly dotted: boolean;
+  /** Where `::` stands, as [start, length] of a run of zero groups, tried modulo the runs there are. */
+  readonly compress: number;
+}
+
+// One RFC 4291 text form of `groups`: case, leading zeros, a dotted IPv4 tail and `::` over any zero run chosen by `how`.
+function spell(groups: readonly number[], how: Spelling): string {
+  const texts = groups.map((g, i) => {
+    const hex = how.pad[i] ? g.toString(16).padStart(4, "0") : g.toString(16);
+    return how.upper ? hex.toUpperCase() : hex;
+  });
+  const parts: string[] = how.dotted ? [...texts.slice(0, 6), `${groups[6] >> 8}.${groups[6] & 255}.${groups[7] >> 8}.${groups[7] & 255}`] : texts;
+  const width = how.dotted ? 6 : 8; // groups a `::` may cover
+  const runs: [number, number][] = [];
+  for (let start = 0; start < width; start++) {
+    for (let end = start; end < width && groups[end] === 0; end++) runs.push([start, end + 1]);
+  }
+  if (runs.length === 0 || how.compress < 0) return parts.join(":");
+  const [start, end] = runs[how.compress % runs.length];
+  return `${parts.slice(0, start).join(":")}::${parts.slice(end).join(":")}`;
+}
+
+describe("IPv6 client keys against an oracle (fast-check)", () => {
+  const group = fc.integer({ min: 0, max: 0xffff });
+  const sparse = fc.oneof(group, fc.constant(0), fc.constant(0));
+  // Plain addresses (zeros likely, so `::` has runs to cover) and IPv4-mapped ones.
+  const address = fc.oneof(
+    fc.array(sparse, { minLength: 8, maxLength: 8 }),
+    fc.tuple(group, group).map(([a, b]) => [0, 0, 0, 0, 0, 0xffff, a, b]),
+  );
+  const spelling = fc.record({
+    upper: fc.boolean(),
+    pad: fc.array(fc.boolean(), { minLength: 8, maxLength: 8 }),
+    dotted: fc.boolean(),
+    compress: fc.integer({ min: -1, max: 40 }),
+  });
+  const prefix = fc.integer({ min: 32, max: 64 });
+
+  it("reads every spelling of an address as the oracle does: mapped ones as IPv4, others as their network", () => {
+    fc.assert(
+      fc.property(address, spelling, prefix, (groups, how, bits) => {
+        const text = spell(groups, how);
+        expect(normalizeIp(text, bits), text).toBe(oracle(groups, bits));
+        expect(ipv6Groups(text), text).toEqual(groups);
+      }),
+      { seed: 25, numRuns: 2000 },
+    );
   });
 
-  it("gives every spelling of one IPv6 /64 the same key, and different /64s different keys", () => {
-    const group = fc.integer({ min: 0, max: 0xffff });
+  it("gives two addresses one key exactly when they share their network (or map the same IPv4 address)", () => {
     fc.assert(
-      fc.property(fc.array(group, { minLength: 8, maxLength: 8 }), fc.array(group, { minLength: 4, maxLength: 4 }), (g, tail) => {
-        const full = g.map((x) => x.toString(16)).join(":");
-        const padded = g.map((x) => x.toString(16).padStart(4, "0").toUpperCase()).join(":");
-        const sameNet = [...g.slice(0, 4), ...tail].map((x) => x.toString(16)).join(":");
-        expect(ipv6Prefix64(full)).toBe(ipv6Prefix64(padded));
-        expect(ipv6Prefix64(full)).toBe(ipv6Prefix64(sameNet));
-        const otherNet = [...g.slice(0, 3), (g[3] + 1) & 0xffff, ...g.slice(4)].map((x) => x.toString(16)).join(":");
-        expect(ipv6Prefix64(otherNet)).not.toBe(ipv6Prefix64(full));
+      fc.property(address, address, spelling, spelling, prefix, (a, b, howA, howB, bits) => {
+        const same = oracle(a, bits) === oracle(b, bits);
+        expect(normalizeIp(spell(a, howA), bits) === normalizeIp(spell(b, howB), bits)).toBe(same);
       }),
-      { seed: 42, numRuns: 300 },
+      { seed: 56, numRuns: 2000 },
+    );
+  });
+
+  it("never throws on arbitrary text, and reads nothing but an address", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom(..."0123456789abcdefABCDEF:.x% ") }), (text) => {
+        const key = normalizeIp(text);
+        if (key !== undefined) expect(key).toMatch(/^(\d+\.\d+\.\d+\.\d+|[0-9a-f]+(:[0-9a-f]+){3}::\/56)$/);
+      }),
+      { seed: 7, numRuns: 3000 },
     );
   });
 });

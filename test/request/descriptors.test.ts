@@ -62,7 +62,7 @@ describe("request → descriptors (routes)", () => {
     expect(login[0].descriptors).toEqual([
       [
         { key: "path", value: "/login" },
-        { key: "remote_address", value: "2001:db8:0:0::/64" },
+        { key: "remote_address", value: "2001:db8:0:0::/56" },
       ],
     ]);
     expect(entries(new Request("http://x/login")).map((d) => d.domain)).toEqual(["b"]);
@@ -74,11 +74,12 @@ describe("request → descriptors (routes)", () => {
     expect(entries(request(), { trustedProxyHops: 1 })[0].descriptors[0][1].value).toBe("198.51.100.1");
   });
 
-  it("parses cookies, first occurrence winning", () => {
+  it("parses cookies, keeping every value sent under one name, and copies of the header joined by commas", () => {
     expect([...parseCookies("a=1; b = two ; a=3; junk; =x")]).toEqual([
-      ["a", "1"],
-      ["b", "two"],
+      ["a", ["1", "3"]],
+      ["b", ["two"]],
     ]);
+    expect(parseCookies("sid=junk, sid=real").get("sid")).toEqual(["junk", "real"]);
     expect(parseCookies(null).size).toBe(0);
   });
 });

@@ -66,7 +66,7 @@ export const INVALID: readonly InvalidFixture[] = [
     "unknown key without suggestion",
     { domain: "t", colour: "red" },
     "$.colour",
-    'unknown key "colour" (expected one of: $schema, domain, descriptors, routes, placement, shards, paths)',
+    'unknown key "colour" (expected one of: $schema, domain, descriptors, routes, placement, shards, paths, duplicate_values, ipv6_prefix)',
   ),
   fx("misspelled match key", route({ match: { paths: "/x" }, descriptors: [] }), "$.routes[0].match.paths", 'unknown key "paths" (did you mean "path"?)'),
   {
@@ -314,6 +314,8 @@ export const INVALID: readonly InvalidFixture[] = [
     "$.paths.case_insensitive",
     'unknown key "case_insensitive" (did you mean "case_sensitive"?)',
   ),
+  fx("unknown duplicate_values", { domain: "t", duplicate_values: "lst" }, "$.duplicate_values", 'unknown duplicate_values "lst" (did you mean "last"?)'),
+  fx("ipv6_prefix past /64", { domain: "t", ipv6_prefix: 128 }, "$.ipv6_prefix", "must be at most 64, got 128"),
   // routes
   fx(
     "route entry without source",
@@ -349,6 +351,7 @@ export const INVALID: readonly InvalidFixture[] = [
 export const VALID: readonly { readonly name: string; readonly input: unknown }[] = [
   { name: "minimal", input: { domain: "t" } },
   { name: "array of domains", input: [{ domain: "a" }, { domain: "b", placement: "per_key" }] },
+  { name: "input options", input: { domain: "t", duplicate_values: "last", ipv6_prefix: 48 } },
   {
     name: "kitchen sink",
     input: {

@@ -81,6 +81,7 @@ const INVALID: readonly [string, unknown, string, string][] = [
   ["cost with neither source", routed({ cost: {} }), `${R}.cost`, 'set exactly one of "header" and "body_bytes"'],
   ["cost bad header name", routed({ cost: { header: "x cost" } }), `${R}.cost.header`, '"x cost" is not a valid header name'],
   ["cost body_bytes false", routed({ cost: { body_bytes: false } }), `${R}.cost.body_bytes`, 'must be true (omit "cost" to charge one hit per request)'],
+  ["cost allow_zero not a boolean", routed({ cost: { header: "x-n", allow_zero: "yes" } }), `${R}.cost.allow_zero`, "expected a boolean, got string"],
   ["cost misspelled key", routed({ cost: { headr: "x" } }), `${R}.cost.headr`, 'unknown key "headr" (did you mean "header"?)'],
   ["cost_from_response without header", routed({ cost_from_response: {} }), `${R}.cost_from_response`, 'missing required key "header"'],
   ["cost_from_response not an object", routed({ cost_from_response: "x-tokens" }), `${R}.cost_from_response`, "expected an object, got string"],
@@ -104,6 +105,8 @@ describe("response limits: valid rules", () => {
     ["literal cost", routed({ cost: 0 })],
     ["header cost", routed({ cost: { header: "X-Cost" } })],
     ["body_bytes cost", routed({ cost: { body_bytes: true } })],
+    ["header cost allowing 0", routed({ cost: { header: "x-n", allow_zero: true } })],
+    ["body_bytes cost allowing 0", routed({ cost: { body_bytes: true, allow_zero: false } })],
     ["cost_from_response with a cost", routed({ cost: 1, cost_from_response: { header: "X-Tokens-Used" } })],
   ];
   it.each(VALID)("%s compiles and the schema agrees", (_name, input) => {
@@ -122,6 +125,7 @@ describe("response limits: valid rules", () => {
     const [route] = domainOf(routed({ cost: { header: "X-Cost" }, cost_from_response: { header: "X-Tokens-Used" } })).routes;
     expect(route.cost).toEqual({ kind: "header", name: "x-cost" });
     expect(route.costFromResponse).toBe("x-tokens-used");
+    expect(domainOf(routed({ cost: { body_bytes: true, allow_zero: true } })).routes[0].cost).toEqual({ kind: "body_bytes", allowZero: true });
   });
 
   it("a count_when limit keeps a counter apart from an otherwise equal one", () => {

@@ -7,6 +7,8 @@ import {
   BUILTIN_KEYS,
   BURST_ALGORITHMS,
   DELAY_ALGORITHMS,
+  DUPLICATE_VALUES,
+  IPV6_PREFIX,
   ON_LIMIT_ACTIONS,
   PATH_FORWARDS,
   PLACEMENTS,
@@ -57,6 +59,8 @@ describe("rules.schema.json structure", () => {
     expect(rl.precount.properties.sync_ms.maximum).toBe(BOUNDS.maxMs);
     expect(rl.max_delay_ms.maximum).toBe(BOUNDS.maxDelayMs);
     expect(defs.document.properties.shards).toMatchObject({ maximum: BOUNDS.maxShards, default: BOUNDS.defaultShards });
+    expect(defs.document.properties.duplicate_values).toMatchObject({ enum: DUPLICATE_VALUES, default: "reject" });
+    expect(defs.document.properties.ipv6_prefix).toMatchObject({ minimum: IPV6_PREFIX.min, maximum: IPV6_PREFIX.max, default: IPV6_PREFIX.default });
   });
 });
 

@@ -1,0 +1,101 @@
+// Issue 25's probe of descriptor values of 64 KB, through the real gateway,
+// the decision API and the RPC binding in workerd (docs/rules.md, "Long
+// values"): keyed by their first 32 characters and SHA-256, the same in
+// counters, metrics, the dashboard and the counters API.
+import { exports } from "cloudflare:workers";
+import { beforeEach, describe, expect, it } from "vitest";
+import bundledRules from "../../rules.json";
+import type { EnvoyResponse } from "../../src/envoy/response.ts";
+import { d, envoyApi, freshWindow } from "../support/envoy.ts";
+
+const suffix = `${Date.now()}`;
+
+function rules(domain: string) {
+  return {
+    domain: `${domain}-${suffix}`,
+    descriptors: [{ key: "token", detailed_metric: true, rate_limit: { unit: "minute", requests_per_unit: 2, algorithm: "fixed_window" } }],
+    routes: [{ match: { path: "/long" }, descriptors: [[{ key: "token", header: "x-token" }]] }],
+  };
+}
+
+beforeEach(() => freshWindow(60_000, 10_000));
+
+async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+describe("a 64 KB descriptor value", () => {
+  const big = (tail: string) => `${"k".repeat(65_536 - tail.length)}${tail}`;
+
+  it("is accepted and counted by its digest, through the gateway, the metrics and the dashboard", async () => {
+    const api = envoyApi(rules("long"));
+    const domain = `long-${suffix}`;
+    const a = big("A");
+    const b = big("B");
+    const send = (value: string) => api.call("/long", { headers: { "x-token": value } });
+    const seen: number[] = [];
+    for (const value of [a, a, b, a, b]) {
+      const res = await send(value);
+      await res.arrayBuffer();
+      seen.push(res.status);
+    }
+    // Same long value: one counter. Two values differing only in the last byte: two counters.
+    expect(seen).toEqual([200, 200, 200, 429, 200]);
+    const keyed = `${a.slice(0, 32)}…sha256:${await sha256Hex(a)}`;
+    const metrics = await (await api.admin("/__ratelimit/metrics")).text();
+    const lines = metrics.split("\n").filter((line) => line.includes(domain));
+    expect(lines.some((line) => line.includes(`token_${keyed}`))).toBe(true);
+    expect(lines.every((line) => line.length < 1_000)).toBe(true);
+    const traffic = await (await api.admin("/__ratelimit/traffic")).json<any>();
+    const policy = traffic.policies.find((p: any) => p.domain === domain && p.descriptor === "token");
+    expect(policy.top_now.keys.map((k: { key: string }) => k.key)).toEqual([`token=${keyed}`]);
+  });
+
+  it("is counted the same way through the decision API", async () => {
+    const api = envoyApi(rules("long-json"));
+    const domain = `long-json-${suffix}`;
+    const a = big("C");
+    const codes: string[] = [];
+    for (const value of [a, a, big("D"), a]) codes.push((await api.json({ domain, descriptors: [d(["token", value])] })).body.overallCode);
+    expect(codes).toEqual(["OK", "OK", "OK", "OVER_LIMIT"]);
+    // The counters API finds the counter by the long value and by its keyed form alike.
+    const keyed = `${a.slice(0, 32)}…sha256:${await sha256Hex(a)}`;
+    for (const value of [a, keyed]) {
+      const res = await api.admin(`/__ratelimit/counters?domain=${domain}&descriptor=token=${encodeURIComponent(value)}`);
+      expect(res.status).toBe(200);
+      expect((await res.json<any>()).limits[0].remaining).toBe(0);
+    }
+  });
+
+  it("is counted the same way through the RPC binding, under the bundled rules", async () => {
+    const rpc = (exports as unknown as { FloodgateRpc: { shouldRateLimit(request: unknown): Promise<EnvoyResponse> } }).FloodgateRpc;
+    const a = big(`rpc-${suffix}`);
+    const ask = (value: string, hits_addend?: number) =>
+      rpc.shouldRateLimit({ domain: "api", descriptors: [{ entries: [{ key: "api_key", value }] }], ...(hits_addend ? { hits_addend } : {}) });
+    expect((await ask(a, 1000)).overallCode).toBe("OK");
+    expect((await ask(a)).overallCode).toBe("OVER_LIMIT");
+    // The counter the RPC spent is the one the counters API names by the keyed form.
+    const admin = envoyApi(bundledRules);
+    const keyed = `${a.slice(0, 32)}…sha256:${await sha256Hex(a)}`;
+    const res = await admin.admin(`/__ratelimit/counters?domain=api&descriptor=api_key=${encodeURIComponent(keyed)}`);
+    expect(res.status).toBe(200);
+    expect((await res.json<any>()).limits[0].remaining).toBe(0);
+  });
+
+  it("keys a value by its digest from 257 bytes of UTF-8, and keeps one of 256 as it is", async () => {
+    const api = envoyApi(rules("long-edge"));
+    const domain = `long-edge-${suffix}`;
+    const remaining = async (value: string) => {
+      const res = await api.admin(`/__ratelimit/counters?domain=${domain}&descriptor=token=${encodeURIComponent(value)}`);
+      return (await res.json<any>()).limits[0].remaining;
+    };
+    const kept = "é".repeat(128); // 256 bytes
+    const keyed = `${kept}x`; // 257 bytes
+    for (const value of [kept, keyed]) await api.json({ domain, descriptors: [d(["token", value])] });
+    // Each counter is found by its own value; only the longer one also by its digest form.
+    expect([await remaining(kept), await remaining(keyed)]).toEqual([1, 1]);
+    expect(await remaining(`${kept.slice(0, 32)}…sha256:${await sha256Hex(kept)}`)).toBe(2);
+    expect(await remaining(`${keyed.slice(0, 32)}…sha256:${await sha256Hex(keyed)}`)).toBe(1);
+  });
+});
