@@ -115,7 +115,13 @@ export class Ratelimit {
       this.metrics.scheduleFlush(defer);
     }
     const wait = result.allowed || !Number.isFinite(result.retryAfterMs) ? result.resetAfterMs : result.retryAfterMs;
-    const answer: RatelimitResponse = { success: result.allowed, limit: this.reportedLimit, remaining: result.remaining, reset: Date.now() + wait, pending: pending() };
+    const answer: RatelimitResponse = {
+      success: result.allowed,
+      limit: this.reportedLimit,
+      remaining: result.remaining,
+      reset: Date.now() + wait,
+      pending: pending(),
+    };
     return cached ? { ...answer, reason: "cacheBlock" } : answer;
   };
 
@@ -127,7 +133,8 @@ export class Ratelimit {
    * const { success } = await ratelimit.blockUntilReady("user-1", 30_000);
    */
   readonly blockUntilReady = async (identifier: string, timeout: number): Promise<RatelimitResponse> => {
-    if (typeof timeout !== "number" || !(timeout > 0)) throw new TypeError(`Ratelimit.blockUntilReady(): timeout must be positive, got ${JSON.stringify(timeout)}`);
+    if (typeof timeout !== "number" || !(timeout > 0))
+      throw new TypeError(`Ratelimit.blockUntilReady(): timeout must be positive, got ${JSON.stringify(timeout)}`);
     const deadline = Date.now() + timeout;
     for (;;) {
       const response = await this.limit(identifier);
