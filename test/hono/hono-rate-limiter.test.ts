@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import type { Env } from "../../src/config.ts";
 import { rateLimit, rateLimiter } from "../../src/package/hono.ts";
 import { testEnv } from "../support/app.ts";
+import { hangingCounters } from "../support/failing.ts";
 
 let serial = 0;
 const unique = (label: string) => `${label}-${Date.now()}-${serial++}`;
@@ -118,6 +119,18 @@ describe("the options mean what they mean in hono-rate-limiter", () => {
     const call = appWith(rateLimiter({ limit: (c) => (c.req.header("x-plan") === "pro" ? 3 : 1), keyGenerator: () => key }));
     expect((await call()).status).toBe(200);
     expect((await call()).status).toBe(429);
+  });
+});
+
+describe("a counter that does not answer in time", () => {
+  it("failureMode open lets the request through, marked; closed answers 503", async () => {
+    const counters = () => hangingCounters as unknown as DurableObjectNamespace;
+    const open = await appWith(rateLimiter({ keyGenerator: () => unique("hang"), counters, timeoutMs: 50 }))();
+    expect(open.status).toBe(200);
+    expect(open.headers.get("X-RateLimit-Decision")).toBe("failure-open");
+    const closed = await appWith(rateLimiter({ keyGenerator: () => unique("hang"), counters, timeoutMs: 50, failureMode: "closed" }))();
+    expect(closed.status).toBe(503);
+    expect(closed.headers.get("Retry-After")).toBe("1");
   });
 });
 
