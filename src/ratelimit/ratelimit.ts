@@ -138,10 +138,9 @@ export class Ratelimit {
     const deadline = Date.now() + timeout;
     for (;;) {
       const response = await this.limit(identifier);
-      // A request that can never fit (its cost above the capacity) has no instant to wait for.
-      if (response.success || response.reset === 0) return response;
+      if (response.success) return response;
       const wait = Math.min(response.reset, deadline) - Date.now();
-      if (wait <= 0 || !Number.isFinite(wait)) return response;
+      if (wait <= 0) return response;
       await scheduler.wait(wait);
       if (Date.now() >= deadline) return this.limit(identifier);
     }
