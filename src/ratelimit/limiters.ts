@@ -64,7 +64,7 @@ export function tokenBucket(refillRate: number, interval: Duration, maxTokens: n
 
 /**
  * `slidingLog(tokens, window)`: exactly `tokens` requests in any window of
- * that length (one entry per request; at most 1000 tokens).
+ * that length (one entry per request; at most 10,000 tokens).
  *
  * @example
  * Ratelimit.slidingLog(10, "1 m");

@@ -188,6 +188,10 @@ describe("errors name what is wrong", () => {
       'Ratelimit.fixedWindow(10, "500 ms"): the window must be a whole number of seconds',
     );
     expect(() => Ratelimit.tokenBucket(1, "1 s", 0)).toThrow("Ratelimit.tokenBucket: maxTokens must be a whole number of at least 1, got 0");
+    // What the counters cannot hold is refused when the Ratelimit is made, in the factory's terms.
+    expect(() => new Ratelimit({ counters, limiter: Ratelimit.slidingLog(20000, "1 m") })).toThrow(
+      /^Ratelimit\.slidingLog\(20000, "1 m"\): the limit: sliding_window_log keeps one entry per request/,
+    );
   });
   it("a rate that is not a whole number", async () => {
     const ratelimit = new Ratelimit({ counters, limiter });
