@@ -112,13 +112,17 @@ describe("the options", () => {
     }
   });
 
-  it("prefix keeps counters apart", async () => {
+  it("prefix keeps counters apart; instances with the same prefix share them", async () => {
     const id = unique("prefix");
     const a = new Ratelimit({ counters, limiter: Ratelimit.fixedWindow(1, "1 h"), prefix: "app-a" });
     const b = new Ratelimit({ counters, limiter: Ratelimit.fixedWindow(1, "1 h"), prefix: "app-b" });
     expect((await a.limit(id)).success).toBe(true);
     expect((await a.limit(id)).success).toBe(false);
     expect((await b.limit(id)).success).toBe(true);
+    // Another instance with the same prefix (as in another isolate, with an empty block cache) sees the same count.
+    const again = new Ratelimit({ counters, limiter: Ratelimit.fixedWindow(1, "1 h"), prefix: "app-a" });
+    expect(await again.limit(id)).toMatchObject({ success: false, remaining: 0 });
+    expect((await again.limit(id)).reason).toBe("cacheBlock");
   });
 
   it("analytics with metrics counts each decision in floodgate's metrics, under the prefix as domain", async () => {
