@@ -5,7 +5,7 @@
  * docs/architecture.md for the picture and the reasons.
  */
 const LAYERS = [
-  ["hono"], // the public middleware: reuses the gateway's admit()
+  ["hono", "ratelimit"], // the public middleware (reuses the gateway's admit()); Ratelimit and the binding entrypoint's core
   ["gateway"], // the Worker's own app: admit, forward, echo
   ["admin", "queue"], // admin API; on_limit "queue" (producer, consumer, status)
   ["envoy"], // the decision API (/json, RPC) in Envoy's shapes

@@ -19,6 +19,24 @@ export default {
   },
 };`;
 
+// A test-only Worker that calls floodgate's RateLimiterBinding over real
+// service bindings, as a user's Worker would (docs/from-cloudflare-binding.md):
+// the test posts { binding, options } and gets limit()'s answer, or its error.
+const bindingCaller = `
+export default {
+  async fetch(request, env) {
+    const { binding, options } = await request.json();
+    try {
+      return Response.json(await env[binding].limit(options));
+    } catch (error) {
+      return Response.json({ error: String(error && error.message) }, { status: 500 });
+    }
+  },
+};`;
+// The Worker under test runs as the pool's runner, under this name (the project has none of its own).
+const mainWorker = "vitest-plugin-runner-";
+const rateLimiter = (props: Record<string, unknown> | undefined) => ({ name: mainWorker, entrypoint: "RateLimiterBinding", props });
+
 // Every test runs inside workerd with the real bindings from wrangler.toml:
 // real Durable Objects, real SQLite storage, real fetch. The default
 // wrangler.toml binds no queues (on_limit "queue" is opt-in), so the queues
@@ -31,6 +49,7 @@ export default defineConfig({
       miniflare: {
         queueProducers: QUEUE_PRODUCERS,
         queueConsumers: QUEUE_CONSUMERS,
+        serviceBindings: { BINDING_CALLER: "binding-caller" },
         bindings: {
           TEST_ORIGIN_URL: inject<string>("originUrl"),
           // METRICS_FLUSH_MS=0: metric counts are sent within each request's waitUntil,
@@ -55,6 +74,24 @@ export default defineConfig({
             compatibilityDate: "2026-08-15",
             bindings: { ORIGIN: inject<string>("originUrl") },
             queueConsumers: { "floodgate-dead-letters": { maxBatchTimeout: 1 } },
+          },
+          {
+            name: "binding-caller",
+            modules: true,
+            script: bindingCaller,
+            compatibilityDate: "2026-08-15",
+            serviceBindings: {
+              // Cloudflare's shape, as in a [[services]] block's props.
+              MY_RATE_LIMITER: rateLimiter({ namespace_id: "1001", simple: { limit: 3, period: 60 } }),
+              // The same namespace, limit and period: the same counters.
+              SAME_NAMESPACE: rateLimiter({ namespace_id: "1001", simple: { limit: 3, period: 60 } }),
+              OTHER_NAMESPACE: rateLimiter({ namespace_id: "1002", limit: 3, period: 60 }),
+              // A period Cloudflare's own binding does not offer.
+              ONE_PER_HOUR: rateLimiter({ namespace_id: "hourly", limit: 1, period: 3600 }),
+              NO_PROPS: rateLimiter(undefined),
+              BAD_PERIOD: rateLimiter({ simple: { limit: 3, period: 1.5 } }),
+              UNKNOWN_PROP: rateLimiter({ simple: { limit: 3, period: 60 }, algorithm: "gcra" }),
+            },
           },
           {
             name: "failing-objects",

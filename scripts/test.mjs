@@ -4,7 +4,8 @@
 // tests and the dashboard's browser test, then one closing line
 // `Tests: N passed, M failed`. Exits non-zero if anything failed.
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 process.env.WRANGLER_SEND_METRICS = "false";
@@ -14,10 +15,21 @@ const run = (cmd, args) => spawnSync(cmd, args, { stdio: ["ignore", "inherit", "
 let passed = 0;
 let failed = 0;
 
+// The package as the ecosystem checks it: one tarball, packed from the build below, linted and its types resolved.
+const packDir = mkdtempSync(join(tmpdir(), "floodgate-pack-"));
+const { version } = JSON.parse(readFileSync("package.json", "utf8"));
+const tarball = join(packDir, `floodgate-${version}.tgz`);
+
 // Whole-tree checks, each counted as one test: types, import rules, lint and format, docs links.
 const checks = [
   // First: the import rules and the CLI tests resolve `floodgate/client` to the package's built output (dist/).
   ["package build (npm run build)", "npm", ["run", "--silent", "build"]],
+  ["package tarball (npm pack)", "npm", ["pack", "--silent", "--ignore-scripts", "--pack-destination", packDir]],
+  ["package lint (publint --strict)", bin("publint"), ["run", tarball, "--strict"]],
+  // An ESM-only package for Workers and bundlers: CommonJS and node10 resolution are out of scope.
+  ["package types (arethetypeswrong --profile esm-only)", bin("attw"), [tarball, "--profile", "esm-only"]],
+  // worker-configuration.d.ts (the Env bindings) is what `wrangler types` makes of wrangler.toml today.
+  ["Env types current (wrangler types --check)", bin("wrangler"), ["types", "--include-runtime=false", "--check"]],
   ["type-check", bin("tsc"), ["--noEmit", "-p", "."]],
   ["import rules (dependency-cruiser)", bin("depcruise"), ["src", "tools", "test", "bench", "--config", ".dependency-cruiser.cjs"]],
   ["lint and format (biome)", bin("biome"), ["check", "."]],
@@ -31,6 +43,7 @@ for (const [name, command, args] of checks) {
   else failed += 1;
   console.log(`${name}: ${status === 0 ? "ok" : "FAILED"}`);
 }
+rmSync(packDir, { recursive: true, force: true });
 
 const report = ".test-results.json";
 rmSync(report, { force: true });

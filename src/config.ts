@@ -11,6 +11,14 @@ import type { RulesObject } from "./rules/rules-object.ts";
 import type { TrustedProxyHeader } from "./request/client-ip.ts";
 import { DEFAULT_HEADER_DIALECT, HEADER_DIALECTS, type HeaderDialect, isHeaderDialect } from "./http/header-dialect.ts";
 
+/**
+ * What the worker's `env` holds. Its bindings and `[vars]` are those
+ * `wrangler types` generates from wrangler.toml into
+ * worker-configuration.d.ts (`Cloudflare.Env`); test/config/env-type.ts
+ * fails the type-check when the two part, and `npm test` checks the
+ * generated file is current. The optional fields are what wrangler.toml
+ * leaves commented out or to secrets.
+ */
 export interface Env {
   COUNTERS: DurableObjectNamespace<CounterObject>;
   /** Rules stored by `PUT /__ratelimit/rules` (one object per deployment). */

@@ -3,7 +3,8 @@
  * from `env`, the live rules — bundled `rules.json` until rules are
  * uploaded —, the edge runtime, the metrics recorder), and over it the
  * gateway app, the consumer of queued requests, the Durable Object classes,
- * and FloodgateRpc, the service-binding entrypoint for other Workers.
+ * and the service-binding entrypoints for other Workers: FloodgateRpc, and
+ * RateLimiterBinding, which answers as Cloudflare's rate limiting binding.
  */
 import { WorkerEntrypoint } from "cloudflare:workers";
 import rulesJson from "../rules.json";
@@ -13,6 +14,7 @@ import { callShouldRateLimit } from "./envoy/rpc.ts";
 import type { EnvoyResponse } from "./envoy/response.ts";
 import { createApp } from "./gateway/app.ts";
 import { consumeQueue } from "./queue/consumer.ts";
+import { type BindingOutcome, BindingLimits, bindingLimit } from "./ratelimit/binding.ts";
 import { bundledRules } from "./rules/bundled.ts";
 import { LiveRules } from "./rules/live.ts";
 
@@ -45,5 +47,30 @@ export default {
 export class FloodgateRpc extends WorkerEntrypoint<Env> {
   async shouldRateLimit(request: unknown): Promise<EnvoyResponse> {
     return callShouldRateLimit(isolateOf(this.env), request, (work) => this.ctx.waitUntil(work));
+  }
+}
+
+// Each binding's limit, compiled from its props once per isolate.
+const bindingLimits = new BindingLimits();
+
+/**
+ * Cloudflare's rate limiting binding, over a service binding
+ * (docs/from-cloudflare-binding.md): the limit and period come from the
+ * binding's props, any period, counted exactly across locations.
+ *
+ * @example
+ * // the calling Worker's wrangler.toml:
+ * // [[services]]
+ * // binding = "MY_RATE_LIMITER"
+ * // service = "floodgate"
+ * // entrypoint = "RateLimiterBinding"
+ * // props = { namespace_id = "1001", simple = { limit = 100, period = 60 } }
+ * const { success } = await env.MY_RATE_LIMITER.limit({ key: pathname });
+ * if (!success) return new Response("429 Failure – rate limit exceeded", { status: 429 });
+ */
+export class RateLimiterBinding extends WorkerEntrypoint<Env, unknown> {
+  async limit(options: unknown): Promise<BindingOutcome> {
+    const domain = bindingLimits.domainOf(this.ctx.props);
+    return bindingLimit(isolateOf(this.env), domain, options, (work) => this.ctx.waitUntil(work));
   }
 }

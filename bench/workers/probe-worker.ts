@@ -43,7 +43,7 @@ const FLUSH_MS = 250;
  * @example
  * await env.PROBE.getByName("shard/3").hit("key"); // 1, then 2, …
  */
-export class ProbeObject extends DurableObject {
+export class ProbeObject extends DurableObject<Env> {
   private readonly counts = new Map<string, number>();
   private readonly dirty = new Set<string>();
   private flushTimer: ReturnType<typeof setTimeout> | undefined;

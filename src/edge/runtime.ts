@@ -28,6 +28,8 @@ export interface EdgeOptions {
   readonly now?: () => number;
   /** DECISION_TIMEOUT_MS: nobody waits for an answer longer, so no request is kept alive longer for one. */
   readonly decisionTimeoutMs?: number;
+  /** Blocked counters the certain-block cache remembers (default BLOCK_CACHE_SIZE; 0 turns the cache off). */
+  readonly blockCacheSize?: number;
 }
 
 /**
@@ -39,7 +41,7 @@ export interface EdgeOptions {
  * const verdicts = await edge.decideCalls("api/shard/3", [{ call, cacheable: true }], defer);
  */
 export class EdgeRuntime {
-  readonly blocks = new BlockCache();
+  readonly blocks: BlockCache;
   readonly coalescer: Coalescer;
   readonly precount: PrecountTable;
   readonly stats: EdgeStats = { cachedBlocks: 0 };
@@ -48,6 +50,7 @@ export class EdgeRuntime {
 
   constructor(counters: Env["COUNTERS"], options: EdgeOptions = {}) {
     this.now = options.now ?? Date.now;
+    this.blocks = new BlockCache(options.blockCacheSize);
     const direct: SendBatch = (name, calls) => counters.getByName(name).decide(calls) as Promise<CounterVerdict[]>;
     this.coalescer = new Coalescer(direct, { keepAliveMs: options.decisionTimeoutMs });
     this.sendBatch = options.coalesce === false ? direct : (name, calls, defer) => this.coalescer.submit(name, calls, defer);

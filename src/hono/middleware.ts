@@ -4,32 +4,31 @@
  * with the same engine (`admit`), its isolate made from `[vars]` instead.
  */
 import type { MiddlewareHandler } from "hono";
-import type { Env } from "../config.ts";
-import { Isolate } from "../context/isolate.ts";
 import { admit, admittedHeaders } from "../gateway/admit.ts";
 import { deferOf } from "../http/defer.ts";
 import { DECISION_HEADER, withHeaders } from "../http/headers.ts";
 import { settleAfterResponse } from "../limiter/settle.ts";
-import type { RateLimitResult } from "../limiter/types.ts";
-import { type AnyContext, type RateLimitOptions, rulesSource, settingsFromOptions } from "./options.ts";
+import { honoRateLimiter } from "./compat.ts";
+import type { HonoRateLimiterOptions, RateLimitInfo } from "./compat-options.ts";
+import { middlewareIsolates } from "./isolates.ts";
+import { checkRulesOptions, type RateLimitOptions, rulesSource, settingsFromOptions } from "./options.ts";
 
 export { RulesError, type RateLimitOptions } from "./options.ts";
+export type { HonoRateLimiterOptions, HonoRateLimiterSettings, RateLimitInfo } from "./compat-options.ts";
 export { HEADER_DIALECTS, type HeaderDialect } from "../http/header-dialect.ts";
 export { DECISION_HEADER };
 
 /** Hono context variables the middleware sets. */
 export interface RateLimitVariables {
-  rateLimit: RateLimitResult;
+  rateLimit: RateLimitInfo;
 }
 
 declare module "hono" {
   interface ContextVariableMap {
     /** The rate limiter's decision for this request, set by `rateLimit()`. */
-    rateLimit: RateLimitResult;
+    rateLimit: RateLimitInfo;
   }
 }
-
-const defaultCounters = (c: AnyContext) => c.env.COUNTERS;
 
 /**
  * Build the middleware; options are checked and the rules compiled here,
@@ -38,32 +37,24 @@ const defaultCounters = (c: AnyContext) => c.env.COUNTERS;
  * at a reserved slot (`on_limit: "delay"`): the next handler runs once the
  * slot is reached. Otherwise the next handler runs at once; either way its
  * response gets the rate-limit headers, and `c.get("rateLimit")` holds the decision.
+ * Without `rules`, it takes hono-rate-limiter's options instead
+ * (docs/from-hono-rate-limiter.md).
  *
  * @example
  * import rules from "./rules.json";
  * const app = new Hono<{ Bindings: { COUNTERS: DurableObjectNamespace } }>();
  * app.use("/api/*", rateLimit({ rules, counters: (c) => c.env.COUNTERS }));
  * app.get("/api/hello", (c) => c.json({ remaining: c.get("rateLimit").remaining }));
+ * // or, as hono-rate-limiter:
+ * app.use(rateLimit({ windowMs: 15 * 60 * 1000, limit: 100, keyGenerator: (c) => c.req.header("cf-connecting-ip") ?? "" }));
  */
-export function rateLimit(options: RateLimitOptions): MiddlewareHandler {
-  const rulesOf = rulesSource(options.rules);
-  const settings = settingsFromOptions(options);
-  const countersOf = options.counters ?? defaultCounters;
-  const metricsOf = options.metrics;
-  // One isolate per env object: the runtime passes the same one to every request of an isolate.
-  const isolates = new WeakMap<object, Isolate<null>>();
-  function isolateOf(c: AnyContext): Isolate<null> {
-    let isolate = isolates.get(c.env);
-    if (isolate === undefined) {
-      const counters = countersOf(c);
-      if (counters === undefined || typeof counters.getByName !== "function") {
-        throw new TypeError("rateLimit(): options.counters(c) did not return a Durable Object namespace bound to CounterObject (default: c.env.COUNTERS)");
-      }
-      isolate = new Isolate({ env: c.env as Env, settings, counters, metrics: metricsOf?.(c) }, null);
-      isolates.set(c.env, isolate);
-    }
-    return isolate;
-  }
+export function rateLimit(options: RateLimitOptions | HonoRateLimiterOptions): MiddlewareHandler {
+  if (typeof options !== "object" || options === null) throw new TypeError("rateLimit(): expected an options object");
+  if (!Object.hasOwn(options, "rules")) return honoRateLimiter(options as HonoRateLimiterOptions);
+  checkRulesOptions(options);
+  const rulesOptions = options as RateLimitOptions;
+  const rulesOf = rulesSource(rulesOptions.rules);
+  const isolateOf = middlewareIsolates(settingsFromOptions(rulesOptions), rulesOptions.counters, rulesOptions.metrics);
   return async function rateLimitMiddleware(c, next) {
     const isolate = isolateOf(c);
     const pending = rulesOf(c);
@@ -91,3 +82,13 @@ export function rateLimit(options: RateLimitOptions): MiddlewareHandler {
     else if (labelled !== response) c.res = labelled;
   };
 }
+
+/**
+ * `rateLimit` under hono-rate-limiter's name, so moving from it changes only
+ * the import (docs/from-hono-rate-limiter.md).
+ *
+ * @example
+ * import { rateLimiter } from "floodgate/hono";
+ * app.use(rateLimiter({ windowMs: 60_000, limit: 5, keyGenerator: (c) => c.req.header("x-api-key") ?? "" }));
+ */
+export const rateLimiter = rateLimit;

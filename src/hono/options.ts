@@ -75,6 +75,38 @@ function isCompiled(rules: unknown): rules is CompiledRules {
   return typeof rules === "object" && rules !== null && (rules as { domains?: unknown }).domains instanceof Map;
 }
 
+const RULES_OPTIONS = ["rules", "counters", "metrics", "failureMode", "timeoutMs", "trustedProxyHops", "shadowMode", "headers"];
+
+/**
+ * Options with `rules`: a TypeError naming any the rules middleware does not
+ * take (hono-rate-limiter's included: they make a middleware without rules).
+ *
+ * @example
+ * checkRulesOptions({ rules, windowMs: 60_000 }); // throws: option "windowMs" is hono-rate-limiter's ...
+ */
+export function checkRulesOptions(options: object): void {
+  for (const key of Object.keys(options)) {
+    if (RULES_OPTIONS.includes(key)) continue;
+    if (
+      [
+        "windowMs",
+        "limit",
+        "keyGenerator",
+        "standardHeaders",
+        "handler",
+        "skip",
+        "skipFailedRequests",
+        "skipSuccessfulRequests",
+        "message",
+        "statusCode",
+      ].includes(key)
+    ) {
+      throw new TypeError(`rateLimit(): option "${key}" is hono-rate-limiter's and takes no rules; with "rules" the limits come from the rules document`);
+    }
+    throw new TypeError(`rateLimit(): unknown option "${key}"; with rules the options are ${RULES_OPTIONS.join(", ")}`);
+  }
+}
+
 /**
  * The settings an isolate of the middleware runs with, every option checked.
  *

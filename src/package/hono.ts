@@ -4,13 +4,20 @@
  * @example
  * import { rateLimit } from "floodgate/hono";
  * app.use("/api/*", rateLimit({ rules, counters: (c) => c.env.COUNTERS }));
+ * // or with hono-rate-limiter's options (docs/from-hono-rate-limiter.md):
+ * import { rateLimiter } from "floodgate/hono";
+ * app.use(rateLimiter({ windowMs: 15 * 60 * 1000, limit: 100, keyGenerator: (c) => c.req.header("x-api-key") ?? "" }));
  */
 export {
   DECISION_HEADER,
   HEADER_DIALECTS,
   type HeaderDialect,
+  type HonoRateLimiterOptions,
+  type HonoRateLimiterSettings,
   RulesError,
+  type RateLimitInfo,
   rateLimit,
+  rateLimiter,
   type RateLimitOptions,
   type RateLimitVariables,
 } from "../hono/middleware.ts";

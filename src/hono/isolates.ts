@@ -1,0 +1,41 @@
+/**
+ * The isolate a `rateLimit()` middleware decides with: one per env object
+ * (the runtime passes the same one to every request of an isolate), made
+ * from the middleware's options rather than floodgate's own `[vars]`.
+ */
+import type { Env, Settings } from "../config.ts";
+import { Isolate } from "../context/isolate.ts";
+import type { AnyContext } from "./options.ts";
+
+// biome-ignore lint/suspicious/noExplicitAny: a namespace of the user's bindings, typed or not.
+type Namespace = DurableObjectNamespace<any>;
+
+const defaultCounters = (c: AnyContext) => c.env.COUNTERS;
+
+/**
+ * The isolate of a context's env, made on its first request.
+ *
+ * @example
+ * const isolateOf = middlewareIsolates(settings, options.counters, options.metrics);
+ * const isolate = isolateOf(c);
+ */
+export function middlewareIsolates(
+  settings: Settings,
+  countersOf: ((c: AnyContext) => Namespace) | undefined,
+  metricsOf: ((c: AnyContext) => Namespace | undefined) | undefined,
+): (c: AnyContext) => Isolate<null> {
+  const counters = countersOf ?? defaultCounters;
+  const isolates = new WeakMap<object, Isolate<null>>();
+  return (c) => {
+    let isolate = isolates.get(c.env);
+    if (isolate === undefined) {
+      const namespace = counters(c);
+      if (namespace === undefined || typeof namespace.getByName !== "function") {
+        throw new TypeError("rateLimit(): options.counters(c) did not return a Durable Object namespace bound to CounterObject (default: c.env.COUNTERS)");
+      }
+      isolate = new Isolate({ env: c.env as Env, settings, counters: namespace, metrics: metricsOf?.(c) }, null);
+      isolates.set(c.env, isolate);
+    }
+    return isolate;
+  };
+}

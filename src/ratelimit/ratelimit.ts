@@ -1,0 +1,184 @@
+/**
+ * `Ratelimit`: Upstash ratelimit's surface over floodgate's counters
+ * (docs/from-upstash.md). Each identifier is one descriptor of a one-limit
+ * domain named by `prefix`, decided by the engine the gateway uses, through
+ * this instance's edge (block cache, coalescing) and the counter objects.
+ */
+import type { Env } from "../config.ts";
+import { EdgeRuntime } from "../edge/runtime.ts";
+import type { Defer } from "../http/defer.ts";
+import { CounterUnavailableError } from "../limiter/decide.ts";
+import { countedIdentifier, decideIdentifier, identifierCounter, identifierDomain } from "../limiter/identifier.ts";
+import type { RateLimitResult } from "../limiter/types.ts";
+import { MetricsRecorder } from "../metrics/recorder.ts";
+import type { CompiledDomain } from "../rules/types.ts";
+import { fixedWindow, gcra, leakyBucket, slidingLog, slidingWindow, tokenBucket } from "./limiters.ts";
+import { type RatelimitConfig, ratelimitSettings } from "./options.ts";
+
+/** What `limit()` answers, as Upstash's `RatelimitResponse`. */
+export interface RatelimitResponse {
+  /** Whether the request may pass. */
+  readonly success: boolean;
+  /** Requests per window; for the bucket algorithms, the bucket's capacity (`maxTokens`), as Upstash reports it. */
+  readonly limit: number;
+  /** Requests left right after this one. */
+  readonly remaining: number;
+  /** Milliseconds since the epoch: when allowed, when the full quota is back; when refused, the first instant the same request fits. */
+  readonly reset: number;
+  /** Background work of this decision (metrics, counter syncs): hand it to `ctx.waitUntil`. */
+  pending: Promise<unknown>;
+  /** `"timeout"`: the counter did not answer in time and the request was let through; `"cacheBlock"`: refused from this isolate's block cache. */
+  readonly reason?: "timeout" | "cacheBlock";
+}
+
+/** The second argument of `limit()`; only `rate` counts here (the others feed Upstash's deny lists). */
+export interface LimitOptions {
+  /** Tokens this request takes (a cost); default 1. */
+  readonly rate?: number;
+  readonly ip?: string;
+  readonly userAgent?: string;
+  readonly country?: string;
+  readonly geo?: unknown;
+}
+
+const METRICS_FLUSH_MS = 5000;
+
+/**
+ * A rate limiter with Upstash's API over the CounterObject namespace. Make
+ * it once per isolate (module scope) so its block cache and batching carry
+ * over between requests.
+ *
+ * @example
+ * import { env } from "cloudflare:workers";
+ * const ratelimit = new Ratelimit({ counters: env.COUNTERS, limiter: Ratelimit.slidingWindow(10, "10 s") });
+ * const { success, pending } = await ratelimit.limit(userId);
+ * ctx.waitUntil(pending);
+ */
+export class Ratelimit {
+  static readonly fixedWindow = fixedWindow;
+  static readonly slidingWindow = slidingWindow;
+  static readonly tokenBucket = tokenBucket;
+  /** Upstash's cached fixed window: every limiter here has the block cache, so this is `fixedWindow`. */
+  static readonly cachedFixedWindow = fixedWindow;
+  static readonly slidingLog = slidingLog;
+  static readonly leakyBucket = leakyBucket;
+  static readonly gcra = gcra;
+
+  private readonly domain: CompiledDomain;
+  private readonly edge: EdgeRuntime;
+  private readonly counters: Env["COUNTERS"];
+  private readonly timeoutMs: number;
+  /** What `limit` reports: the tokens per window, or a bucket's capacity (Upstash's `maxTokens`). */
+  private readonly reportedLimit: number;
+  private readonly metrics?: MetricsRecorder;
+
+  constructor(config: RatelimitConfig) {
+    const settings = ratelimitSettings(config);
+    this.domain = identifierDomain(settings.prefix, settings.limiter, settings.limiter.describe);
+    this.counters = settings.counters as Env["COUNTERS"];
+    this.timeoutMs = settings.timeoutMs;
+    this.reportedLimit = settings.limiter.burst ?? settings.limiter.tokens;
+    this.edge = new EdgeRuntime(settings.counters as Env["COUNTERS"], {
+      decisionTimeoutMs: settings.timeoutMs,
+      ...(settings.blockCache ? {} : { blockCacheSize: 0 }),
+    });
+    if (settings.metrics !== undefined) this.metrics = new MetricsRecorder(settings.metrics as Env["METRICS"], METRICS_FLUSH_MS);
+  }
+
+  /**
+   * Take `rate` (default 1) tokens for `identifier`, if they fit.
+   *
+   * @example
+   * const { success, limit, remaining, reset, pending } = await ratelimit.limit("user-1", { rate: 2 });
+   */
+  readonly limit = async (identifier: string, request?: LimitOptions): Promise<RatelimitResponse> => {
+    const cost = request?.rate ?? 1;
+    if (!Number.isInteger(cost) || cost < 0) throw new TypeError(`Ratelimit.limit(): rate must be a whole number of at least 0, got ${JSON.stringify(cost)}`);
+    const id = await countedIdentifier(identifier, "Ratelimit.limit()");
+    const { defer, pending } = collect();
+    const cachedBefore = this.edge.stats.cachedBlocks;
+    let result: RateLimitResult;
+    let cached = false;
+    try {
+      const deciding = decideIdentifier(this.edge, this.domain, id, { cost, timeoutMs: this.timeoutMs, defer });
+      // The block cache answers in the synchronous part of the call, so the count moved only for this one.
+      cached = this.edge.stats.cachedBlocks > cachedBefore;
+      result = await deciding;
+    } catch (error) {
+      if (!(error instanceof CounterUnavailableError)) throw error;
+      this.metrics?.recordFailureMode("open");
+      this.metrics?.scheduleFlush(defer);
+      return { success: true, limit: 0, remaining: 0, reset: 0, pending: pending(), reason: "timeout" };
+    }
+    if (this.metrics !== undefined && result.descriptors !== undefined) {
+      this.metrics.recordOutcomes(result.descriptors);
+      this.metrics.scheduleFlush(defer);
+    }
+    const wait = result.allowed || !Number.isFinite(result.retryAfterMs) ? result.resetAfterMs : result.retryAfterMs;
+    const answer: RatelimitResponse = {
+      success: result.allowed,
+      limit: this.reportedLimit,
+      remaining: result.remaining,
+      reset: Date.now() + wait,
+      pending: pending(),
+    };
+    return cached ? { ...answer, reason: "cacheBlock" } : answer;
+  };
+
+  /**
+   * Wait until `identifier` may pass (its tokens taken) or `timeout`
+   * milliseconds have passed (then `success` is false).
+   *
+   * @example
+   * const { success } = await ratelimit.blockUntilReady("user-1", 30_000);
+   */
+  readonly blockUntilReady = async (identifier: string, timeout: number): Promise<RatelimitResponse> => {
+    if (typeof timeout !== "number" || !(timeout > 0))
+      throw new TypeError(`Ratelimit.blockUntilReady(): timeout must be positive, got ${JSON.stringify(timeout)}`);
+    const deadline = Date.now() + timeout;
+    for (;;) {
+      const response = await this.limit(identifier);
+      if (response.success) return response;
+      const wait = Math.min(response.reset, deadline) - Date.now();
+      if (wait <= 0) return response;
+      await scheduler.wait(wait);
+      if (Date.now() >= deadline) return this.limit(identifier);
+    }
+  };
+
+  /**
+   * Read `identifier`'s counter without taking anything.
+   *
+   * @example
+   * const { remaining, reset, limit } = await ratelimit.getRemaining("user-1");
+   */
+  readonly getRemaining = async (identifier: string): Promise<{ remaining: number; reset: number; limit: number }> => {
+    const id = await countedIdentifier(identifier, "Ratelimit.getRemaining()");
+    const result = await decideIdentifier(this.edge, this.domain, id, { cost: 0, timeoutMs: this.timeoutMs, defer: ignore });
+    return { remaining: result.remaining, reset: Date.now() + result.resetAfterMs, limit: this.reportedLimit };
+  };
+
+  /**
+   * Forget everything `identifier` used: its next request starts a full quota.
+   *
+   * @example
+   * await ratelimit.resetUsedTokens("user-1");
+   */
+  readonly resetUsedTokens = async (identifier: string): Promise<void> => {
+    const id = await countedIdentifier(identifier, "Ratelimit.resetUsedTokens()");
+    const { key, object } = identifierCounter(this.domain, id);
+    await this.counters.getByName(object).reset(key);
+    this.edge.blocks.forget(key);
+  };
+}
+
+const ignore: Defer = () => undefined;
+
+// Background work of one decision, gathered into the `pending` promise the caller hands to waitUntil.
+function collect(): { defer: Defer; pending: () => Promise<unknown> } {
+  const work: Promise<unknown>[] = [];
+  const defer: Defer = (promise) => {
+    work.push(promise.catch((error: unknown) => console.error(JSON.stringify({ event: "ratelimit.pending_failed", error: String(error) }))));
+  };
+  return { defer, pending: () => Promise.all(work) };
+}

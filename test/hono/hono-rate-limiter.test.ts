@@ -1,0 +1,155 @@
+/**
+ * `rateLimit()` (exported as `rateLimiter` too) with hono-rate-limiter's
+ * options, held to hono-rate-limiter's documented behaviour: its README
+ * example with only the import changed, run against real CounterObjects.
+ */
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { Hono, type MiddlewareHandler } from "hono";
+import { describe, expect, it } from "vitest";
+import type { Env } from "../../src/config.ts";
+import { rateLimit, rateLimiter } from "../../src/package/hono.ts";
+import { testEnv } from "../support/app.ts";
+import { hangingCounters } from "../support/failing.ts";
+
+let serial = 0;
+const unique = (label: string) => `${label}-${Date.now()}-${serial++}`;
+
+function appWith(middleware: MiddlewareHandler, status = 200) {
+  const app = new Hono<{ Bindings: Env }>();
+  app.use(middleware);
+  app.get("/", (c) => c.json({ rateLimit: c.get("rateLimit") }, status as 200));
+  app.get("/throws", () => {
+    throw new Error("handler failed");
+  });
+  return async (path = "/") => {
+    const ctx = createExecutionContext();
+    const response = await app.fetch(new Request(`http://app.test${path}`), testEnv, ctx);
+    // Refunds (the skip options) run after the response: wait for them, as the next request of a client would come later.
+    await waitOnExecutionContext(ctx);
+    return response;
+  };
+}
+
+describe("hono-rate-limiter's README example, with only the import changed", () => {
+  it("limits each client to 100 requests per 15 minutes, with draft-6 headers, then 429 with the default message", async () => {
+    const key = unique("client");
+    const call = appWith(
+      rateLimiter({
+        windowMs: 15 * 60 * 1000, // 15 minutes
+        limit: 100, // Limit each client to 100 requests per `window` (here, per 15 minutes).
+        standardHeaders: "draft-6", // draft-6: `RateLimit-*` headers; draft-7: combined `RateLimit` header
+        keyGenerator: (_c) => key, // Method to generate custom identifiers for clients.
+      }),
+    );
+    const first = await call();
+    expect(first.status).toBe(200);
+    expect(first.headers.get("RateLimit-Limit")).toBe("100");
+    expect(first.headers.get("RateLimit-Remaining")).toBe("99");
+    expect(Number(first.headers.get("RateLimit-Reset"))).toBeGreaterThan(0);
+    expect(Number(first.headers.get("RateLimit-Reset"))).toBeLessThanOrEqual(900);
+    expect(first.headers.get("RateLimit-Policy")).toMatch(/^100;w=900/);
+    // c.get("rateLimit") carries hono-rate-limiter's fields.
+    const { rateLimit: info } = (await first.json()) as { rateLimit: { limit: number; used: number; remaining: number; resetTime: string } };
+    expect(info).toMatchObject({ limit: 100, used: 1, remaining: 99 });
+    expect(Date.parse(info.resetTime)).toBeGreaterThan(Date.now());
+    for (let i = 2; i <= 100; i++) expect((await call()).status).toBe(200);
+    const over = await call();
+    expect(over.status).toBe(429);
+    expect(await over.text()).toBe("Too many requests, please try again later.");
+    expect(over.headers.get("RateLimit-Remaining")).toBe("0");
+    expect(Number(over.headers.get("Retry-After"))).toBeGreaterThan(0);
+  });
+});
+
+describe("the options mean what they mean in hono-rate-limiter", () => {
+  it("standardHeaders draft-7: the combined RateLimit field; false: none", async () => {
+    const draft7 = await appWith(rateLimiter({ limit: 5, standardHeaders: "draft-7", keyGenerator: () => unique("d7") }))();
+    expect(draft7.headers.get("RateLimit")).toMatch(/^limit=5, remaining=4, reset=\d+$/);
+    expect(draft7.headers.get("RateLimit-Policy")).toMatch(/^5;w=60/);
+    const none = await appWith(rateLimiter({ limit: 5, standardHeaders: false, keyGenerator: () => unique("none") }))();
+    expect(none.headers.get("RateLimit-Limit")).toBeNull();
+    expect(none.headers.get("RateLimit")).toBeNull();
+  });
+
+  it("message as an object, statusCode, and a handler of one's own", async () => {
+    const key = unique("message");
+    const json = appWith(rateLimiter({ limit: 1, keyGenerator: () => key, message: { error: "slow down" }, statusCode: 503 }));
+    await json();
+    const refused = await json();
+    expect(refused.status).toBe(503);
+    expect(await refused.json()).toEqual({ error: "slow down" });
+    const own = appWith(rateLimiter({ limit: 0, keyGenerator: () => unique("handler"), handler: (c) => c.text(`over ${c.get("rateLimit").limit}`, 429) }));
+    const handled = await own();
+    expect(handled.status).toBe(429);
+    expect(await handled.text()).toBe("over 0");
+  });
+
+  it("skip: skipped requests are neither counted nor limited", async () => {
+    const key = unique("skip");
+    const call = appWith(rateLimiter({ limit: 1, keyGenerator: () => key, skip: (c) => c.req.query("free") === "1" }));
+    for (let i = 0; i < 3; i++) expect((await call("/?free=1")).status).toBe(200);
+    expect((await call()).status).toBe(200);
+    expect((await call()).status).toBe(429);
+    expect((await call("/?free=1")).status).toBe(200);
+  });
+
+  it("skipFailedRequests: responses of 400 or more (and handlers that throw) give their hit back", async () => {
+    const key = unique("failed");
+    const failing = appWith(rateLimiter({ limit: 2, keyGenerator: () => key, skipFailedRequests: true }), 500);
+    for (let i = 0; i < 4; i++) expect((await failing()).status).toBe(500);
+    for (let i = 0; i < 3; i++) expect((await failing("/throws")).status).toBe(500);
+    const succeeding = appWith(rateLimiter({ limit: 2, keyGenerator: () => key, skipFailedRequests: true }), 200);
+    expect((await succeeding()).status).toBe(200);
+    expect((await succeeding()).status).toBe(200);
+    expect((await succeeding()).status).toBe(429);
+  });
+
+  it("skipSuccessfulRequests: responses below 400 give their hit back", async () => {
+    const key = unique("successful");
+    const succeeding = appWith(rateLimiter({ limit: 2, keyGenerator: () => key, skipSuccessfulRequests: true }));
+    for (let i = 0; i < 4; i++) expect((await succeeding()).status).toBe(200);
+    const failing = appWith(rateLimiter({ limit: 2, keyGenerator: () => key, skipSuccessfulRequests: true }), 404);
+    expect((await failing()).status).toBe(404);
+    expect((await failing()).status).toBe(404);
+    expect((await failing()).status).toBe(429);
+  });
+
+  it("limit as a function of the context", async () => {
+    const key = unique("dynamic");
+    const call = appWith(rateLimiter({ limit: (c) => (c.req.header("x-plan") === "pro" ? 3 : 1), keyGenerator: () => key }));
+    expect((await call()).status).toBe(200);
+    expect((await call()).status).toBe(429);
+  });
+});
+
+describe("a counter that does not answer in time", () => {
+  it("failureMode open lets the request through, marked; closed answers 503", async () => {
+    const counters = () => hangingCounters as unknown as DurableObjectNamespace;
+    const open = await appWith(rateLimiter({ keyGenerator: () => unique("hang"), counters, timeoutMs: 50 }))();
+    expect(open.status).toBe(200);
+    expect(open.headers.get("X-RateLimit-Decision")).toBe("failure-open");
+    const closed = await appWith(rateLimiter({ keyGenerator: () => unique("hang"), counters, timeoutMs: 50, failureMode: "closed" }))();
+    expect(closed.status).toBe(503);
+    expect(closed.headers.get("Retry-After")).toBe("1");
+  });
+});
+
+describe("errors at construction name the option", () => {
+  const keyGenerator = () => "k";
+  it("an unknown option", () => {
+    expect(() => rateLimit({ keyGenerator, windowMS: 1000 } as never)).toThrow('rateLimit(): unknown option "windowMS"');
+    expect(() => rateLimit({ rules: { domain: "d" }, keyGenerator } as never)).toThrow(/option "keyGenerator" is hono-rate-limiter's and takes no rules/);
+    expect(() => rateLimit({ rules: { domain: "d" }, limits: 1 } as never)).toThrow('rateLimit(): unknown option "limits"');
+  });
+  it("an option floodgate does not support", () => {
+    expect(() => rateLimiter({ keyGenerator, store: {} } as never)).toThrow(/option "store" is not supported: floodgate keeps the counts in its CounterObject/);
+    expect(() => rateLimiter({ keyGenerator, requestPropertyName: "limits" } as never)).toThrow(/option "requestPropertyName" is not supported/);
+  });
+  it("a window that is not whole seconds, a missing keyGenerator, both skip options", () => {
+    expect(() => rateLimiter({ keyGenerator, windowMs: 1500 })).toThrow(
+      "rateLimit(): windowMs must be a whole number of seconds in milliseconds (at least 1000), got 1500",
+    );
+    expect(() => rateLimiter({ limit: 5 } as never)).toThrow("rateLimit(): keyGenerator is required");
+    expect(() => rateLimiter({ keyGenerator, skipFailedRequests: true, skipSuccessfulRequests: true })).toThrow(/together skip every request/);
+  });
+});
