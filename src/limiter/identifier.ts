@@ -10,15 +10,13 @@ import { counterKey, objectName } from "../durable/placement.ts";
 import type { EdgeRuntime } from "../edge/runtime.ts";
 import type { Defer } from "../http/defer.ts";
 import { compileRules } from "../rules/compile.ts";
+import { isLongValue, longValueKey } from "../rules/long-values.ts";
 import type { CompiledDomain, DomainDescriptors } from "../rules/types.ts";
 import { decide } from "./decide.ts";
 import type { RateLimitResult } from "./types.ts";
 
 /** The descriptor key every identifier is counted under. */
 export const IDENTIFIER_KEY = "identifier";
-
-/** Identifiers longer than this are counted under their SHA-256, so no caller's input can outgrow a storage key. */
-export const MAX_IDENTIFIER_LENGTH = 256;
 
 /** One limit, as the drop-ins' factories and options give it. */
 export interface IdentifierLimit {
@@ -81,17 +79,16 @@ export function identifierDomain(domain: string, limit: IdentifierLimit, what: s
 }
 
 /**
- * The identifier as it is counted: itself, or `sha256:<hex>` of it when it
- * is longer than MAX_IDENTIFIER_LENGTH. Not a string: a TypeError naming `what`.
+ * The identifier as it is counted: itself, or, when it is longer than any
+ * descriptor value may be, the same digest key a long value gets
+ * (docs/rules.md, "Long values"). Not a string: a TypeError naming `what`.
  *
  * @example
  * await countedIdentifier("user-1", "limit()"); // "user-1"
  */
 export async function countedIdentifier(identifier: unknown, what: string): Promise<string> {
   if (typeof identifier !== "string") throw new TypeError(`${what}: the identifier must be a string, got ${identifier === null ? "null" : typeof identifier}`);
-  if (identifier.length <= MAX_IDENTIFIER_LENGTH) return identifier;
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(identifier)));
-  return `sha256:${Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("")}`;
+  return isLongValue(identifier) ? longValueKey(identifier) : identifier;
 }
 
 /** How one identifier is decided. */
