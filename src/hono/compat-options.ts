@@ -104,7 +104,7 @@ const UNSUPPORTED: Readonly<Record<string, string>> = {
 };
 
 /** Options only a rules document's `rateLimit()` takes. */
-const RULES_ONLY = ["rules", "headers", "trustedProxyHops", "shadowMode"];
+const RULES_ONLY = ["rules", "headers", "trustedProxyHops", "trustedProxyHeader", "shadowMode"];
 
 const defaultHandler = async (c: Context, _next: Next, options: HonoRateLimiterSettings): Promise<Response> => {
   c.status(options.statusCode as 429);
