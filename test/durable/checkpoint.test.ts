@@ -11,11 +11,11 @@ import { CounterCache, MEMORY_UNITS } from "../../src/durable/counter-cache.ts";
 import type { CounterObject } from "../../src/durable/counter-object.ts";
 import { CounterStore } from "../../src/durable/counter-store.ts";
 import type { CounterCall, LimitCall } from "../../src/durable/protocol.ts";
+import { driveObject, OBJECT_EPOCH } from "../support/driven-time.ts";
 
 const counters = (env as unknown as Env).COUNTERS;
 let unique = 0;
 const fresh = (name: string) => `checkpoint-${name}-${Date.now()}-${unique++}`;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const minute = (extra: Partial<LimitCall> = {}): LimitCall => ({
   id: "fw-1m",
@@ -26,6 +26,14 @@ const minute = (extra: Partial<LimitCall> = {}): LimitCall => ({
   ...extra,
 });
 const hit = (key: string, limit: LimitCall, cost = 1): CounterCall => ({ key, cost, limits: [limit] });
+/** The rows in the object's storage, read directly (no call to the object). */
+const rows = (stub: DurableObjectStub<CounterObject>) =>
+  runInDurableObject(stub, (_o: CounterObject, state) =>
+    state.storage.sql
+      .exec<{ id: string }>("SELECT id FROM counters ORDER BY id")
+      .toArray()
+      .map((r) => ({ id: r.id })),
+  );
 const remaining = async (name: string, key: string, limit: LimitCall) => (await counters.getByName(name).peek(hit(key, limit, 0))).decisions[0].remaining;
 
 describe("checkpointed counters", () => {
@@ -56,20 +64,40 @@ describe("checkpointed counters", () => {
     expect(await remaining(name, "k", limit)).toBe(1_000 - 50);
   });
 
-  it("have written a change once persist_ms has passed (by the alarm, or by the next call if that comes first)", async () => {
+  // Storage is read directly (no call to the object in between), so the alarm's write is told from a call's; the
+  // object runs on a clock the test sets. Breaks tried: alarm() without its checkpoint (no row after the alarm), and
+  // the checkpoint due 2 × persist_ms after a change (the alarm set too late).
+  it("have written a change when persist_ms has passed: by the alarm set for then, with no call", async () => {
     const name = fresh("due");
     const stub = counters.getByName(name);
+    let now = OBJECT_EPOCH;
+    await driveObject(stub, () => now);
     const limit = minute({ persistMs: 200 });
-    const start = await stub.stats();
     await stub.decide([hit("k", limit, 3)]);
-    const changedBy = Date.now();
-    // At least persist_ms after the change (waiting longer cannot break this): written by now.
-    await sleep(changedBy + 250 - Date.now());
-    await stub.decide([hit("k", limit)]);
-    const after = await stub.stats();
-    expect(after.stored).toBe(1);
-    expect(after.rowsWritten - start.rowsWritten).toBeGreaterThan(0);
-    expect(after.rowsWritten - start.rowsWritten).toBeLessThanOrEqual(4);
+    expect(await rows(stub)).toEqual([]);
+    const alarm = await runInDurableObject(stub, (_o: CounterObject, state) => state.storage.getAlarm());
+    expect(alarm).toBe(OBJECT_EPOCH + 200);
+    now = OBJECT_EPOCH + 200;
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    const [row] = await rows(stub);
+    expect(row.id).toBe("k\u0001fw-1m");
+    expect(await runInDurableObject(stub, (_o: CounterObject, state) => new CounterCache(new CounterStore(state.storage.sql)).read(row.id, limit))).toEqual(
+      getAlgorithm("fixed_window").decide(undefined, limit, OBJECT_EPOCH, 3).state,
+    );
+  });
+
+  it("have written a change when persist_ms has passed: by the next call, if it comes before the alarm", async () => {
+    const stub = counters.getByName(fresh("due-call"));
+    let now = OBJECT_EPOCH;
+    await driveObject(stub, () => now);
+    const limit = minute({ persistMs: 200 });
+    await stub.decide([hit("k", limit, 3)]);
+    now += 199;
+    await stub.decide([hit("other", minute({ id: "fw-other", persistMs: 60_000 }))]);
+    expect(await rows(stub)).toEqual([]);
+    now += 1;
+    await stub.decide([hit("other", minute({ id: "fw-other", persistMs: 60_000 }))]);
+    expect((await rows(stub)).map((r) => r.id).sort()).toEqual(["k\u0001fw-1m", "other\u0001fw-other"]);
   });
 
   it("are checkpointed by the alarm when traffic stops, so a restart finds them", async () => {
