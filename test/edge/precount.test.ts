@@ -22,13 +22,21 @@ function edge() {
   return { table, background, defer: (p: Promise<unknown>) => void background.push(p) };
 }
 
-/** An edge on driven time: its calls to the objects are counted and waited for by `time`. */
+/**
+ * An edge on driven time: its calls to the objects are counted and waited for by `time`, and every object it calls
+ * is put on the same clock first (one clock per test: leases end on it on both sides).
+ */
 function drivenEdge(time: ReturnType<typeof drivenTime>, transport: Transport = send) {
   let calls = 0;
   const background: Promise<unknown>[] = [];
+  const onClock = new Set<string>();
   const table = new PrecountTable(
-    time.track((name, batch) => {
+    time.track(async (name, batch) => {
       calls += 1;
+      if (!onClock.has(name)) {
+        onClock.add(name);
+        await driveObject(counters.getByName(name), time.now);
+      }
       return transport(name, batch);
     }),
     time.now,
@@ -54,20 +62,25 @@ const SYNC_MS = 25;
 
 describe("edge pre-counting", () => {
   it("on one edge never allows more than the limit (budget is a share of what is left)", async () => {
-    const e = edge();
-    const call = limitCall("pc-one-edge", 40);
-    let allowed = 0;
-    for (let i = 0; i < 100; i++) if ((await e.table.decide("pc-obj-1", call, SYNC_MS, e.defer)).allowed) allowed += 1;
-    await Promise.all(e.background);
-    expect(allowed).toBe(40);
-    expect(e.table.stats.overshoot).toBe(0);
-    expect(e.table.stats.local).toBeGreaterThan(0);
-    const [peek] = await send("pc-obj-1", [{ ...call, cost: 0 }]);
-    expect(peek.decisions[0].remaining).toBe(0);
+    const time = drivenTime(OBJECT_EPOCH);
+    try {
+      const e = drivenEdge(time);
+      const name = `pc-obj-1-${Math.random()}`;
+      const call = limitCall("pc-one-edge", 40);
+      let allowed = 0;
+      for (let i = 0; i < 100; i++) if ((await e.table.decide(name, call, SYNC_MS, e.defer)).allowed) allowed += 1;
+      await untilQuiet(time, [e.background], SYNC_MS, 100 * SYNC_MS);
+      expect(allowed).toBe(40);
+      expect(e.table.stats.overshoot).toBe(0);
+      expect(e.table.stats.local).toBeGreaterThan(0);
+      expect(await remainingOf(name, call)).toBe(0);
+    } finally {
+      time.stop();
+    }
   });
 
   it("decides locally only the hits its lease covers, then asks the object", async () => {
-    const time = drivenTime();
+    const time = drivenTime(OBJECT_EPOCH);
     try {
       const leases: number[] = [];
       const recording: Transport = async (name, calls) => {
@@ -233,7 +246,7 @@ describe("edge pre-counting with refilling algorithms", () => {
 
 describe("edge pre-counting only on counters hot in the isolate", () => {
   it("decides a counter hit less often than twice per sync_ms strongly every time, with no background sync", async () => {
-    const time = drivenTime();
+    const time = drivenTime(OBJECT_EPOCH);
     try {
       const { table, background, defer, rpcs } = drivenEdge(time);
       const call = limitCall("pc-cold-key", 1_000);
@@ -314,7 +327,7 @@ describe("edge pre-counting on many cold keys", () => {
         fc.array(fc.integer({ min: SYNC_MS, max: 4 * SYNC_MS }), { minLength: 3, maxLength: 3 }),
         fc.integer(),
         async (keys, rounds, gaps, seed) => {
-          const time = drivenTime();
+          const time = drivenTime(OBJECT_EPOCH);
           try {
             const { table, background, defer, rpcs } = drivenEdge(time);
             const prefix = `pc-cold-${seed}-${Math.random()}`;
@@ -342,16 +355,12 @@ describe("edge pre-counting on many cold keys", () => {
 
 describe("edge pre-counting background syncs end when the count stands still", () => {
   it("stops syncing a refilling bucket soon after its last hit (refill is not someone else counting)", async () => {
-    const time = drivenTime();
+    const time = drivenTime(OBJECT_EPOCH);
     try {
       const key = `pc-refill-${Math.random()}`;
-      // A real pause before each read (the object refills on its own clock, 1 token per 10 ms), so every read after the
-      // hits sees quota come back; the fixed window beside it counts exactly, so every hit must reach the object.
-      const refilling = async (name: string, calls: readonly CounterCall[]) => {
-        if (calls.every((c) => c.cost === 0)) await realPause(15);
-        return send(name, calls);
-      };
-      const { table, background, defer, rpcs } = drivenEdge(time, refilling);
+      // The object refills on the driven clock (1 token per 10 ms), so every read after the hits sees quota come back;
+      // the fixed window beside it counts exactly, so every hit must reach the object.
+      const { table, background, defer, rpcs } = drivenEdge(time);
       // 1,000 per 10 s: it refills 2.5 tokens per 25 ms sync, for 5 s after 500 hits.
       const call: CounterCall = {
         key,
@@ -379,16 +388,11 @@ describe("edge pre-counting background syncs end when the count stands still", (
   });
 });
 
-/** Wait `ms` of real time (the object's clock), whatever the fake timers do. */
-function realPause(ms: number): Promise<void> {
-  return scheduler.wait(ms);
-}
-
 describe("edge pre-counting convergence after traffic stops", () => {
   const S = 50;
 
   it("an edge that went quiet early still matches the object within 2 × sync_ms of the last hit anywhere", async () => {
-    const time = drivenTime();
+    const time = drivenTime(OBJECT_EPOCH);
     try {
       const key = `pc-converge-${Math.random()}`;
       const objectName = `pc-obj-${key}`;
@@ -422,7 +426,7 @@ describe("edge pre-counting convergence after traffic stops", () => {
   });
 
   it("an idle key with no other traffic stops after one refresh that shows no change", async () => {
-    const time = drivenTime();
+    const time = drivenTime(OBJECT_EPOCH);
     try {
       const key = `pc-idle-${Math.random()}`;
       const { table: counting, background, defer, rpcs: sends } = drivenEdge(time);
@@ -441,7 +445,7 @@ describe("edge pre-counting convergence after traffic stops", () => {
   });
 
   it("runs one refresh chain per counter however many hits arrive (about one sync per sync_ms)", async () => {
-    const time = drivenTime();
+    const time = drivenTime(OBJECT_EPOCH);
     try {
       const key = `pc-chain-${Math.random()}`;
       const { table: counting, background, defer, rpcs: sends } = drivenEdge(time);
@@ -473,7 +477,7 @@ describe("edge pre-counting convergence after traffic stops", () => {
 describe("edge pre-counting refresh chain hosting", () => {
   it("moves the refresh chain to a newer request, and ends it CHAIN_MAX_MS after its host started it", async () => {
     const S = 20;
-    const time = drivenTime();
+    const time = drivenTime(OBJECT_EPOCH);
     // The table's clock only moves when the test says (jump); timers fire as time is driven.
     const frozen = { clock: false };
     try {
@@ -535,7 +539,7 @@ describe("edge pre-counting refresh chain hosting", () => {
 
 describe("edge pre-counting memory", () => {
   it("keeps at most PRECOUNT_ENTRIES counters, forgetting idle ones first", async () => {
-    const time = drivenTime();
+    const time = drivenTime(OBJECT_EPOCH);
     try {
       const { table, defer } = drivenEdge(time);
       const objectName = `pc-mem-${Math.random()}`;
