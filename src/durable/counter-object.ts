@@ -23,7 +23,7 @@ const SEP = "\u0001";
 
 /** What `stats()` reports. */
 export interface CounterStats {
-  /** Counter states in memory. */
+  /** Memory units held (counter-cache.ts): what MEMORY_UNITS bounds, plus windows too short to store. */
   readonly memory: number;
   /** Rows in storage. */
   readonly stored: number;

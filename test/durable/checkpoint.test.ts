@@ -34,6 +34,11 @@ const rows = (stub: DurableObjectStub<CounterObject>) =>
       .toArray()
       .map((r) => ({ id: r.id })),
   );
+/** Write a counter's row straight into the object's storage, behind its back (a probe of what it holds in memory). */
+const writeBehind = (stub: DurableObjectStub<CounterObject>, key: string, limit: LimitCall, state: unknown) =>
+  runInDurableObject(stub, (_o: CounterObject, s) => {
+    s.storage.sql.exec("INSERT OR REPLACE INTO counters (id, state, idle_at) VALUES (?, ?, ?)", `${key}\u0001${limit.id}`, JSON.stringify(state), OBJECT_EPOCH + 7_200_000);
+  });
 const remaining = async (name: string, key: string, limit: LimitCall) => (await counters.getByName(name).peek(hit(key, limit, 0))).decisions[0].remaining;
 
 describe("checkpointed counters", () => {
@@ -150,6 +155,48 @@ describe("checkpointed counters", () => {
     expect(back.decisions[0].remaining).toBe(10 - 1 - 1);
     const again = await stub.decide([hit("scan-1", hour), hit("scan-2", hour)]);
     expect(again.map((v) => v.decisions[0].remaining)).toEqual([10 - 2 - 1, 10 - 3 - 1]);
+  });
+
+  // Scans that only read, that are only refused, and of sliding logs: memory stays within MEMORY_UNITS by the public
+  // stats, and, seen from outside, the first key was really paged out: a row the test then writes behind the object's
+  // back is what its next hit finds (a counter still in memory would hide it). Breaks tried: "known not stored"
+  // markers weighing nothing (`entry?.weight ?? 0` in CounterCache.keep), and sliding logs weighing one unit
+  // (weightOf returning 1): the first key's old state was still in memory after each scan.
+  for (const scan of ["reads", "refusals"] as const) {
+    it(`keep memory within MEMORY_UNITS under a scan of ${scan}, "known not stored" markers included`, async () => {
+      const stub = counters.getByName(fresh(`scan-${scan}`));
+      const now = OBJECT_EPOCH;
+      await driveObject(stub, () => now);
+      const hour = minute({ id: "fw-1h", windowMs: 3_600_000, limit: 10 });
+      const keys = MEMORY_UNITS + 5_000;
+      for (let from = 0; from < keys; from += 1_000) {
+        const verdicts = await stub.decide(Array.from({ length: 1_000 }, (_, i) => hit(`scan-${from + i}`, hour, scan === "reads" ? 0 : 11)));
+        expect(verdicts.every((v) => v.allowed === (scan === "reads"))).toBe(true);
+      }
+      const stats = await stub.stats();
+      expect(stats.memory).toBeLessThanOrEqual(MEMORY_UNITS);
+      expect(stats.memory).toBeGreaterThan(MEMORY_UNITS - 10);
+      expect(stats.stored).toBe(0);
+      await writeBehind(stub, "scan-0", hour, getAlgorithm("fixed_window").decide(undefined, hour, now, 10).state);
+      expect((await stub.decide([hit("scan-0", hour, 0)]))[0].decisions[0].remaining).toBe(0);
+    });
+  }
+
+  it("keep memory within MEMORY_UNITS under a scan of sliding logs, weighed by their entries", async () => {
+    const stub = counters.getByName(fresh("scan-logs"));
+    let now = OBJECT_EPOCH;
+    await driveObject(stub, () => now);
+    const log = minute({ id: "swl-1h", algorithm: "sliding_window_log", windowMs: 3_600_000, limit: 100, burst: 100 });
+    // Eight hits a key at eight instants: eight log entries, three units; fewer keys than MEMORY_UNITS, more units.
+    const keys = 8_000;
+    for (let round = 0; round < 8; round++, now += 1_000) {
+      for (let from = 0; from < keys; from += 2_000) await stub.decide(Array.from({ length: 2_000 }, (_, i) => hit(`log-${from + i}`, log)));
+    }
+    expect((await stub.stats()).memory).toBeLessThanOrEqual(MEMORY_UNITS);
+    // The last key is in memory with its eight hits; the first was paged out (written first: nothing lost).
+    expect((await stub.decide([hit(`log-${keys - 1}`, log, 0)]))[0].decisions[0].remaining).toBe(100 - 8);
+    await writeBehind(stub, "log-0", log, getAlgorithm("sliding_window_log").decide(undefined, log, now, 1).state);
+    expect((await stub.decide([hit("log-0", log, 0)]))[0].decisions[0].remaining).toBe(100 - 1);
   });
 
   it("write one row, not two, at a checkpoint that leaves a counter's idle time where it was", async () => {
