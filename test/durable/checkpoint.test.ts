@@ -37,7 +37,12 @@ const rows = (stub: DurableObjectStub<CounterObject>) =>
 /** Write a counter's row straight into the object's storage, behind its back (a probe of what it holds in memory). */
 const writeBehind = (stub: DurableObjectStub<CounterObject>, key: string, limit: LimitCall, state: unknown) =>
   runInDurableObject(stub, (_o: CounterObject, s) => {
-    s.storage.sql.exec("INSERT OR REPLACE INTO counters (id, state, idle_at) VALUES (?, ?, ?)", `${key}\u0001${limit.id}`, JSON.stringify(state), OBJECT_EPOCH + 7_200_000);
+    s.storage.sql.exec(
+      "INSERT OR REPLACE INTO counters (id, state, idle_at) VALUES (?, ?, ?)",
+      `${key}\u0001${limit.id}`,
+      JSON.stringify(state),
+      OBJECT_EPOCH + 7_200_000,
+    );
   });
 const remaining = async (name: string, key: string, limit: LimitCall) => (await counters.getByName(name).peek(hit(key, limit, 0))).decisions[0].remaining;
 
