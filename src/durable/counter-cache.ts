@@ -125,11 +125,9 @@ export class CounterCache {
     this.store.deletePrefix(prefix);
   }
 
-  /** Counter states held in memory. */
+  /** Memory units held: stored windows by weight (a sliding log's entries too), "known not stored" markers, short windows. */
   get size(): number {
-    let known = 0;
-    for (const entry of this.stored.values()) if (entry !== null) known += 1;
-    return this.volatile.size + known;
+    return this.volatile.size + this.units;
   }
 
   private save(id: string, entry: Entry): void {

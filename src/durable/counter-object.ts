@@ -23,7 +23,7 @@ const SEP = "\u0001";
 
 /** What `stats()` reports. */
 export interface CounterStats {
-  /** Counter states in memory. */
+  /** Memory units held (counter-cache.ts): what MEMORY_UNITS bounds, plus windows too short to store. */
   readonly memory: number;
   /** Rows in storage. */
   readonly stored: number;
@@ -57,6 +57,12 @@ export class CounterObject extends DurableObject {
   /** `decide` RPCs served since this instance started (tests count edge savings with it). */
   private calls = 0;
   private alarms = 0;
+  /**
+   * The object's clock (a plain field, so not callable over RPC). Tests
+   * replace it through `runInDurableObject` to drive the object and the
+   * isolates calling it on one clock (test/support/driven-time.ts).
+   */
+  clock: () => number = () => Date.now();
 
   constructor(ctx: DurableObjectState, env: unknown) {
     super(ctx, env as never);
@@ -76,7 +82,7 @@ export class CounterObject extends DurableObject {
    */
   decide(calls: readonly CounterCall[]): CounterVerdict[] {
     this.calls += 1;
-    const now = Date.now();
+    const now = this.clock();
     try {
       return calls.map((call) => this.decideCall(call, now));
     } finally {
@@ -113,7 +119,7 @@ export class CounterObject extends DurableObject {
    * const verdict = await stub.peek({ key, limits, cost: 0 });
    */
   peek(call: CounterCall): CounterVerdict {
-    return this.decideOne({ ...call, cost: 0 }, Date.now());
+    return this.decideOne({ ...call, cost: 0 }, this.clock());
   }
 
   /**
@@ -152,7 +158,7 @@ export class CounterObject extends DurableObject {
   override async alarm(): Promise<void> {
     this.alarms += 1;
     this.alarmAt = undefined;
-    const now = Date.now();
+    const now = this.clock();
     // An alarm with nothing to checkpoint is the sweep's, even if it runs early.
     if (this.sweepAt !== undefined && (now >= this.sweepAt || this.cache.nextCheckpointAt === Infinity)) {
       this.sweepAt = undefined;

@@ -118,6 +118,13 @@ export const BOUNDS = {
   /** Largest delay a timer can express (setTimeout's signed 32-bit limit). */
   maxMs: 2_147_483_647,
   /**
+   * Largest `precount.sync_ms`: a lease lasts 2 × sync_ms + 1 s, and the
+   * counter object holds one at most 10 s (`MAX_LEASE_TTL_MS`, the quota a
+   * vanished isolate can keep from the others); a longer sync period would
+   * let leases expire between syncs (docs/precount.md, "Giving back").
+   */
+  maxSyncMs: 4_500,
+  /**
    * Longest `max_delay_ms`: a request held at the edge longer than a minute
    * meets client and proxy timeouts; slower traffic belongs in a queue.
    */

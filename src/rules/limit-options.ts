@@ -73,6 +73,10 @@ export function readPrecount(ctx: DomainContext, obj: JsonObject, path: string):
   checkKeys(ctx.d, precount, at, "precount");
   if (!requireKey(ctx.d, precount, "sync_ms", at)) return undefined;
   const syncMs = readInt(ctx.d, precount, "sync_ms", at, 1, BOUNDS.maxMs);
+  if (syncMs !== undefined && syncMs > BOUNDS.maxSyncMs) {
+    ctx.d.add(keyPath(at, "sync_ms"), `must be at most ${BOUNDS.maxSyncMs} (a lease lasts 2 × sync_ms + 1 s, at most 10 s), got ${syncMs}`);
+    return undefined;
+  }
   return syncMs === undefined ? undefined : Object.freeze({ syncMs });
 }
 

@@ -13,6 +13,9 @@ const endpoints: [string, string, string?][] = [
   ["GET", "/__ratelimit/counters?domain=auth&descriptor=k=v"],
   ["DELETE", "/__ratelimit/counters?domain=auth&descriptor=k=v"],
   ["GET", "/__ratelimit/metrics"],
+  // The dashboard's JSON. Break tried: both mounted outside the token check (answered without one).
+  ["GET", "/__ratelimit/traffic"],
+  ["GET", "/__ratelimit/health"],
 ];
 let object = 0;
 const options = () => ({ objectName: `auth-test-${++object}` });

@@ -107,3 +107,69 @@ describe("charge k then refund k", () => {
     ensure(refund("gcra", undefined, { limit: 1, windowMs: 10, burst: 1 }, 5, 0, 1) === undefined, () => "state invented");
   });
 });
+
+/**
+ * A bucket refunded later than its charge (`count_when` decides after the
+ * response): from the refund on, every request, however many follow, is
+ * decided between two exact oracles fed the same allowed hits: one that
+ * never saw the refunded hits (the algorithm never allows what it refuses:
+ * no more than the exact credit) and one that saw them and got nothing back
+ * (it never refuses what that one allows). At the refund's instant the
+ * credit is at least k less the refill since the charge.
+ * Breaks tried in bucketCredit: giving k back whatever the time since the
+ * charge (caught by the upper oracle); giving nothing back; and, later than
+ * the charge, one ms of refill less than the bound (caught here only, by the
+ * lower bound: the tests above check no lower bound).
+ */
+function checkLateRefund(name: AlgorithmName, { limit, start, events }: Scenario, charged: number, refundAt: number): void {
+  const alg = algorithms[name] as Algorithm<unknown>;
+  const upper = ORACLES[name](limit);
+  const lower = ORACLES[name](limit);
+  let state: unknown;
+  let now = start;
+  let chargedAt: number | undefined;
+  let refunded = false;
+  for (const [i, { gap, cost }] of events.entries()) {
+    now += gap;
+    const step = alg.decide(state, limit, now, cost);
+    const where = () => `${name} ${JSON.stringify(limit)} request #${i} at ${now} cost ${cost}, charged #${charged} at ${chargedAt}, refund after #${refundAt}`;
+    if (!refunded) ensure(step.decision.allowed === lower.fits(now, cost), () => `disagrees with the oracle before the refund: ${where()}`);
+    else {
+      ensure(!step.decision.allowed || upper.fits(now, cost), () => `refund credited more than the exact answer: ${where()}`);
+      ensure(step.decision.allowed || !lower.fits(now, cost), () => `refund took quota away: ${where()}`);
+    }
+    state = step.state;
+    if (step.decision.allowed && cost > 0) {
+      lower.commit(now, cost);
+      if (i === charged && !refunded) chargedAt = now;
+      else upper.commit(now, cost);
+    }
+    if (i === refundAt && chargedAt !== undefined) {
+      const k = events[charged].cost;
+      const before = state;
+      state = refund(name, state, limit, now, chargedAt, k);
+      refunded = true;
+      // At least k less the refill since the charge (limit per window), as whole tokens, up to the capacity.
+      const least = Math.max(0, k - Math.ceil(((now - chargedAt) * limit.limit) / limit.windowMs));
+      for (let c = 1; c <= limit.burst; c++) {
+        if (!alg.decide(before, limit, now, Math.max(0, c - least)).decision.allowed) continue;
+        ensure(alg.decide(state, limit, now, c).decision.allowed, () => `refund credited less than ${least} of ${k} (probe cost ${c}): ${where()}`);
+      }
+    }
+  }
+}
+
+describe("late bucket refunds, every request after them", () => {
+  for (const name of BUCKETS) {
+    it(`${name}: between the exact credit and no credit, and at least k less the refill at once`, () => {
+      fc.assert(
+        fc.property(scenarioArb, fc.integer({ min: 1, max: 40 }), ({ scenario, charged }, later) => {
+          if (scenario.limit.limit === 0 || scenario.limit.burst === 0) return;
+          const c = charged % scenario.events.length;
+          checkLateRefund(name, scenario, c, Math.min(scenario.events.length - 1, c + later));
+        }),
+        { seed: SEED, numRuns: 1_000 },
+      );
+    });
+  }
+});

@@ -3,7 +3,9 @@
 // the token, generates allowed and limited traffic, waits for the charts and
 // the top table, sees more traffic arrive while the page is open, looks the
 // limited key up and resets it, and fails on any
-// console error. Writes a screenshot to the temporary folder (to docs/dashboard.png,
+// console error. Then: a refused token brings the form back, "Forget token"
+// forgets it, a hostile key is shown as text (no script runs), and the page
+// is served with its Content-Security-Policy. Writes a screenshot to the temporary folder (to docs/dashboard.png,
 // the README's, with UPDATE_SCREENSHOT=1). Run by scripts/test.mjs when
 // Chromium is installed (CHROMIUM_PATH, or `chromium` on PATH).
 import assert from "node:assert/strict";
@@ -14,7 +16,8 @@ import { after, before, test } from "node:test";
 import puppeteer from "puppeteer-core";
 import { startDev } from "./dev-server.mjs";
 
-const TOKEN = "browser-test-token";
+// At least 32 characters, as ADMIN_TOKEN must be.
+const TOKEN = "browser-test-token-0123456789abcdef";
 const IP = "192.0.2.44";
 const OTHER_IP = "192.0.2.45";
 const chromium = process.env.CHROMIUM_PATH ?? execFileSync("sh", ["-c", "command -v chromium || command -v chromium-browser"], { encoding: "utf8" }).trim();
@@ -132,4 +135,90 @@ test("token entry, live charts with data, the limited key in the top table, rese
     t.diagnostic(`wrangler dev log:\n${dev.log()}`);
     throw error;
   }
+});
+
+/** A fresh page on the dashboard, collecting console errors. */
+async function openDashboard() {
+  const page = await browser.newPage();
+  const errors = [];
+  page.on("pageerror", (error) => errors.push(String(error)));
+  const response = await page.goto(`${dev.base}/__ratelimit/dashboard`, { waitUntil: "networkidle0" });
+  return { page, response, errors };
+}
+
+const visible = (page, id) => page.$eval(`#${id}`, (node) => !node.hidden);
+
+test("a refused token brings the token form back, with the reason, and keeps nothing", async () => {
+  const { page } = await openDashboard();
+  await page.type("#token", `${TOKEN}-wrong`);
+  await page.click("#token-form button[type=submit]");
+  await page.waitForFunction(() => document.querySelector("#token-error").textContent !== "");
+  assert.equal(await page.$eval("#token-error", (node) => node.textContent), "The admin token was refused.");
+  assert.equal(await visible(page, "token-form"), true);
+  assert.equal(await visible(page, "dashboard"), false);
+  assert.equal(await page.evaluate(() => sessionStorage.getItem("floodgate.adminToken")), null);
+  await page.close();
+});
+
+test("Forget token hides the dashboard, brings the form back and clears the token", async () => {
+  const { page } = await openDashboard();
+  await page.type("#token", TOKEN);
+  await page.click("#token-form button[type=submit]");
+  await page.waitForFunction(() => !document.querySelector("#dashboard").hidden);
+  assert.equal(await visible(page, "signout"), true);
+  await page.click("#signout");
+  assert.equal(await visible(page, "token-form"), true);
+  assert.equal(await visible(page, "dashboard"), false);
+  assert.equal(await visible(page, "signout"), false);
+  assert.equal(await page.evaluate(() => sessionStorage.getItem("floodgate.adminToken")), null);
+  // A reload does not bring the dashboard back: the token is gone.
+  await page.reload({ waitUntil: "networkidle0" });
+  assert.equal(await visible(page, "dashboard"), false);
+  await page.close();
+});
+
+test("a hostile key in the top table is shown as text: no element, no script", async () => {
+  // Over the shadow "trial-*" limit (a burst of 10), so the key is among the keys most limited.
+  const hostile = `trial-<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>`;
+  for (let i = 0; i < 14; i++) await fetch(`${dev.base}/search`, { headers: { "cf-connecting-ip": "198.51.100.10", "x-api-key": hostile } });
+  const { page, errors } = await openDashboard();
+  await page.type("#token", TOKEN);
+  await page.click("#token-form button[type=submit]");
+  await page.waitForFunction(() => [...document.querySelectorAll("#top-keys td.key")].some((td) => td.textContent.includes("<img")), { timeout: 20_000 });
+  const shown = await page.evaluate(() => ({
+    key: [...document.querySelectorAll("#top-keys td.key")].find((td) => td.textContent.includes("<img")).textContent,
+    elements: document.querySelectorAll("#top-keys img, #top-keys script").length,
+    pwned: window.__pwned,
+  }));
+  // Exactly the key, with "=" escaped as the top table escapes it (so it can be looked up as is).
+  assert.equal(shown.key, `api_key=${hostile.replaceAll("=", "%3D")}`);
+  assert.equal(shown.elements, 0);
+  assert.equal(shown.pwned, undefined);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("the page is served with its Content-Security-Policy: scripts from its own origin only, no framing", async () => {
+  const { page, response } = await openDashboard();
+  const csp = response.headers()["content-security-policy"] ?? "";
+  const directives = Object.fromEntries(
+    csp
+      .split(";")
+      .map((d) => d.trim().split(/\s+/))
+      .filter((d) => d[0])
+      .map(([name, ...values]) => [name, values.join(" ")]),
+  );
+  assert.equal(directives["default-src"], "'none'");
+  assert.equal(directives["script-src"], "'self'");
+  assert.equal(directives["frame-ancestors"], "'none'");
+  assert.equal(directives["base-uri"], "'none'");
+  // And the browser enforces it: an inline script is refused.
+  const ran = await page.evaluate(() => {
+    const script = document.createElement("script");
+    script.textContent = "window.__inline = 1";
+    document.body.append(script);
+    return window.__inline;
+  });
+  assert.equal(ran, undefined);
+  await page.close();
 });

@@ -1,10 +1,11 @@
 import { env } from "cloudflare:workers";
-import { evictAllDurableObjects, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { evictAllDurableObjects, listDurableObjectIds, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { CounterObject } from "../../src/durable/counter-object.ts";
 import type { CounterCall } from "../../src/durable/protocol.ts";
 import type { Env } from "../../src/config.ts";
 import { gateway, uniqueIp } from "../support/app.ts";
+import { driveObject, OBJECT_EPOCH } from "../support/driven-time.ts";
 
 const counters = (env as unknown as Env).COUNTERS;
 
@@ -22,6 +23,11 @@ const rules = {
   routes: [{ match: { path: "/*" }, descriptors: [[{ key: "remote_address" }]] }],
 };
 
+/** Run every counter object's alarm now: each writes its unsaved changes (the checkpoint it is set for). */
+async function checkpointAll(): Promise<void> {
+  for (const id of await listDurableObjectIds(counters)) await runDurableObjectAlarm(counters.get(id));
+}
+
 function call(key: string, windowMs: number, limit: number, cost = 1): CounterCall {
   return { key, cost, limits: [{ id: `test-${windowMs}`, algorithm: "fixed_window", limit, windowMs, burst: limit }] };
 }
@@ -31,13 +37,13 @@ describe("durability of counters", () => {
     const send = gateway(rules);
     const ip = uniqueIp();
     for (let i = 0; i < 3; i++) await send("/", { ip });
-    // The checkpoint comes at most persist_ms (1000) after the first hit.
-    await new Promise((r) => setTimeout(r, 1_100));
+    // The checkpoint is the alarm set for persist_ms (1000) after the first hit: run it rather than wait for it.
+    await checkpointAll();
     await evictAllDurableObjects();
     const after = await send("/", { ip });
     expect(after.status).toBe(200);
     expect(after.headers.get("X-RateLimit-Remaining")).toBe("1");
-    await new Promise((r) => setTimeout(r, 1_100));
+    await checkpointAll();
     await evictAllDurableObjects();
     expect((await send("/", { ip })).headers.get("X-RateLimit-Remaining")).toBe("0");
     expect((await send("/", { ip })).status).toBe(429);
@@ -53,13 +59,16 @@ describe("durability of counters", () => {
 
   it("sweeps idle counters from memory and storage", async () => {
     const stub = counters.getByName("durability-sweep");
+    let now = OBJECT_EPOCH;
+    await driveObject(stub, () => now);
     await stub.decide([call("short", 1_000, 10)]);
     await runInDurableObject(stub, (_instance: CounterObject, state) => {
       // A stored counter that went idle long ago, as left by an earlier run.
       state.storage.sql.exec("INSERT INTO counters (id, state, idle_at) VALUES (?, ?, ?)", "old\u0001x", "{}", 1);
     });
     expect(await stub.stats()).toMatchObject({ memory: 1, stored: 1 });
-    await new Promise((r) => setTimeout(r, 2_100));
+    // The one-second window is idle once it and the next have passed.
+    now += 2_001;
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     expect(await stub.stats()).toMatchObject({ memory: 0, stored: 0 });
   });
@@ -67,20 +76,21 @@ describe("durability of counters", () => {
   it("sets its sweep for when a counter can first be idle, and earlier when a shorter one arrives", async () => {
     const stub = counters.getByName("durability-sweep-time");
     const alarm = () => runInDurableObject(stub, (_instance: CounterObject, state) => state.storage.getAlarm());
-    const before = Date.now();
+    let now = OBJECT_EPOCH + 1_234;
+    await driveObject(stub, () => now);
+    const before = now;
     await stub.decide([call("hour", 3_600_000, 10)]);
-    // First the checkpoint, at most persist_ms (1000) after the change.
-    expect(await alarm()).toBeLessThanOrEqual(Date.now() + 1_000);
+    // First the checkpoint, persist_ms (1000) after the change.
+    expect(await alarm()).toBe(before + 1_000);
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     // A fixed window of an hour is idle at the end of its window: no sweep before then.
     const windowEnd = Math.floor(before / 3_600_000) * 3_600_000 + 3_600_000;
     expect(await alarm()).toBeGreaterThanOrEqual(Math.max(windowEnd, before + 10_000));
     await stub.decide([call("second", 1_000, 10)]);
-    const moved = (await alarm()) as number;
-    expect(moved).toBeGreaterThanOrEqual(before + 10_000);
-    expect(moved).toBeLessThan(Date.now() + 10_000 + 1_000);
+    // The one-second counter can be idle within 2 s: the sweep moves to the shortest interval, 10 s from now.
+    expect(await alarm()).toBe(before + 10_000);
     // Once that earlier sweep has run, the next one waits for the hour counter again.
-    await new Promise((r) => setTimeout(r, 2_100));
+    now = before + 10_000;
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     expect(await stub.stats()).toMatchObject({ memory: 1, stored: 1 });
     expect(await alarm()).toBeGreaterThanOrEqual(windowEnd);

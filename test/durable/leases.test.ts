@@ -7,6 +7,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Env } from "../../src/config.ts";
+import { driveObject, OBJECT_EPOCH } from "../support/driven-time.ts";
 import { perHour } from "../support/limits.ts";
 import type { AbsorbCall, CounterCall, LimitCall } from "../../src/durable/protocol.ts";
 
@@ -73,21 +74,29 @@ describe("CounterObject leases", () => {
     expect(50 + (b2.reserved ?? 0) + (c2.reserved ?? 0)).toBeLessThanOrEqual(100);
   });
 
-  it("charges an expired lease whole, once: a late report of the same hits is not charged again", async () => {
+  // On a clock the test sets. Break tried: leases expiring 1 ms late (`now > lease.expiresAt` in LeaseBook.expire):
+  // the decision at the lease's end did not charge it.
+  it("charges an expired lease whole, once, at its time to live: a late report of the same hits is not charged again", async () => {
     const key = fresh("expiry");
     const limits = [perHour(20)];
     const stub = counters.getByName(key);
-    const [lease] = await stub.decide([sync(key, limits, "gone", 0, 8, { ttlMs: 1 })]);
+    let now = OBJECT_EPOCH;
+    await driveObject(stub, () => now);
+    const [lease] = await stub.decide([sync(key, limits, "gone", 0, 8, { ttlMs: 1_000 })]);
     expect(lease.reserved).toBe(8);
-    await scheduler.wait(5);
-    // The next decision on the counter finds it expired: its 8 are charged as if spent.
+    // A millisecond before its end the lease is still out: a strong hit fits beside it and nothing more is charged.
+    now += 999;
+    const [before] = await stub.decide([hit(key, limits)]);
+    expect(before.decisions[0].remaining).toBe(20 - 1);
+    // At its end, the next decision on the counter finds it expired: its 8 are charged as if spent.
+    now += 1;
     const [next] = await stub.decide([hit(key, limits)]);
     expect(next.allowed).toBe(true);
-    expect(next.decisions[0].remaining).toBe(20 - 8 - 1);
+    expect(next.decisions[0].remaining).toBe(20 - 8 - 2);
     // The holder comes back reporting 5 spent (before its own deadline): already charged, so nothing more.
     const [late] = await stub.decide([sync(key, limits, "gone", 5, 0)]);
     expect(late.accepted).toBe(5);
-    expect(late.decisions[0].remaining).toBe(20 - 8 - 1);
+    expect(late.decisions[0].remaining).toBe(20 - 8 - 2);
   });
 
   it("charges reported hits no lease covers only while they fit beside the leases out (the rest is overshoot)", async () => {

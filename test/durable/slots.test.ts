@@ -8,22 +8,27 @@ import { evictAllDurableObjects } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { Env } from "../../src/config.ts";
 import type { CounterCall, LimitCall, SlotLease } from "../../src/durable/protocol.ts";
+import { driveObject, OBJECT_EPOCH } from "../support/driven-time.ts";
 
 const counters = (env as unknown as Env).COUNTERS;
 const slots = (n: number): LimitCall => ({ id: "concurrency", algorithm: "fixed_window", limit: n, windowMs: 1000, burst: n, concurrency: true });
 const hour: LimitCall = { id: "fw:2:3600000:2", algorithm: "fixed_window", limit: 2, windowMs: 3_600_000, burst: 2 };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 let objects = 0;
+/** A fresh object on a clock the test moves (`wait`): slot leases end on it, not on the machine's. */
 function counter(limits: LimitCall[]) {
   objects += 1;
   const name = `slots-${Date.now()}-${objects}`;
   const stub = counters.getByName(name);
-  const send = async (call: { kind?: "release" | "renew"; cost: number; slot?: SlotLease }) =>
-    (await stub.decide([{ key: name, limits, ...call } as CounterCall]))[0];
+  let now = OBJECT_EPOCH;
+  let onClock: Promise<void> | undefined;
+  const send = async (call: { kind?: "release" | "renew"; cost: number; slot?: SlotLease }) => {
+    await (onClock ??= driveObject(stub, () => now));
+    return (await stub.decide([{ key: name, limits, ...call } as CounterCall]))[0];
+  };
   const take = (holder: string, leaseMs = 60_000) => send({ cost: 1, slot: { holder, leaseMs } });
   const settle = (kind: "release" | "renew", holder: string, leaseMs = 60_000) => send({ kind, cost: 0, slot: { holder, leaseMs } });
-  return { take, settle, peek: () => send({ cost: 0 }) };
+  const wait = (ms: number) => void (now += ms);
+  return { take, settle, peek: () => send({ cost: 0 }), wait, restarted: () => (onClock = undefined) };
 }
 
 describe("concurrency slots in the counter object", () => {
@@ -43,21 +48,22 @@ describe("concurrency slots in the counter object", () => {
   });
 
   it("frees an orphaned slot when its lease runs out", async () => {
-    const { take } = counter([slots(1)]);
+    const { take, wait } = counter([slots(1)]);
     expect((await take("vanished", 300)).allowed).toBe(true);
+    wait(299);
     expect((await take("next", 300)).allowed).toBe(false);
-    await sleep(350);
+    wait(1);
     expect((await take("next", 300)).allowed).toBe(true);
   });
 
   it("keeps a renewed slot past its first lease, and refuses to renew a slot already lost", async () => {
-    const { take, settle } = counter([slots(1)]);
+    const { take, settle, wait } = counter([slots(1)]);
     expect((await take("long", 1000)).allowed).toBe(true);
-    await sleep(600);
+    wait(600);
     expect((await settle("renew", "long", 1000)).allowed).toBe(true);
-    await sleep(600);
+    wait(999);
     expect((await take("other", 1000)).allowed).toBe(false);
-    await sleep(700);
+    wait(1);
     // The renewed lease ran out too: the slot went to another, and the old holder cannot renew it back.
     expect((await take("other", 60_000)).allowed).toBe(true);
     expect((await settle("renew", "long", 1000)).allowed).toBe(false);
@@ -65,9 +71,10 @@ describe("concurrency slots in the counter object", () => {
   });
 
   it("still counts slots after the object restarts", async () => {
-    const { take, peek } = counter([slots(1)]);
+    const { take, peek, restarted } = counter([slots(1)]);
     expect((await take("held")).allowed).toBe(true);
     await evictAllDurableObjects();
+    restarted();
     expect((await peek()).decisions[0]).toMatchObject({ allowed: true, remaining: 0 });
     expect((await take("late")).allowed).toBe(false);
   });

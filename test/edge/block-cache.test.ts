@@ -1,6 +1,13 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { CounterVerdict } from "../../src/durable/protocol.ts";
+import type { Env } from "../../src/config.ts";
+import type { CounterVerdict, LimitCall } from "../../src/durable/protocol.ts";
 import { BlockCache } from "../../src/edge/block-cache.ts";
+import { PrecountTable } from "../../src/edge/precount.ts";
+import { EdgeRuntime } from "../../src/edge/runtime.ts";
+import { driveObject, drivenTime, OBJECT_EPOCH } from "../support/driven-time.ts";
+
+const counters = (env as unknown as Env).COUNTERS;
 
 const decision = (allowed: boolean, retryAfterMs: number, remaining = 0) => ({
   allowed,
@@ -58,5 +65,45 @@ describe("certain-block cache", () => {
     expect(cache.size).toBe(3);
     expect(cache.lookup("a", 1)).toBeUndefined();
     expect(cache.lookup("d", 1)).toBeDefined();
+  });
+});
+
+describe("certain-block cache in front of a real object with leases out", () => {
+  // Docs/precount.md: a refusal caused only by pre-counting leases is provisional and never cached, since the quota
+  // may come back before its Retry-After. Break tried: BlockCache.remember without the `provisional` check: the
+  // repeat after the lease came back was answered 429 from the cache.
+  it("does not turn a refusal the leases alone caused into a cached 429", async () => {
+    const time = drivenTime(OBJECT_EPOCH);
+    try {
+      const key = `block-lease-${Math.random()}`;
+      const name = `block-obj-${key}`;
+      await driveObject(counters.getByName(name), time.now);
+      const limits: LimitCall[] = [{ id: "block-lease-10", algorithm: "fixed_window", limit: 10, windowMs: 3_600_000, burst: 10 }];
+      const S = 25;
+      // Isolate B pre-counts the counter: its second hit at once takes a lease.
+      const background: Promise<unknown>[] = [];
+      const b = new PrecountTable(
+        time.track((n, calls) => counters.getByName(n).decide(calls)),
+        time.now,
+      );
+      for (let i = 0; i < 2; i++) await b.decide(name, { key, cost: 1, limits }, S, (p) => void background.push(p));
+      // Isolate A decides strongly, through its edge runtime and block cache: all that is free as charged.
+      const a = new EdgeRuntime(counters, { now: time.now, coalesce: false });
+      const all = { call: { key, cost: 8, limits }, cacheable: true };
+      const [refused] = await a.decideCalls(name, [all], () => undefined);
+      expect(refused.allowed).toBe(false);
+      expect(refused.provisional).toBe(true);
+      expect(a.blocks.size).toBe(0);
+      // B takes no more hits: a sync period later it gives its lease back, long before the refusal's Retry-After.
+      let quiet = false;
+      void Promise.allSettled(background).then(() => (quiet = true));
+      while (!quiet) await time.advance(S);
+      expect(time.now()).toBeLessThan(OBJECT_EPOCH + refused.decisions[0].retryAfterMs);
+      const [again] = await a.decideCalls(name, [all], () => undefined);
+      expect(a.stats.cachedBlocks).toBe(0);
+      expect(again.allowed).toBe(true);
+    } finally {
+      time.stop();
+    }
   });
 });

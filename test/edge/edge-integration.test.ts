@@ -6,7 +6,7 @@ import type { Env } from "../../src/config.ts";
 import { decide } from "../../src/limiter/decide.ts";
 import type { DomainDescriptors } from "../../src/rules/types.ts";
 import { compiled } from "../support/app.ts";
-import { drivenTime } from "../support/driven-time.ts";
+import { driveObject, drivenTime, OBJECT_EPOCH } from "../support/driven-time.ts";
 
 const counters = (env as unknown as Env).COUNTERS;
 
@@ -29,13 +29,17 @@ function isolate(coalesce = true) {
 describe("certain-block cache (through decide, real objects)", () => {
   it("answers a blocked key locally, without calling its object, until the block's T", async () => {
     const domain = domainWith("edge-block", { unit: "second", unit_multiplier: 2, requests_per_unit: 1, burst: 3, algorithm: "token_bucket" });
-    const a = isolate();
+    // The isolate and the object on one clock the test moves: it stands still unless moved.
+    let clock = OBJECT_EPOCH;
+    await driveObject(ownerOf("edge-block", "u"), () => clock);
+    const background: Promise<unknown>[] = [];
+    const a = { edge: new EdgeRuntime(counters, { now: () => clock }), defer: (p: Promise<unknown>) => void background.push(p) };
     const go = () => decide(a.edge, request(domain, "u"), { timeoutMs: 1_000, defer: a.defer });
     let first429: Awaited<ReturnType<typeof go>> | undefined;
     for (let i = 0; i < 4; i++) first429 = await go();
     expect(first429?.allowed).toBe(false);
     const callsAtBlock = (await ownerOf("edge-block", "u").stats()).calls;
-    // A token refills every 2 s, so the block lasts far longer than these 20 quick requests.
+    // A token refills every 2 s, and the clock stands still: the block holds for these 20 requests.
     for (let i = 0; i < 20; i++) {
       const r = await go();
       expect(r.allowed).toBe(false);
@@ -45,7 +49,11 @@ describe("certain-block cache (through decide, real objects)", () => {
     // The 20 rejections made no call to the object.
     expect((await ownerOf("edge-block", "u").stats()).calls).toBe(callsAtBlock);
     expect(a.edge.stats.cachedBlocks).toBeGreaterThan(0);
-    await new Promise((r) => setTimeout(r, first429!.retryAfterMs + 5));
+    // A millisecond before the block's end it still holds; at its end the object is asked, and allows.
+    clock += first429!.retryAfterMs - 1;
+    expect((await go()).allowed).toBe(false);
+    expect((await ownerOf("edge-block", "u").stats()).calls).toBe(callsAtBlock);
+    clock += 1;
     expect((await go()).allowed).toBe(true);
   });
 });
@@ -101,7 +109,7 @@ describe("several edges against one object namespace (seeded trace)", () => {
     // Far above the requests below, so no view is 0 and a stale one cannot agree by accident.
     const limit = 10_000;
     const domain = domainWith("edge-precount-quiet", { unit: "hour", requests_per_unit: limit, algorithm: "fixed_window", precount: { sync_ms: syncMs } });
-    const time = drivenTime();
+    const time = drivenTime(OBJECT_EPOCH);
     try {
       const [early, middle, late] = [drivenIsolate(time), drivenIsolate(time), drivenIsolate(time)];
       const user = `q-${Math.random()}`;
@@ -134,7 +142,7 @@ describe("several edges against one object namespace (seeded trace)", () => {
     const syncMs = 30;
     const limit = 120;
     const domain = domainWith("edge-precount", { unit: "hour", requests_per_unit: limit, algorithm: "fixed_window", precount: { sync_ms: syncMs } });
-    const time = drivenTime();
+    const time = drivenTime(OBJECT_EPOCH);
     try {
       const edges = [drivenIsolate(time), drivenIsolate(time), drivenIsolate(time), drivenIsolate(time)];
       const served = edges.map(() => 0);
@@ -172,13 +180,21 @@ describe("several edges against one object namespace (seeded trace)", () => {
 
 /**
  * A simulated edge isolate on driven time (test/support/driven-time.ts): its
- * clock is the test's, and its calls to the real objects are waited for at
- * each step. Without coalescing: the coalescer spaces batches by the
+ * clock is the test's (and so is the objects'), and its calls to the real
+ * objects are waited for at each step. Without coalescing: the coalescer spaces batches by the
  * machine's clock, which the test does not drive.
  */
 function drivenIsolate(time: ReturnType<typeof drivenTime>) {
   const background: Promise<unknown>[] = [];
-  const tracked = time.track((name, calls) => counters.getByName(name).decide(calls));
+  // Every object it calls is put on the test's clock first: leases end on one clock on both sides.
+  const onClock = new Set<string>();
+  const tracked = time.track(async (name, calls) => {
+    if (!onClock.has(name)) {
+      onClock.add(name);
+      await driveObject(counters.getByName(name), time.now);
+    }
+    return counters.getByName(name).decide(calls);
+  });
   const namespace = { getByName: (name: string) => ({ decide: (calls: readonly CounterCall[]) => tracked(name, calls) }) } as unknown as Env["COUNTERS"];
   const edge = new EdgeRuntime(namespace, { coalesce: false, now: time.now });
   return { edge, background, defer: (p: Promise<unknown>) => void background.push(p) };

@@ -109,6 +109,18 @@ export const INVALID: readonly InvalidFixture[] = [
   fx("shards 0", { domain: "t", shards: 0 }, "$.shards", "must be at least 1, got 0"),
   fx("shards above max", { domain: "t", shards: 5000 }, "$.shards", "must be at most 1024, got 5000"),
   fx("precount sync_ms 0", limited({ ...ok, precount: { sync_ms: 0 } }), `${RL}.precount.sync_ms`, "must be at least 1, got 0"),
+  fx(
+    "precount sync_ms above the lease's lifetime",
+    limited({ ...ok, precount: { sync_ms: 4_501 } }),
+    `${RL}.precount.sync_ms`,
+    "must be at most 4500 (a lease lasts 2 × sync_ms + 1 s, at most 10 s), got 4501",
+  ),
+  fx(
+    "precount sync_ms at 2^31",
+    limited({ ...ok, precount: { sync_ms: 2_147_483_647 } }),
+    `${RL}.precount.sync_ms`,
+    "must be at most 4500 (a lease lasts 2 × sync_ms + 1 s, at most 10 s), got 2147483647",
+  ),
   fx("precount without sync_ms", limited({ ...ok, precount: {} }), `${RL}.precount`, 'missing required key "sync_ms"'),
   // unlimited
   fx("unlimited with unit", limited({ unlimited: true, unit: "day" }), `${RL}.unit`, '"unit" must not be set when "unlimited" is true'),

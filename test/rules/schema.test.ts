@@ -56,7 +56,7 @@ describe("rules.schema.json structure", () => {
     expect(defs.routeEntry.oneOf.at(-1).properties.key.enum).toEqual(BUILTIN_KEYS);
     expect(defs.routeEntry.oneOf.slice(0, -1).map((b: any) => b.required[0])).toEqual(VALUE_SOURCES);
     expect([rl.requests_per_unit.maximum, rl.unit_multiplier.maximum, rl.burst.maximum]).toEqual([BOUNDS.maxCount, BOUNDS.maxCount, BOUNDS.maxCount]);
-    expect(rl.precount.properties.sync_ms.maximum).toBe(BOUNDS.maxMs);
+    expect(rl.precount.properties.sync_ms.maximum).toBe(BOUNDS.maxSyncMs);
     expect(rl.max_delay_ms.maximum).toBe(BOUNDS.maxDelayMs);
     expect(defs.document.properties.shards).toMatchObject({ maximum: BOUNDS.maxShards, default: BOUNDS.defaultShards });
     expect(defs.document.properties.duplicate_values).toMatchObject({ enum: DUPLICATE_VALUES, default: "reject" });
