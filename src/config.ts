@@ -32,6 +32,8 @@ export interface Env {
   QUEUE_MAX_ATTEMPTS?: string;
   QUEUE_RETRY_BASE_SECONDS?: string;
   RATELIMIT_HEADERS?: string;
+  /** Secret key of the shard hash (docs/deploy.md, "Shard key"). */
+  SHARD_KEY?: string;
 }
 
 /** Typed, defaulted view of the environment. */
@@ -52,6 +54,8 @@ export interface Settings {
   readonly queueRetryBaseSeconds: number;
   /** Which rate-limit header fields responses carry (docs/headers.md). */
   readonly headerDialect: HeaderDialect;
+  /** SHARD_KEY: the secret counters are placed in shards with; undefined: derived from the COUNTERS namespace. */
+  readonly shardKey?: string;
 }
 
 /** Raised when a `[vars]` value cannot be understood; the worker answers 500-free with a 503. */
@@ -118,6 +122,7 @@ export function readSettings(env: Env): Settings {
     queueMaxAttempts,
     queueRetryBaseSeconds,
     headerDialect,
+    shardKey: env.SHARD_KEY !== undefined && env.SHARD_KEY !== "" ? env.SHARD_KEY : undefined,
   };
 }
 

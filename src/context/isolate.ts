@@ -62,6 +62,7 @@ export class Isolate<R = LiveRules> {
     this.edge = new EdgeRuntime(parts.counters, {
       coalesce: options.coalesce ?? true,
       decisionTimeoutMs: this.settings.decisionTimeoutMs,
+      shardSecret: this.settings.shardKey,
     });
     this.metrics = new MetricsRecorder(parts.metrics, this.settings.metricsFlushMs);
   }

@@ -63,7 +63,7 @@ export async function decide(edge: EdgeRuntime, requests: readonly DomainDescrip
  * outcome.policies[0]?.decision.remaining; // read without consuming
  */
 export async function decideEach(edge: EdgeRuntime, requests: readonly DomainDescriptors[], options: DecideOptions): Promise<DescriptorOutcome[]> {
-  const { outcomes, byObject } = plan(requests, options, options.defer !== undefined);
+  const { outcomes, byObject } = plan(requests, options, options.defer !== undefined, edge.shardKey);
   if (byObject.size === 0) return outcomes;
   const defer = options.defer ?? (() => undefined);
   const groups = [...byObject.values()];
