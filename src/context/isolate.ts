@@ -65,6 +65,8 @@ export class Isolate<R = LiveRules> {
       shardSecret: this.settings.shardKey,
     });
     this.metrics = new MetricsRecorder(parts.metrics, this.settings.metricsFlushMs);
+    // Said once, when the isolate starts; every admin request is answered 503 with it.
+    if (this.settings.adminTokenRefused !== undefined) console.error(`floodgate: ${this.settings.adminTokenRefused}`);
   }
 
   /**

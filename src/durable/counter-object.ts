@@ -135,7 +135,14 @@ export class CounterObject extends DurableObject {
    * const { memory, memoryBytes, stored, rowsWritten } = await stub.stats();
    */
   stats(): CounterStats {
-    return { memory: this.cache.size, memoryBytes: this.cache.bytes, stored: this.store.count(), calls: this.calls, rowsRead: this.store.rowsRead, rowsWritten: this.store.rowsWritten };
+    return {
+      memory: this.cache.size,
+      memoryBytes: this.cache.bytes,
+      stored: this.store.count(),
+      calls: this.calls,
+      rowsRead: this.store.rowsRead,
+      rowsWritten: this.store.rowsWritten,
+    };
   }
 
   /**

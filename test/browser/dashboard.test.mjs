@@ -14,7 +14,7 @@ import { after, before, test } from "node:test";
 import puppeteer from "puppeteer-core";
 import { startDev } from "./dev-server.mjs";
 
-const TOKEN = "browser-test-token";
+const TOKEN = "browser-test-token-0123456789abcdef";
 const IP = "192.0.2.44";
 const OTHER_IP = "192.0.2.45";
 const chromium = process.env.CHROMIUM_PATH ?? execFileSync("sh", ["-c", "command -v chromium || command -v chromium-browser"], { encoding: "utf8" }).trim();

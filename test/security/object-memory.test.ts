@@ -13,7 +13,13 @@ import type { CounterCall, LimitCall } from "../../src/durable/protocol.ts";
 const counters = (env as unknown as Env).COUNTERS;
 let unique = 0;
 const stubOf = (name: string) => counters.getByName(`object-memory-${name}-${Date.now()}-${unique++}`);
-const limit = (windowMs: number, algorithm: LimitCall["algorithm"] = "sliding_window_log"): LimitCall => ({ id: `m-${windowMs}`, algorithm, limit: 100, windowMs, burst: 100 });
+const limit = (windowMs: number, algorithm: LimitCall["algorithm"] = "sliding_window_log"): LimitCall => ({
+  id: `m-${windowMs}`,
+  algorithm,
+  limit: 100,
+  windowMs,
+  burst: 100,
+});
 // A 4 KB key: a JSON counter key around a long descriptor value, as an attacker's header would make.
 const longKey = (i: number) => JSON.stringify(["api", ["api_key", `${"x".repeat(4_096)}-${i}`]]);
 // Enough 4 KB keys to fill the budget three times over (each takes over 8 KB as a key and an id).

@@ -41,7 +41,12 @@ describe("the keyed shard hash", () => {
 
   it("is not the public hash by default: the key derived from the namespace places keys unlike FNV-1a", () => {
     const byDefault = shardsOf(shardKeyFrom(undefined, testEnv.COUNTERS));
-    expect(agreeing(byDefault, keys.map((k) => fnv1a(k) % 64))).toBeLessThan(60);
+    expect(
+      agreeing(
+        byDefault,
+        keys.map((k) => fnv1a(k) % 64),
+      ),
+    ).toBeLessThan(60);
     // The default is one key, the same wherever it is derived.
     expect(shardsOf(shardKeyFrom(undefined, testEnv.COUNTERS))).toEqual(byDefault);
   });
