@@ -56,7 +56,7 @@ export function rateLimit(options: RateLimitOptions): MiddlewareHandler {
     let isolate = isolates.get(c.env);
     if (isolate === undefined) {
       const counters = countersOf(c);
-      if (counters === undefined || typeof counters.getByName !== "function") {
+      if (counters === undefined || typeof counters.getByName !== "function" || typeof counters.idFromName !== "function") {
         throw new TypeError("rateLimit(): options.counters(c) did not return a Durable Object namespace bound to CounterObject (default: c.env.COUNTERS)");
       }
       isolate = new Isolate({ env: c.env as Env, settings, counters, metrics: metricsOf?.(c) }, null);

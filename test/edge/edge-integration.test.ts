@@ -179,7 +179,11 @@ describe("several edges against one object namespace (seeded trace)", () => {
 function drivenIsolate(time: ReturnType<typeof drivenTime>) {
   const background: Promise<unknown>[] = [];
   const tracked = time.track((name, calls) => counters.getByName(name).decide(calls));
-  const namespace = { getByName: (name: string) => ({ decide: (calls: readonly CounterCall[]) => tracked(name, calls) }) } as unknown as Env["COUNTERS"];
+  const namespace = {
+    getByName: (name: string) => ({ decide: (calls: readonly CounterCall[]) => tracked(name, calls) }),
+    // The shard key's default is derived from the namespace's ids.
+    idFromName: (name: string) => counters.idFromName(name),
+  } as unknown as Env["COUNTERS"];
   const edge = new EdgeRuntime(namespace, { coalesce: false, now: time.now });
   return { edge, background, defer: (p: Promise<unknown>) => void background.push(p) };
 }
