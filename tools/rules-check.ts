@@ -1,16 +1,19 @@
 /**
  * `npm run rules:check [file] [--config <wrangler.toml>]`: validate a rules
- * file (default `rules.json`). Exit 0 with a one-line summary when valid;
- * exit 1 with every error, one `<path>: <message>` per line on stderr, when
- * not. Rules with `on_limit: "queue"` are also checked against the wrangler
- * configuration (default `./wrangler.toml`, skipped when there is none): it
- * must bind the `QUEUE` producer, which the default one leaves commented out.
+ * file (default `rules.json`). Exit 0 with a one-line summary when valid
+ * (and on stderr a `<path>: warning: <message>` line for each path written
+ * in a form no request is matched in); exit 1 with every error, one
+ * `<path>: <message>` per line on stderr, when not. Rules with `on_limit:
+ * "queue"` are also checked against the wrangler configuration (default
+ * `./wrangler.toml`, skipped when there is none): it must bind the `QUEUE`
+ * producer, which the default one leaves commented out.
  *
  * Node runs this file directly (type stripping), so it uses only erasable
  * TypeScript. The project type-checks against Workers types without
  * @types/node, so the few Node APIs used here are typed locally.
  */
 import { compileRules } from "../src/rules/compile.ts";
+import { pathWarnings } from "../src/rules/path-warnings.ts";
 import { missingQueueMessage, QUEUE_BINDING, queueLimitPaths } from "../src/rules/queue-limits.ts";
 import { parseRulesText } from "../src/rules/text.ts";
 import type { RuleError } from "../src/rules/types.ts";
@@ -52,6 +55,8 @@ export async function checkFile(file: string, options: CheckOptions = {}): Promi
   if (errors === undefined) return 1;
   if (result.ok && errors.length === 0) {
     out.write(`${result.summary}\n`);
+    // Warnings do not fail the check: the rules work, though not as written (docs/rules.md, "Canonical paths").
+    for (const w of pathWarnings(parsed.value)) err.write(`${w.path}: warning: ${w.message}\n`);
     return 0;
   }
   for (const e of errors) err.write(`${e.path}: ${e.message}\n`);

@@ -1,11 +1,13 @@
 /**
  * Request coalescing: concurrent decisions for the same counter object in
- * one isolate travel as one batched RPC. While an RPC to an object is in
- * flight from this isolate, calls for it gather in the next batch, which
- * leaves once that RPC has returned (see POLL_MS); when that RPC carried other callers'
- * calls too (the object is contended), no sooner than CONTENDED_INTERVAL_MS
- * after it left, so batches grow and each RPC and storage write serves more
- * decisions (group commit). The object decides a batch in order, so every
+ * one isolate travel as one batched RPC. While an object is busy (see
+ * object-pace.ts), calls for it gather in the next batch: for a near
+ * object, that leaves once the RPC in flight has returned (see POLL_MS);
+ * when that RPC carried other callers' calls too (the object is contended),
+ * no sooner than CONTENDED_INTERVAL_MS after it left, so batches grow and
+ * each RPC and storage write serves more decisions (group commit). For a
+ * far object it leaves FAR_INTERVAL_MS after the one before, with that one
+ * still in flight, so no call waits for another's round trip before its own. The object decides a batch in order, so every
  * call gets exactly the answer it would have got alone, and an idle or
  * uncontended isolate adds no delay at all.
  *
@@ -22,6 +24,9 @@
  */
 import type { CounterCall, CounterVerdict, SendBatch } from "../durable/protocol.ts";
 import type { Defer } from "../http/defer.ts";
+import { ObjectPace } from "./object-pace.ts";
+
+export { BUSY_FOR_MS } from "./object-pace.ts";
 
 /** Calls gathered for one RPC. Plain data only: no request's promise or callback is reachable from it. */
 interface Batch {
@@ -37,9 +42,6 @@ interface Batch {
   failure?: { readonly error: unknown };
 }
 
-/** How long an unanswered RPC keeps its object "busy" for batching. */
-export const BUSY_FOR_MS = 1_000;
-
 /**
  * How often a waiting caller looks (from its own request's timer) whether
  * its batch was answered, or whether it may send it; once the batch is
@@ -49,18 +51,22 @@ export const BUSY_FOR_MS = 1_000;
  */
 export const POLL_MS = 1;
 
-/** Holds kept before expired ones are swept (objects of per-key counters come and go). */
-const HELD_KEPT = 1_024;
-
 /** Largest batch one RPC carries; later calls wait for the next one. */
 export const MAX_BATCH_CALLS = 512;
 
 /**
- * Shortest gap between two batches to one contended object (see `release`).
+ * Shortest gap between two batches to one contended near object (see object-pace.ts).
  * Measured on one hot key in local workerd, where an RPC returns in a few
  * ms: 8 ms took throughput from 0.50× to 0.65× bare; 16 ms did no better.
  */
 export const CONTENDED_INTERVAL_MS = 8;
+
+/**
+ * Gap between two batches to a far object (see object-pace.ts): a call
+ * waits one round trip plus at most this, at the price of more RPCs than
+ * waiting for each answer would take.
+ */
+export const FAR_INTERVAL_MS = 2;
 
 /** Tuning for a Coalescer; the defaults suit the gateway. */
 export interface CoalescerOptions {
@@ -70,6 +76,8 @@ export interface CoalescerOptions {
   readonly keepAliveMs?: number;
   /** Shortest gap between two batches to a contended object. Default CONTENDED_INTERVAL_MS. */
   readonly contendedIntervalMs?: number;
+  /** Gap between two batches to a far object, with earlier ones still in flight. Default FAR_INTERVAL_MS. */
+  readonly farIntervalMs?: number;
 }
 
 /**
@@ -83,13 +91,10 @@ export class Coalescer {
   private readonly send: SendBatch;
   private readonly maxWaitMs: number;
   private readonly keepAliveMs: number;
-  private readonly contendedIntervalMs: number;
-  /** The batch gathering calls for an object while an RPC to it is in flight. */
+  /** The batch gathering calls for an object while it is busy. */
   private readonly open = new Map<string, Batch>();
-  /** Start times of the RPCs in flight per object (a lost one stops counting after BUSY_FOR_MS). */
-  private readonly inFlight = new Map<string, number[]>();
-  /** Per contended object, when its next batch may leave (see `release`). */
-  private readonly heldUntil = new Map<string, number>();
+  /** When each object's next batch may leave and its answers are due. */
+  private readonly pace: ObjectPace;
   /** RPCs sent, for tests and metrics. */
   rpcs = 0;
 
@@ -97,7 +102,10 @@ export class Coalescer {
     this.send = send;
     this.maxWaitMs = options.maxWaitMs ?? 100;
     this.keepAliveMs = options.keepAliveMs ?? 1_000;
-    this.contendedIntervalMs = options.contendedIntervalMs ?? CONTENDED_INTERVAL_MS;
+    this.pace = new ObjectPace({
+      contendedIntervalMs: options.contendedIntervalMs ?? CONTENDED_INTERVAL_MS,
+      farIntervalMs: options.farIntervalMs ?? FAR_INTERVAL_MS,
+    });
   }
 
   /**
@@ -108,7 +116,7 @@ export class Coalescer {
    * const [verdict] = await coalescer.submit(name, [call], defer);
    */
   submit(objectName: string, calls: readonly CounterCall[], defer: Defer = () => undefined): Promise<CounterVerdict[]> {
-    if (!this.busy(objectName) && !this.open.has(objectName)) {
+    if (!this.open.has(objectName) && !this.pace.busy(objectName, Date.now())) {
       return this.dispatch({ name: objectName, calls: [...calls], waiters: 0 }, defer, calls.length);
     }
     let batch = this.open.get(objectName);
@@ -131,14 +139,9 @@ export class Coalescer {
         if (joined.failure !== undefined) return reject(joined.failure.error);
         const now = Date.now();
         const waited = now - since;
-        if (joined.sentAt === undefined && (waited >= this.maxWaitMs || !this.busy(objectName))) void this.dispatch(joined, defer, 0).catch(noop);
+        if (joined.sentAt === undefined && (waited >= this.maxWaitMs || !this.pace.busy(objectName, now))) void this.dispatch(joined, defer, 0).catch(noop);
         if (waited >= giveUpMs) return reject(new Error(`no answer from ${objectName} within ${giveUpMs} ms`));
-        // A batch held behind a contended one cannot leave before its hold ends: no need to look sooner.
-        const held = joined.sentAt !== undefined ? 0 : Math.min(this.heldUntil.get(objectName) ?? 0, since + this.maxWaitMs) - now;
-        // Once the batch is out, looking less often the longer its answer takes adds at most an eighth to a long
-        // round trip (an object far away) and keeps the looks per call few; never past the moment to give up.
-        const answerFor = joined.sentAt === undefined ? 0 : now - joined.sentAt;
-        setTimeout(look, Math.min(Math.max(POLL_MS, held, Math.floor(answerFor / 8)), Math.max(POLL_MS, since + giveUpMs - now)));
+        setTimeout(look, Math.min(this.nextLook(joined, since, now), Math.max(POLL_MS, since + giveUpMs - now)));
       };
       setTimeout(look, POLL_MS);
     });
@@ -153,11 +156,9 @@ export class Coalescer {
     const startedAt = Date.now();
     batch.sentAt = startedAt;
     if (this.open.get(batch.name) === batch) this.open.delete(batch.name);
-    this.inFlight.set(batch.name, [...(this.inFlight.get(batch.name) ?? []), startedAt]);
     this.rpcs += 1;
     const contended = batch.waiters > 0;
-    // Known now, so waiters can sleep through the hold instead of looking every POLL_MS.
-    if (contended) this.heldUntil.set(batch.name, Math.max(this.heldUntil.get(batch.name) ?? 0, startedAt + this.contendedIntervalMs));
+    this.pace.sent(batch.name, startedAt, contended);
     const sent = this.send(batch.name, batch.calls);
     const settled = sent
       .then(
@@ -168,7 +169,7 @@ export class Coalescer {
           batch.failure = { error };
         },
       )
-      .finally(() => this.release(batch.name, startedAt));
+      .finally(() => this.pace.settled(batch.name, startedAt, Date.now()));
     // Only other callers' answers depend on this request staying alive; a batch of its own calls alone needs no keep-alive.
     if (contended) {
       let timer: ReturnType<typeof setTimeout> | undefined;
@@ -185,38 +186,19 @@ export class Coalescer {
     return verdicts.slice(0, own);
   }
 
-  // Busy: an RPC to it is in flight from this isolate, or it is held after a
-  // contended batch (see `release`). An RPC whose sender's request was torn
-  // down never reports back; after BUSY_FOR_MS it no longer counts.
-  private busy(objectName: string): boolean {
-    const now = Date.now();
-    const held = this.heldUntil.get(objectName);
-    if (held !== undefined) {
-      if (now < held) return true;
-      this.heldUntil.delete(objectName);
+  // How long a waiting caller sleeps before it looks again. A batch held behind a contended one cannot leave
+  // before its hold ends. Once it is out, the caller sleeps until just before its answer is due (the object's
+  // shortest round trip lately), looks every POLL_MS while it is due, and after that less often the longer it
+  // takes (an eighth of the time so far), which keeps the looks per call few when an object is slow.
+  private nextLook(batch: Batch, since: number, now: number): number {
+    if (batch.sentAt === undefined) {
+      return Math.max(POLL_MS, Math.min(this.pace.heldUntil(batch.name), since + this.maxWaitMs) - now);
     }
-    const starts = this.inFlight.get(objectName);
-    if (starts === undefined) return false;
-    const live = starts.filter((t) => now - t < BUSY_FOR_MS);
-    if (live.length === 0) this.inFlight.delete(objectName);
-    else if (live.length !== starts.length) this.inFlight.set(objectName, live);
-    return live.length > 0;
-  }
-
-  // A batch that carried other callers' calls means the object is contended
-  // here: the next batch then leaves no sooner than CONTENDED_INTERVAL_MS
-  // after this one did (`heldUntil`, set when it left), so it gathers more
-  // calls (fewer RPCs and commits per decision). Waiters see that the
-  // object is free from their own timers; nobody is woken.
-  private release(objectName: string, startedAt: number): void {
-    const left = (this.inFlight.get(objectName) ?? []).filter((t) => t !== startedAt);
-    if (left.length > 0) this.inFlight.set(objectName, left);
-    else this.inFlight.delete(objectName);
-    // A hold is otherwise dropped only when its object is asked about again, which one key's object may never be.
-    if (this.heldUntil.size > HELD_KEPT) {
-      const now = Date.now();
-      for (const [name, until] of this.heldUntil) if (until <= now) this.heldUntil.delete(name);
-    }
+    const dueAt = this.pace.expectedAt(batch.name, batch.sentAt);
+    if (dueAt - now > POLL_MS) return dueAt - now - POLL_MS;
+    const dueFor = Math.max(CONTENDED_INTERVAL_MS, (dueAt - batch.sentAt) / 4);
+    if (now - dueAt <= dueFor) return POLL_MS;
+    return Math.max(POLL_MS, Math.floor((now - batch.sentAt) / 8));
   }
 }
 

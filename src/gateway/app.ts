@@ -14,6 +14,7 @@ import type { RateLimitResult } from "../limiter/types.ts";
 import { pathStart } from "../http/url-parts.ts";
 import { queuedStatus } from "../queue/status-route.ts";
 import { settleAfterResponse } from "../limiter/settle.ts";
+import { forwardedRequest } from "../request/forward-path.ts";
 import { admit, admittedHeaders } from "./admit.ts";
 import type { SlotHold } from "./slots.ts";
 import { deferFrom, deferOf, type Defer } from "../http/defer.ts";
@@ -47,11 +48,14 @@ export function createApp(isolateOf: IsolateOf): Gateway {
   app.all("*", (c) => limitThenForward(c.req.raw, c.env, deferOf(c)));
   app.onError(errorResponse);
 
-  async function limitThenForward(request: Request, env: Env, defer: Defer): Promise<Response> {
+  async function limitThenForward(sent: Request, env: Env, defer: Defer): Promise<Response> {
     const isolate = isolateOf(env);
     // Awaited only when it is a promise: the hot path takes no extra turn for rules already in hand.
     const pending = isolate.currentRules(defer);
-    const admission = await admit(request, isolate, pending instanceof Promise ? await pending : pending, defer);
+    const rules = pending instanceof Promise ? await pending : pending;
+    // What the origin (or the queue) gets: as sent, unless a domain forwards the canonical path.
+    const request = forwardedRequest(rules, sent);
+    const admission = await admit(request, isolate, rules, defer);
     if (admission.response) return admission.response;
     const result = admission.result;
     // The slot is already taken in the counter; holding the request until it comes keeps the origin at the limit's rate.

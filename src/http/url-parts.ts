@@ -15,7 +15,11 @@ export function pathStart(url: string): number {
   return url.indexOf("/", url.indexOf("//") + 2);
 }
 
-/** What routes match on, as `URL.pathname` and `URL.hostname` give them. */
+/**
+ * A request's path and host, as `URL.pathname` and `URL.hostname` give
+ * them. Routes match on `canonicalPath(path)` (canonical-path.ts), which
+ * also folds the spellings the runtime leaves as sent.
+ */
 export interface UrlParts {
   readonly path: string;
   readonly host: string;

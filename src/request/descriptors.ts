@@ -1,13 +1,15 @@
 /**
  * Maps an HTTP request to rate-limit descriptors with the compiled `routes`
  * of each domain (docs/rules.md, "Routes"): the first matching route of a domain
- * wins, and a descriptor with an entry that has no value is skipped.
+ * wins, and a descriptor with an entry that has no value is skipped. Routes
+ * and the `path` key read the canonical path (docs/rules.md, "Canonical paths").
  */
 import { matchRoute } from "../rules/index.ts";
 import type { CompiledRoute, CompiledRules, DescriptorEntry, DomainDescriptors, EntrySource } from "../rules/types.ts";
 import { clientAddress } from "./client-ip.ts";
 import { requestCost } from "./cost.ts";
 import { urlParts } from "../http/url-parts.ts";
+import { canonicalPath, foldPathCase } from "../http/canonical-path.ts";
 
 /** The request facts entry sources read; the client IP is resolved lazily. */
 interface RequestFacts {
@@ -16,7 +18,12 @@ interface RequestFacts {
   /** Built only for a query source. */
   url?: URL;
   // Read once: each URL or Request getter is a call into the runtime.
-  readonly path: string;
+  /** The canonical path, case as sent; made once per request. */
+  readonly canonical: string;
+  /** `canonical` case-folded, made for the first domain that folds case. */
+  folded?: string;
+  /** The path in the form of the domain being mapped. */
+  path: string;
   readonly host: string;
   readonly method: string;
   readonly trustedProxyHops: number;
@@ -40,12 +47,14 @@ export interface MappingOptions {
  */
 export function requestDescriptors(rules: CompiledRules, request: Request, options: MappingOptions = {}): DomainDescriptors[] {
   const href = request.url;
-  const { path, host } = urlParts(href);
-  const facts: RequestFacts = { request, href, path, host, method: request.method, trustedProxyHops: options.trustedProxyHops ?? 0 };
+  const parts = urlParts(href);
+  const canonical = canonicalPath(parts.path);
+  const method = request.method;
+  const facts: RequestFacts = { request, href, canonical, path: canonical, host: parts.host, method, trustedProxyHops: options.trustedProxyHops ?? 0 };
   const out: DomainDescriptors[] = [];
-  const target = { method: facts.method, path: facts.path, host: facts.host };
   for (const domain of rules.domains.values()) {
-    const route = matchRoute(domain.routes, target);
+    facts.path = domain.paths.caseSensitive ? canonical : (facts.folded ??= foldPathCase(canonical));
+    const route = matchRoute(domain.routes, facts);
     if (!route) continue;
     const descriptors: DescriptorEntry[][] = [];
     for (const spec of route.descriptors) {

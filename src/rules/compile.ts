@@ -6,6 +6,7 @@ import { readLevel, EMPTY_LEVEL } from "./descriptors.ts";
 import { readEnum, readInt, readString, requireKey } from "./fields.ts";
 import { BOUNDS, PLACEMENTS } from "./keys.ts";
 import { asObject, checkKeys, Diagnostics, indexPath, jsonType, keyPath } from "./reader.ts";
+import { readPathOptions } from "./paths.ts";
 import { readRoutes } from "./routes.ts";
 import type { CompiledDomain, CompiledRules, CompileResult } from "./types.ts";
 
@@ -77,9 +78,10 @@ function readDocument(d: Diagnostics, value: unknown, path: string, totals: Tota
   if (shards !== undefined && obj.placement === "per_key") {
     d.add(keyPath(path, "shards"), '"shards" only applies to placement "sharded"');
   }
+  const paths = readPathOptions(d, obj, path);
   const ctx = domainContext(d);
   const root = Object.hasOwn(obj, "descriptors") ? readLevel(ctx, obj.descriptors, keyPath(path, "descriptors"), "", 1) : EMPTY_LEVEL;
-  const routes = Object.hasOwn(obj, "routes") ? readRoutes(d, obj.routes, keyPath(path, "routes")) : [];
+  const routes = Object.hasOwn(obj, "routes") ? readRoutes(d, obj.routes, keyPath(path, "routes"), paths) : [];
   for (const ref of ctx.replacesRefs) {
     if (!ctx.names.has(ref.name)) {
       const where = domain === undefined ? "this domain" : `domain "${domain}"`;
@@ -96,6 +98,7 @@ function readDocument(d: Diagnostics, value: unknown, path: string, totals: Tota
     shards: shards ?? BOUNDS.defaultShards,
     root,
     routes: Object.freeze(routes),
+    paths,
   });
   return { name: domain, domain: compiled };
 }

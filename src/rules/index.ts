@@ -6,6 +6,7 @@ export { compileOnce, compileRules, type CompileOptions } from "./compile.ts";
 export { compileRulesText, parseRulesText, type ParsedText } from "./text.ts";
 export { applyReplaces, matchDescriptor, matchRoute, type RouteRequest } from "./match.ts";
 export { compileGlob, isGlob, type GlobMatcher } from "./glob.ts";
+export { compilePathPattern, DEFAULT_PATH_OPTIONS, domainPath } from "./paths.ts";
 export {
   ALGORITHMS,
   BOUNDS,
@@ -15,6 +16,7 @@ export {
   DELAY_ALGORITHMS,
   ENVOY_ONLY_KEYS,
   ON_LIMIT_ACTIONS,
+  PATH_FORWARDS,
   PLACEMENTS,
   RULE_KEYS,
   UNIT_MS,

@@ -9,7 +9,7 @@ import type { Placement, Unit } from "./types.ts";
 
 /** Allowed keys per object kind, in the order the docs present them. */
 export const RULE_KEYS = {
-  document: ["$schema", "domain", "descriptors", "routes", "placement", "shards"],
+  document: ["$schema", "domain", "descriptors", "routes", "placement", "shards", "paths"],
   descriptor: ["key", "value", "rate_limit", "rate_limits", "descriptors", "shadow_mode", "detailed_metric", "quota_mode", "share_threshold"],
   rateLimit: [
     "name",
@@ -36,6 +36,7 @@ export const RULE_KEYS = {
   costFromResponse: ["header"],
   match: ["methods", "path", "host"],
   routeEntry: ["key", "value", "header", "query", "cookie"],
+  paths: ["case_sensitive", "forward"],
 } as const satisfies Record<string, readonly string[]>;
 
 /** The object kinds of `RULE_KEYS`. */
@@ -69,6 +70,9 @@ export const BURST_ALGORITHMS: readonly AlgorithmName[] = BUCKET_ALGORITHMS;
 export const DEFAULT_ALGORITHM: AlgorithmName = "sliding_window_counter";
 
 export const PLACEMENTS: readonly Placement[] = ["sharded", "per_key"];
+
+/** `paths.forward` (docs/rules.md, "Canonical paths"): the path the origin gets, as the client sent it (default) or canonical. */
+export const PATH_FORWARDS = ["as_sent", "canonical"] as const;
 
 /** `on_limit` actions (docs/on-limit.md): answer 429, wait for a reserved slot, or queue for later delivery. */
 export const ON_LIMIT_ACTIONS = ["reject", "delay", "queue"] as const;

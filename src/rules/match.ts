@@ -90,6 +90,7 @@ export function applyReplaces(matches: readonly (DescriptorMatch | undefined)[])
 /** What a route matcher looks at. `host` is the host name without port. */
 export interface RouteRequest {
   readonly method: string;
+  /** The canonical path in the domain's form (`domainPath`, docs/rules.md "Canonical paths"). */
   readonly path: string;
   readonly host: string;
 }

@@ -102,6 +102,7 @@ const KIND_HOME: Record<RuleObjectKind, string> = {
   countWhen: 'inside "count_when"',
   cost: 'inside a route\'s "cost"',
   costFromResponse: 'inside a route\'s "cost_from_response"',
+  paths: 'inside a domain\'s "paths"',
 };
 
 /**

@@ -3,41 +3,44 @@
  */
 import { readString, requireKey } from "./fields.ts";
 import { compileGlob } from "./glob.ts";
+import { compilePathPattern, DEFAULT_PATH_OPTIONS } from "./paths.ts";
 import { BUILTIN_KEYS, VALUE_SOURCES } from "./keys.ts";
 import { asArray, asObject, checkKeys, type Diagnostics, indexPath, type JsonObject, jsonType, keyPath } from "./reader.ts";
 import { readCostFromResponse, readRouteCost } from "./route-cost.ts";
-import type { CompiledRoute, EntrySource, RouteEntry } from "./types.ts";
+import type { CompiledRoute, EntrySource, PathOptions, RouteEntry } from "./types.ts";
 
 // RFC 9110 `token`: the syntax of both method and header field names.
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 /**
- * Read a `routes` array at `path`; invalid routes are left out, with errors recorded.
+ * Read a `routes` array at `path`; invalid routes are left out, with errors
+ * recorded. `match.path` patterns are compiled in the form `paths` gives
+ * request paths (docs/rules.md, "Canonical paths").
  *
  * @example
  * const [route] = readRoutes(d, [{ match: { methods: ["post"], path: "/login" },
  *   descriptors: [[{ key: "remote_address" }]] }], "$.routes");
  * route.methods?.has("POST"); // true
  */
-export function readRoutes(d: Diagnostics, value: unknown, path: string): CompiledRoute[] {
+export function readRoutes(d: Diagnostics, value: unknown, path: string, paths: PathOptions = DEFAULT_PATH_OPTIONS): CompiledRoute[] {
   const list = asArray(d, value, path);
   if (list === undefined) return [];
   const routes: CompiledRoute[] = [];
   list.forEach((item, i) => {
-    const route = readRoute(d, item, indexPath(path, i));
+    const route = readRoute(d, item, indexPath(path, i), paths);
     if (route !== undefined) routes.push(route);
   });
   return routes;
 }
 
-function readRoute(d: Diagnostics, item: unknown, path: string): CompiledRoute | undefined {
+function readRoute(d: Diagnostics, item: unknown, path: string, paths: PathOptions): CompiledRoute | undefined {
   const obj = asObject(d, item, path);
   if (obj === undefined) return undefined;
   const before = d.errors.length;
   checkKeys(d, obj, path, "route");
   requireKey(d, obj, "match", path);
   requireKey(d, obj, "descriptors", path);
-  const match = Object.hasOwn(obj, "match") ? readMatch(d, obj.match, keyPath(path, "match")) : {};
+  const match = Object.hasOwn(obj, "match") ? readMatch(d, obj.match, keyPath(path, "match"), paths) : {};
   const descriptors: (readonly RouteEntry[])[] = [];
   const at = keyPath(path, "descriptors");
   const list = Object.hasOwn(obj, "descriptors") ? asArray(d, obj.descriptors, at) : undefined;
@@ -58,14 +61,14 @@ function readRoute(d: Diagnostics, item: unknown, path: string): CompiledRoute |
 
 type MatchParts = Pick<CompiledRoute, "methods" | "path" | "host">;
 
-function readMatch(d: Diagnostics, value: unknown, path: string): MatchParts {
+function readMatch(d: Diagnostics, value: unknown, path: string, paths: PathOptions): MatchParts {
   const obj = asObject(d, value, path);
   if (obj === undefined) return {};
   checkKeys(d, obj, path, "match");
   const parts: { methods?: ReadonlySet<string>; path?: (p: string) => boolean; host?: (h: string) => boolean } = {};
   if (Object.hasOwn(obj, "methods")) parts.methods = readMethods(d, obj.methods, keyPath(path, "methods"));
   const pathPattern = readString(d, obj, "path", path);
-  if (pathPattern !== undefined) parts.path = compileGlob(pathPattern);
+  if (pathPattern !== undefined) parts.path = compilePathPattern(pathPattern, paths);
   const hostPattern = readString(d, obj, "host", path);
   if (hostPattern !== undefined) parts.host = compileGlob(hostPattern, true);
   return parts;

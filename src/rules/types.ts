@@ -112,7 +112,7 @@ export interface RouteEntry {
 /** A compiled route: a matcher plus the descriptors it produces. */
 export interface CompiledRoute {
   readonly methods?: ReadonlySet<string>;
-  /** Path matcher (exact or `*` glob). */
+  /** Path matcher (exact or `*` glob) of a canonical path, case-folded unless the domain keeps case. */
   readonly path?: (path: string) => boolean;
   /** Host matcher (exact or `*` glob, case-insensitive). */
   readonly host?: (host: string) => boolean;
@@ -139,6 +139,16 @@ export interface CompiledDomain {
   readonly shards: number;
   readonly root: DescriptorLevel;
   readonly routes: readonly CompiledRoute[];
+  /** `paths`: how route paths and the `path` key read a request's path (docs/rules.md, "Canonical paths"). */
+  readonly paths: PathOptions;
+}
+
+/** A domain's `paths` options, defaults filled in. */
+export interface PathOptions {
+  /** `case_sensitive` (default false): letter case is folded before matching unless set. */
+  readonly caseSensitive: boolean;
+  /** `forward` (default `as_sent`): the path a matched request goes to the origin with. */
+  readonly forward: "as_sent" | "canonical";
 }
 
 /** A whole compiled rules file. */

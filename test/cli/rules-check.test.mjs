@@ -60,6 +60,46 @@ test("an invalid file: exit 1, every error with its path on stderr, then a count
   );
 });
 
+test("a route path no request is matched in as written: exit 0, a warning naming its canonical form on stderr", () => {
+  const path = file("paths.json", [
+    {
+      domain: "a",
+      descriptors: [{ key: "path", value: "/Login/", descriptors: [{ key: "remote_address", rate_limit: { unit: "minute", requests_per_unit: 2 } }] }],
+      routes: [
+        { match: { methods: ["POST"], path: "/Login/" }, descriptors: [[{ key: "path" }, { key: "remote_address" }]] },
+        { match: { path: "//api/./v1;x=*" }, descriptors: [] },
+        { match: { path: "/%7euser/%2e%2e/docs" }, descriptors: [] },
+        { match: { path: "/a%2fb" }, descriptors: [] },
+        { match: { path: "/api/*" }, descriptors: [] },
+      ],
+    },
+    {
+      domain: "b",
+      paths: { case_sensitive: true },
+      routes: [
+        { match: { path: "/Login" }, descriptors: [] },
+        { match: { path: "/Login/" }, descriptors: [] },
+      ],
+    },
+  ]);
+  const { code, stdout, stderr } = check([path]);
+  assert.equal(code, 0, stderr);
+  assert.equal(stdout, `${path}: 2 domains, 2 descriptors, 1 limit, 7 routes\n`);
+  const says = (canonical) => `requests are compared in canonical form; write "${canonical}" to say so`;
+  assert.equal(
+    stderr,
+    [
+      `$[0].routes[0].match.path: warning: matched as "/login" (letter case folded, trailing slash dropped): ${says("/login")}`,
+      `$[0].routes[1].match.path: warning: matched as "/api/v1" (";" parameters dropped, and the "*" with them, dot segments resolved, repeated slashes merged): ${says("/api/v1")}`,
+      `$[0].routes[2].match.path: warning: matched as "/docs" (dot segments resolved, escapes of unreserved characters decoded): ${says("/docs")}`,
+      `$[0].routes[3].match.path: warning: matched as "/a%2Fb" (escapes upper-cased): ${says("/a%2Fb")}`,
+      '$[0].descriptors[0].value: warning: the built-in "path" key reads canonical paths, so it never gives "/Login/"; write "/login"',
+      `$[1].routes[1].match.path: warning: matched as "/Login" (trailing slash dropped): ${says("/Login")}`,
+      "",
+    ].join("\n"),
+  );
+});
+
 test("a missing file: exit 1 with a clear message", () => {
   const path = join(dir, "nope.json");
   const { code, stderr } = check([path]);

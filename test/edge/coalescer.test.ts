@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import type { CounterCall, CounterVerdict } from "../../src/durable/protocol.ts";
-import { Coalescer, POLL_MS } from "../../src/edge/coalescer.ts";
+import { CONTENDED_INTERVAL_MS, Coalescer, FAR_INTERVAL_MS, POLL_MS } from "../../src/edge/coalescer.ts";
 
 const call = (key: string): CounterCall => ({ key, cost: 1, limits: [] });
 const verdictFor = (c: CounterCall): CounterVerdict => ({
@@ -16,6 +16,27 @@ function manualTransport() {
       batches.push({ name, calls, at: Date.now(), finish: (error) => (error ? reject(error) : resolve(calls.map(verdictFor))) });
     });
   return { batches, send };
+}
+
+/** A transport whose RPCs answer `rttMs()` after they leave (on the faked clock). */
+function distantTransport(rttMs: () => number) {
+  const sentAt: number[] = [];
+  const send = (_name: string, calls: readonly CounterCall[]) => {
+    sentAt.push(Date.now());
+    return new Promise<CounterVerdict[]>((resolve) => setTimeout(() => resolve(calls.map(verdictFor)), rttMs()));
+  };
+  return { sentAt, send };
+}
+
+/** Submit `key` and record when its answer arrived (on the faked clock). */
+function timed(coalescer: Coalescer, key: string) {
+  const at = Date.now();
+  const record = { waitedMs: Number.NaN };
+  const answer = coalescer.submit("obj", [call(key)]).then((v) => {
+    record.waitedMs = Date.now() - at;
+    return v;
+  });
+  return { record, answer };
 }
 
 // Long enough for every waiting caller to have looked at its batch once more.
@@ -196,6 +217,88 @@ describe("request coalescing", () => {
       expect(outcome).toBe("pending");
       await vi.advanceTimersByTimeAsync(POLL_MS);
       expect(outcome).toBe("answered");
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("sends a far object's next batch while the one before is in flight: a call waits one round trip plus FAR_INTERVAL_MS, not two", async () => {
+    // Broken on purpose once (ObjectPace.busy answering true whenever an RPC is in flight, as before): the second
+    // call waited 50 ms for the first RPC and then its own 100 ms round trip.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    try {
+      const t = distantTransport(() => 100);
+      const coalescer = new Coalescer(t.send);
+      const learn = timed(coalescer, "0"); // the object's round trip is learned from its first answer
+      await vi.advanceTimersByTimeAsync(100 + POLL_MS);
+      await learn.answer;
+      const first = timed(coalescer, "1");
+      await vi.advanceTimersByTimeAsync(50);
+      const second = timed(coalescer, "2");
+      await vi.advanceTimersByTimeAsync(200);
+      await Promise.all([first.answer, second.answer]);
+      expect(t.sentAt).toHaveLength(3);
+      expect(second.record.waitedMs).toBeGreaterThanOrEqual(100);
+      expect(second.record.waitedMs).toBeLessThanOrEqual(100 + FAR_INTERVAL_MS + POLL_MS);
+      expect(first.record.waitedMs).toBeLessThanOrEqual(100 + POLL_MS);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("gathers a far object's calls for FAR_INTERVAL_MS and picks each answer up within POLL_MS of its arrival", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    try {
+      const t = distantTransport(() => 60);
+      const coalescer = new Coalescer(t.send);
+      const learn = timed(coalescer, "0");
+      await vi.advanceTimersByTimeAsync(60 + POLL_MS);
+      await learn.answer;
+      // 40 callers, one every 0.5 ms of the faked clock (two per millisecond).
+      const calls: ReturnType<typeof timed>[] = [];
+      for (let n = 1; n <= 40; n += 1) {
+        calls.push(timed(coalescer, String(n)));
+        if (n % 2 === 0) await vi.advanceTimersByTimeAsync(1);
+      }
+      await vi.advanceTimersByTimeAsync(200);
+      const answers = await Promise.all(calls.map((c) => c.answer));
+      expect(answers.map((v) => v[0].decisions[0].remaining)).toEqual(calls.map((_, i) => i + 1));
+      // Batches leave every FAR_INTERVAL_MS while earlier ones are out, so fewer RPCs than calls, and none waits twice.
+      expect(t.sentAt.length - 1).toBeLessThanOrEqual(Math.ceil(20 / FAR_INTERVAL_MS) + 1);
+      expect(t.sentAt.length - 1).toBeGreaterThan(1);
+      for (const c of calls) expect(c.record.waitedMs).toBeLessThanOrEqual(60 + FAR_INTERVAL_MS + 2 * POLL_MS);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("keeps one RPC at a time to a near object that is only slow now, so an overloaded object is not sent more", async () => {
+    // Broken on purpose once (a far object judged by the last round trip instead of the shortest lately): the slow
+    // answer made the object look far and the second call went out while the first was still in flight.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    try {
+      let rtt = 2;
+      const t = distantTransport(() => rtt);
+      const coalescer = new Coalescer(t.send);
+      for (let n = 0; n < 4; n += 1) {
+        const warm = timed(coalescer, "0");
+        await vi.advanceTimersByTimeAsync(rtt);
+        await warm.answer;
+      }
+      rtt = 40; // queueing at the object, not distance
+      const slowBefore = timed(coalescer, "1");
+      await vi.advanceTimersByTimeAsync(40 + POLL_MS);
+      await slowBefore.answer;
+      const slow = timed(coalescer, "1");
+      await vi.advanceTimersByTimeAsync(CONTENDED_INTERVAL_MS + 10);
+      const sentBefore = t.sentAt.length;
+      const next = timed(coalescer, "2");
+      await vi.advanceTimersByTimeAsync(20);
+      expect(t.sentAt).toHaveLength(sentBefore); // still waiting for the slow RPC
+      await vi.advanceTimersByTimeAsync(200);
+      await Promise.all([slow.answer, next.answer]);
+      // Slow twice: its shortest round trip lately is still near, so the next batch waited for the RPC in flight.
+      expect(next.record.waitedMs).toBeGreaterThan(40);
     } finally {
       vi.useRealTimers();
     }

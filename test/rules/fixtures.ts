@@ -66,7 +66,7 @@ export const INVALID: readonly InvalidFixture[] = [
     "unknown key without suggestion",
     { domain: "t", colour: "red" },
     "$.colour",
-    'unknown key "colour" (expected one of: $schema, domain, descriptors, routes, placement, shards)',
+    'unknown key "colour" (expected one of: $schema, domain, descriptors, routes, placement, shards, paths)',
   ),
   fx("misspelled match key", route({ match: { paths: "/x" }, descriptors: [] }), "$.routes[0].match.paths", 'unknown key "paths" (did you mean "path"?)'),
   {
@@ -304,6 +304,16 @@ export const INVALID: readonly InvalidFixture[] = [
   fx("duplicate domain", [{ domain: "a" }, { domain: "b" }, { domain: "a" }], "$[2].domain", 'duplicate domain "a" (already defined at $[0])', false),
   fx("unknown placement", { domain: "t", placement: "shard" }, "$.placement", 'unknown placement "shard" (did you mean "sharded"?)'),
   fx("shards with per_key", { domain: "t", placement: "per_key", shards: 8 }, "$.shards", '"shards" only applies to placement "sharded"'),
+  // paths (docs/rules.md, "Canonical paths")
+  fx("paths not an object", { domain: "t", paths: "canonical" }, "$.paths", "expected an object, got string"),
+  fx("case_sensitive not a boolean", { domain: "t", paths: { case_sensitive: "yes" } }, "$.paths.case_sensitive", "expected a boolean, got string"),
+  fx("unknown paths.forward", { domain: "t", paths: { forward: "canon" } }, "$.paths.forward", 'unknown paths.forward "canon" (did you mean "canonical"?)'),
+  fx(
+    "misspelled paths key",
+    { domain: "t", paths: { case_insensitive: true } },
+    "$.paths.case_insensitive",
+    'unknown key "case_insensitive" (did you mean "case_sensitive"?)',
+  ),
   // routes
   fx(
     "route entry without source",
@@ -346,6 +356,7 @@ export const VALID: readonly { readonly name: string; readonly input: unknown }[
       domain: "t",
       placement: "sharded",
       shards: 1024,
+      paths: { case_sensitive: true, forward: "canonical" },
       descriptors: [
         { key: "a", rate_limit: { name: "base", unit: "minute", requests_per_unit: 0 }, shadow_mode: true, detailed_metric: true },
         {

@@ -12,17 +12,27 @@ describe("route matchers", () => {
     expect([...route.methods!]).toEqual(["POST", "GET", "PURGE"]);
   });
 
-  it("matches a path exactly or by * glob", () => {
+  // The matcher reads canonical paths (test/security/paths.test.ts holds every spelling to it).
+  it("matches a canonical path exactly or by * glob", () => {
     const exact = only({ path: "/login" });
     expect(exact.path!("/login")).toBe(true);
-    expect(exact.path!("/login/")).toBe(false);
-    expect(exact.path!("/LOGIN")).toBe(false);
+    expect(exact.path!("/logins")).toBe(false);
     const glob = only({ path: "/api/*" });
     expect(glob.path!("/api/v1/users")).toBe(true);
-    expect(glob.path!("/api/")).toBe(true);
-    expect(glob.path!("/api")).toBe(false);
+    // "/api/" was matched, and a trailing slash is no part of a canonical path.
+    expect(glob.path!("/api")).toBe(true);
+    expect(glob.path!("/apiary")).toBe(false);
     expect(only({ path: "/*" }).path!("/")).toBe(true);
     expect(only({ path: "/files/*.json" }).path!("/files/a/b.json")).toBe(true);
+  });
+
+  it("puts the pattern in canonical form, case folded unless the domain keeps case", () => {
+    for (const pattern of ["/Login/", "//login", "/%6cogin", "/x/../login", "/login;jsessionid=1", "/./LOGIN"])
+      expect(only({ path: pattern }).path!("/login"), pattern).toBe(true);
+    expect(only({ path: "/API/*/" }).path!("/api/v1")).toBe(true);
+    const kept = domainOf({ domain: "t", paths: { case_sensitive: true }, routes: [{ match: { path: "/Login/" }, descriptors: [] }] }).routes[0];
+    expect(kept.path!("/Login")).toBe(true);
+    expect(kept.path!("/login")).toBe(false);
   });
 
   it("matches hosts case-insensitively, exactly or by glob", () => {

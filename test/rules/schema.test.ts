@@ -8,6 +8,7 @@ import {
   BURST_ALGORITHMS,
   DELAY_ALGORITHMS,
   ON_LIMIT_ACTIONS,
+  PATH_FORWARDS,
   PLACEMENTS,
   RULE_KEYS,
   UNITS,
@@ -31,6 +32,7 @@ describe("rules.schema.json structure", () => {
     expect(propertiesOf(defs.rateLimit)).toEqual(RULE_KEYS.rateLimit);
     expect(propertiesOf(defs.rateLimit.properties.replaces.items)).toEqual(RULE_KEYS.replaces);
     expect(propertiesOf(defs.rateLimit.properties.precount)).toEqual(RULE_KEYS.precount);
+    expect(propertiesOf(defs.document.properties.paths)).toEqual(RULE_KEYS.paths);
     expect(propertiesOf(defs.route)).toEqual(RULE_KEYS.route);
     expect(propertiesOf(defs.match)).toEqual(RULE_KEYS.match);
     expect(propertiesOf(defs.routeEntry)).toEqual(RULE_KEYS.routeEntry);
@@ -47,6 +49,7 @@ describe("rules.schema.json structure", () => {
     expect(rl.on_limit.enum).toEqual(ON_LIMIT_ACTIONS);
     expect(defs.rateLimit.allOf[2].then.properties.algorithm.enum).toEqual(DELAY_ALGORITHMS);
     expect(defs.document.properties.placement.enum).toEqual(PLACEMENTS);
+    expect(defs.document.properties.paths.properties.forward.enum).toEqual(PATH_FORWARDS);
     expect(defs.rateLimit.allOf[1].if.properties.algorithm.enum).toEqual(BURST_ALGORITHMS);
     expect(defs.routeEntry.oneOf.at(-1).properties.key.enum).toEqual(BUILTIN_KEYS);
     expect(defs.routeEntry.oneOf.slice(0, -1).map((b: any) => b.required[0])).toEqual(VALUE_SOURCES);

@@ -105,7 +105,7 @@ describe("every error is reported, not just the first", () => {
 
   it("quotes keys that are not identifiers in paths", () => {
     expect(errorsOf({ domain: "t", "rate limit": 1 })).toEqual([
-      { path: '$["rate limit"]', message: 'unknown key "rate limit" (expected one of: $schema, domain, descriptors, routes, placement, shards)' },
+      { path: '$["rate limit"]', message: 'unknown key "rate limit" (expected one of: $schema, domain, descriptors, routes, placement, shards, paths)' },
     ]);
   });
 });
