@@ -1,9 +1,10 @@
 // The shard index comes from a keyed hash (docs/deploy.md, "Shard key"):
 // without the key nobody can choose descriptors that share one object. Every
 // path that places a counter (the gateway, the admin counters lookup, the
-// Hono middleware) uses the same key. Breaks tried: the unkeyed FNV-1a of
-// before (the "not the public hash" test fails), and the admin lookup placing
-// with a key of its own (the gateway/admin agreement test fails).
+// Hono middleware) uses the same key. Breaks tried: objectName placing by
+// the unkeyed FNV-1a of before (both placement tests fail: the counter is in
+// the public hash's object), and the admin lookup placing with a key of its
+// own (the gateway/admin agreement test fails).
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
@@ -52,40 +53,52 @@ describe("the keyed shard hash", () => {
   });
 });
 
-const rules = {
-  domain: "shard-key",
+const rulesOf = (domain: string) => ({
+  domain,
   descriptors: [{ key: "api_key", rate_limit: { unit: "hour", requests_per_unit: 10 } }],
   routes: [{ match: { path: "/*" }, descriptors: [[{ key: "api_key", header: "x-api-key" }]] }],
-};
+});
+
+/** A value whose counter the keyed hash and the public one place apart, with both objects' names (computed here, not by objectName). */
+function placedApart(domain: string, secret: string) {
+  const shardKey = shardKeyFrom(secret, testEnv.COUNTERS);
+  for (let i = 0; ; i++) {
+    const value = `v-${i}`;
+    const key = counterKey(domain, [{ key: "api_key", value }]);
+    const home = `${domain}/shard/${halfSipHash(shardKey, key) % 64}`;
+    const publicName = `${domain}/shard/${fnv1a(key) % 64}`;
+    if (home !== publicName) return { value, key, home, publicName };
+  }
+}
+const inMemory = async (name: string) => (await testEnv.COUNTERS.getByName(name).stats()).memory;
+
 describe("every path places a counter with the deployment's one key", () => {
   it("the gateway charges the object the SHARD_KEY hash names, and the admin counters lookup reads that same counter", async () => {
+    const domain = `shard-key-gateway-${Date.now()}`;
     const secret = `shard-secret-${Date.now()}`;
-    const call = gateway(rules, { SHARD_KEY: secret, ADMIN_TOKEN: TOKEN });
-    const value = `k-${Date.now()}`;
+    const call = gateway(rulesOf(domain), { SHARD_KEY: secret, ADMIN_TOKEN: TOKEN });
+    const { value, key, home, publicName } = placedApart(domain, secret);
     for (let i = 0; i < 3; i++) expect((await call("/x", { headers: { "x-api-key": value }, ip: uniqueIp() })).status).toBe(200);
-    const admin = await call(`/__ratelimit/counters?domain=shard-key&descriptor=api_key=${value}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    const admin = await call(`/__ratelimit/counters?domain=${domain}&descriptor=api_key=${value}`, { headers: { authorization: `Bearer ${TOKEN}` } });
     expect(admin.status).toBe(200);
     expect((await admin.json<{ limits: { remaining: number }[] }>()).limits[0].remaining).toBe(7);
-    const key = counterKey("shard-key", [{ key: "api_key", value }]);
-    const home = objectName("shard-key", "sharded", 64, key, shardKeyFrom(secret, testEnv.COUNTERS));
-    expect((await testEnv.COUNTERS.getByName(home).stats()).memory).toBe(1);
-    // The public hash's object (when it is another) holds nothing of it.
-    const publicName = `shard-key/shard/${fnv1a(key) % 64}`;
-    if (publicName !== home) expect((await testEnv.COUNTERS.getByName(publicName).stats()).memory).toBe(0);
+    expect(objectName(domain, "sharded", 64, key, shardKeyFrom(secret, testEnv.COUNTERS))).toBe(home);
+    expect(await inMemory(home)).toBe(1);
+    expect(await inMemory(publicName)).toBe(0);
   });
 
   it("the Hono middleware places with its shardKey option", async () => {
+    const domain = `shard-key-hono-${Date.now()}`;
     const secret = `hono-shard-secret-${Date.now()}`;
     const app = new Hono<{ Bindings: Env }>();
-    app.use("*", rateLimit({ rules: compiled(rules), shardKey: secret }));
+    app.use("*", rateLimit({ rules: compiled(rulesOf(domain)), shardKey: secret }));
     app.get("*", (c) => c.text("ok"));
-    const value = `hono-${Date.now()}`;
+    const { value, home, publicName } = placedApart(domain, secret);
     const ctx = createExecutionContext();
     expect((await app.fetch(new Request("http://app.test/x", { headers: { "x-api-key": value } }), testEnv, ctx)).status).toBe(200);
     await waitOnExecutionContext(ctx);
-    const key = counterKey("shard-key", [{ key: "api_key", value }]);
-    const home = objectName("shard-key", "sharded", 64, key, shardKeyFrom(secret, testEnv.COUNTERS));
-    expect((await testEnv.COUNTERS.getByName(home).stats()).memory).toBe(1);
-    expect(() => rateLimit({ rules: compiled(rules), shardKey: "" })).toThrow(/shardKey must be a non-empty string/);
+    expect(await inMemory(home)).toBe(1);
+    expect(await inMemory(publicName)).toBe(0);
+    expect(() => rateLimit({ rules: compiled(rulesOf(domain)), shardKey: "" })).toThrow(/shardKey must be a non-empty string/);
   });
 });
