@@ -13,7 +13,7 @@
  *   npm run bench                  full run (~25 min on 2 cores)
  *   npm run bench -- --quick       smoke run (~75 s): 8 scenarios, 1 round of 1 s, small traces
  *   options: --rounds N  --duration S  --connections C  --only id,id  --client wrk|autocannon
- *            --skip-load  --skip-accuracy  --skip-memory  --skip-overshoot  --skip-scan  --scan-keys N  --profile <scenario id>
+ *            --skip-load  --skip-accuracy  --skip-memory  --skip-overshoot  --skip-scan  --scan-keys N  --scan-rows hour,minute,hour-4k  --profile <scenario id>
  *            --edges N,N (the overshoot's isolate counts; default 1,2,4,8,16,32,64, --quick 2)
  *
  * `--skip-load` skips the scenarios only: the overshoot and the memory scan
@@ -370,7 +370,8 @@ async function main() {
     if (scan) {
       const keys = Number(option("scan-keys", quick ? 30_000 : 1_000_000));
       log(`memory scan: ${keys} distinct keys into one counter object, 1-hour then 1-minute windows`);
-      const { runtimeWarnings, ...measured } = await measureScan({ floodgate: built.floodgate, workDir: join(work, "scan"), keys, log });
+      const rows = option("scan-rows", undefined)?.split(",");
+      const { runtimeWarnings, ...measured } = await measureScan({ floodgate: built.floodgate, workDir: join(work, "scan"), keys, rows, log });
       results.scan = measured;
       noteStopped("scan", runtimeWarnings);
     }

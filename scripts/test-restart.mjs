@@ -16,7 +16,7 @@ import { join } from "node:path";
 
 const PORT = Number(process.env.RESTART_TEST_PORT ?? 8795);
 const BASE = `http://127.0.0.1:${PORT}`;
-const TOKEN = "restart-test-token";
+const TOKEN = "restart-test-token-0123456789abcdef";
 const persist = mkdtempSync(join(tmpdir(), "floodgate-restart-"));
 const auth = { authorization: `Bearer ${TOKEN}` };
 

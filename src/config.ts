@@ -45,12 +45,17 @@ export interface Env {
   QUEUE_SECRET?: string;
   /** With TRUSTED_PROXY_HOPS: the header your proxy writes the client address into (`x-forwarded-for` or `x-real-ip`). */
   TRUSTED_PROXY_HEADER?: string;
+  /** Secret key of the shard hash (docs/deploy.md, "Shard key"). */
+  SHARD_KEY?: string;
 }
 
 /** Typed, defaulted view of the environment. */
 export interface Settings {
   readonly originUrl?: URL;
+  /** ADMIN_TOKEN when it is long enough (ADMIN_TOKEN_MIN_LENGTH). */
   readonly adminToken?: string;
+  /** Why the ADMIN_TOKEN given is refused (too short): the admin endpoints answer 503 with it. */
+  readonly adminTokenRefused?: string;
   readonly failureMode: "open" | "closed";
   readonly decisionTimeoutMs: number;
   /** Global shadow mode (Envoy's SHADOW_MODE): every limit is counted, none blocks. */
@@ -69,7 +74,12 @@ export interface Settings {
   readonly queueSecret?: string;
   /** The one header a trusted proxy writes the client address into (read only when trustedProxyHops > 0). */
   readonly trustedProxyHeader: TrustedProxyHeader;
+  /** SHARD_KEY: the secret counters are placed in shards with; undefined: derived from the COUNTERS namespace. */
+  readonly shardKey?: string;
 }
+
+/** The shortest ADMIN_TOKEN taken; a shorter one turns the admin endpoints off (docs/deploy.md). */
+export const ADMIN_TOKEN_MIN_LENGTH = 32;
 
 /** Shortest QUEUE_SECRET accepted: an HMAC key guessable in less is no signature. */
 export const QUEUE_SECRET_MIN_LENGTH = 32;
@@ -104,7 +114,13 @@ export function readSettings(env: Env): Settings {
       throw new ConfigError(`ORIGIN_URL must be http or https, got ${JSON.stringify(env.ORIGIN_URL)}`);
     }
   }
-  const adminToken = env.ADMIN_TOKEN && env.ADMIN_TOKEN !== "" ? env.ADMIN_TOKEN : undefined;
+  const givenToken = env.ADMIN_TOKEN && env.ADMIN_TOKEN !== "" ? env.ADMIN_TOKEN : undefined;
+  // Refused, not fatal: the gateway goes on limiting; only the endpoints the token guards are off.
+  const adminToken = givenToken !== undefined && givenToken.length >= ADMIN_TOKEN_MIN_LENGTH ? givenToken : undefined;
+  const adminTokenRefused =
+    givenToken !== undefined && adminToken === undefined
+      ? `The admin endpoints are off: ADMIN_TOKEN is shorter than ${ADMIN_TOKEN_MIN_LENGTH} characters. Set a longer one (docs/deploy.md).`
+      : undefined;
   const shadowText = (env.SHADOW_MODE ?? "false").trim().toLowerCase();
   if (shadowText !== "true" && shadowText !== "false" && shadowText !== "") {
     throw new ConfigError(`SHADOW_MODE must be "true" or "false", got ${JSON.stringify(env.SHADOW_MODE)}`);
@@ -139,6 +155,7 @@ export function readSettings(env: Env): Settings {
   return {
     originUrl,
     adminToken,
+    adminTokenRefused,
     failureMode,
     decisionTimeoutMs,
     shadowMode: shadowText === "true",
@@ -149,6 +166,7 @@ export function readSettings(env: Env): Settings {
     headerDialect,
     ...(queueSecret !== undefined ? { queueSecret } : {}),
     trustedProxyHeader: proxyHeader,
+    shardKey: env.SHARD_KEY !== undefined && env.SHARD_KEY !== "" ? env.SHARD_KEY : undefined,
   };
 }
 

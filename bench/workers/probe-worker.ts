@@ -17,6 +17,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { Hono } from "hono";
+import { halfSipHash, type ShardKey, shardKeyFrom } from "../../src/durable/shard-hash.ts";
 
 interface Env {
   PROBE: DurableObjectNamespace<ProbeObject>;
@@ -104,11 +105,11 @@ export class ProbeObject extends DurableObject<Env> {
   }
 }
 
-// Same 32-bit FNV-1a shard choice as floodgate's placement, so both spread keys alike.
-function shardOf(key: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
-  return (hash >>> 0) % 64;
+// floodgate's own keyed shard hash and default key (src/durable/shard-hash.ts), so both spread keys alike and pay the same per request.
+let shardKey: ShardKey | undefined;
+function shardOf(key: string, env: Env): number {
+  shardKey ??= shardKeyFrom(undefined, env.PROBE);
+  return halfSipHash(shardKey, key) % 64;
 }
 
 // The smallest Hono app floodgate's could be: one middleware, one handler.
@@ -135,7 +136,7 @@ export default {
     const path = new URL(request.url).pathname;
     if (path === "/probe/hono") return hono.fetch(request, env);
     const key = request.headers.get("x-api-key") ?? "";
-    const stub = env.PROBE.getByName(`shard/${shardOf(key)}`);
+    const stub = env.PROBE.getByName(`shard/${shardOf(key, env)}`);
     if (path === "/probe/rpc") await stub.hit(key);
     else if (path === "/probe/rpc-sql") await stub.hitSql(key);
     else if (path === "/probe/rpc-sql-behind") await stub.hitSqlBehind(key);

@@ -41,6 +41,8 @@ export function withRoundTrip(env: Env & { BENCH_RTT_MS?: string }): Env {
           },
         });
       },
+      // Ids are made locally, with no round trip; the shard key's default is derived from one.
+      idFromName: (name: string) => counters.idFromName(name),
     } as unknown as Env["COUNTERS"];
     far = { ...env, COUNTERS: farCounters };
     delayed.set(env, far);

@@ -36,7 +36,7 @@ export async function counters(c: Context<{ Bindings: Env }>, isolate: Isolate, 
   }
   // A share_threshold match counts in the pattern's counter (docs/rules.md).
   const key = counterKey(domain.domain, match.counterEntries ?? entries);
-  const stub = isolate.env.COUNTERS.getByName(objectName(domain.domain, domain.placement, domain.shards, key));
+  const stub = isolate.env.COUNTERS.getByName(objectName(domain.domain, domain.placement, domain.shards, key, isolate.edge.shardKey));
   if (reset) {
     await stub.reset(key);
     isolate.edge.blocks.forget(key);

@@ -62,8 +62,11 @@ export class Isolate<R = LiveRules> {
     this.edge = new EdgeRuntime(parts.counters, {
       coalesce: options.coalesce ?? true,
       decisionTimeoutMs: this.settings.decisionTimeoutMs,
+      shardSecret: this.settings.shardKey,
     });
     this.metrics = new MetricsRecorder(parts.metrics, this.settings.metricsFlushMs);
+    // Said once, when the isolate starts; every admin request is answered 503 with it.
+    if (this.settings.adminTokenRefused !== undefined) console.error(`floodgate: ${this.settings.adminTokenRefused}`);
   }
 
   /**

@@ -1,8 +1,8 @@
 /**
  * The counter object's memory over its SQLite store: windows shorter than
- * DURABLE_WINDOW_MS live here only; longer ones are a bounded,
- * least-recently-hit cache over storage, with changes checkpointed
- * (docs/reliability.md, "Durability").
+ * DURABLE_WINDOW_MS live here only; longer ones are a least-recently-hit
+ * cache over storage, with changes checkpointed (docs/reliability.md,
+ * "Durability"). Both together are bounded in bytes (`MEMORY_BYTES`).
  */
 import { getAlgorithm } from "../algorithms/index.ts";
 import { DURABLE_WINDOW_MS, PERSIST_MS } from "../rules/keys.ts";
@@ -12,22 +12,32 @@ import type { LimitCall } from "./protocol.ts";
 interface Entry {
   readonly state: unknown;
   readonly idleAt: number;
-  /** Memory units it takes (see `weightOf`). */
+  /** Bytes it takes with its id (see `bytesOf`). */
   readonly weight: number;
   /** The idle time its stored row has (undefined: no row known): a save that keeps it writes the state alone. */
   savedIdleAt?: number;
 }
 
 /**
- * Memory units one object may hold in stored windows. A unit is about one
- * scalar counter state with its id and map entry (a few hundred bytes), so
- * the cache stays a few megabytes, far below an isolate's memory limit,
- * whatever the number of keys. A sliding log counts its entries too.
+ * Bytes of counter state one object may hold in memory: every window with
+ * its id, short and stored, and the markers of ids known not to be stored
+ * (docs/reliability.md, "Bounded memory"). Weighed in bytes, not entries,
+ * so long keys or long sliding logs cannot take an object past it: its
+ * isolate's memory limit is 128 MB.
  */
-export const MEMORY_UNITS = 20_000;
+export const MEMORY_BYTES = 8 * 1024 * 1024;
 
-// Sliding logs are arrays of [time, count] pairs, four or so to a unit.
-const weightOf = (state: unknown): number => (Array.isArray(state) ? 1 + Math.ceil(state.length / 4) : 1);
+// Estimates of what V8 holds per entry: a Map slot (in `dirty` too), the
+// Entry and a scalar state object; a sliding log's [time, count] pairs are
+// small arrays of their own. An id is counted twice over: as a key it may be
+// held flat beside the concatenation it was built from, or in two bytes a
+// character.
+const ENTRY_BYTES = 200;
+const MARKER_BYTES = 64;
+const LOG_PAIR_BYTES = 48;
+const idBytes = (id: string): number => 2 * id.length;
+const stateBytes = (state: unknown): number => ENTRY_BYTES + (Array.isArray(state) ? state.length * LOG_PAIR_BYTES : 0);
+const markerBytes = (id: string): number => MARKER_BYTES + idBytes(id);
 
 /**
  * Counter states by storage id (counter key, U+0001, limit id).
@@ -46,13 +56,14 @@ export class CounterCache {
   /** Stored windows in recency order (oldest first); null: known not to be stored. */
   private readonly stored = new Map<string, Entry | null>();
   private readonly dirty = new Map<string, Entry>();
-  private units = 0;
+  /** The estimated bytes held, `volatile` and `stored` together. */
+  private held = 0;
   /** When the oldest unsaved change must be written (Infinity: none unsaved). */
   nextCheckpointAt = Infinity;
   /** A strict window changed: write before this event's answers leave. */
   private mustSave = false;
 
-  constructor(store: CounterStore, capacity = MEMORY_UNITS) {
+  constructor(store: CounterStore, capacity = MEMORY_BYTES) {
     this.store = store;
     this.capacity = capacity;
   }
@@ -67,16 +78,16 @@ export class CounterCache {
       return cached?.state;
     }
     const loaded = this.store.load(id);
-    const entry = loaded === undefined ? null : { ...loaded, weight: weightOf(loaded.state), savedIdleAt: loaded.idleAt };
+    const entry = loaded === undefined ? null : { ...loaded, weight: idBytes(id) + stateBytes(loaded.state), savedIdleAt: loaded.idleAt };
     this.keep(id, entry);
     return entry?.state;
   }
 
   /** Commit a window's new state, and return when it goes idle; stored windows are saved by the next checkpoint (strict ones in this event). */
   write(id: string, limit: LimitCall, state: unknown, now: number): number {
-    const entry: Entry = { state, idleAt: getAlgorithm(limit.algorithm).idleAt(state, limit), weight: weightOf(state) };
+    const entry: Entry = { state, idleAt: getAlgorithm(limit.algorithm).idleAt(state, limit), weight: idBytes(id) + stateBytes(state) };
     if (limit.windowMs < DURABLE_WINDOW_MS) {
-      this.volatile.set(id, entry);
+      this.keepVolatile(id, entry);
       return entry.idleAt;
     }
     if (!this.dirty.has(id)) this.nextCheckpointAt = Math.min(this.nextCheckpointAt, now + (limit.persistMs ?? PERSIST_MS.default));
@@ -106,7 +117,7 @@ export class CounterCache {
     this.checkpoint();
     let earliest = Infinity;
     for (const [id, entry] of this.volatile) {
-      if (entry.idleAt <= now) this.volatile.delete(id);
+      if (entry.idleAt <= now) this.dropVolatile(id);
       else earliest = Math.min(earliest, entry.idleAt);
     }
     for (const [id, entry] of this.stored) {
@@ -119,15 +130,22 @@ export class CounterCache {
 
   /** Forget every window of a counter key (ids starting with `prefix`), in memory and storage. */
   reset(prefix: string): void {
-    for (const id of this.volatile.keys()) if (id.startsWith(prefix)) this.volatile.delete(id);
+    for (const id of this.volatile.keys()) if (id.startsWith(prefix)) this.dropVolatile(id);
     for (const id of this.stored.keys()) if (id.startsWith(prefix)) this.drop(id);
     for (const id of this.dirty.keys()) if (id.startsWith(prefix)) this.dirty.delete(id);
     this.store.deletePrefix(prefix);
   }
 
-  /** Memory units held: stored windows by weight (a sliding log's entries too), "known not stored" markers, short windows. */
+  /** Counter states in memory (not the "known not stored" markers; `bytes` weighs those too). */
   get size(): number {
-    return this.volatile.size + this.units;
+    let known = 0;
+    for (const entry of this.stored.values()) if (entry !== null) known += 1;
+    return this.volatile.size + known;
+  }
+
+  /** The estimated bytes held in memory: every window with its id, and the markers of ids known not to be stored. */
+  get bytes(): number {
+    return this.held;
   }
 
   private save(id: string, entry: Entry): void {
@@ -138,23 +156,46 @@ export class CounterCache {
   private keep(id: string, entry: Entry | null): void {
     this.drop(id);
     this.stored.set(id, entry);
-    this.units += entry?.weight ?? 1;
-    // Page out the least recently hit; an unsaved one is written first, so nothing is lost.
-    for (const [oldest, old] of this.stored) {
-      if (this.units <= this.capacity || oldest === id) break;
+    this.held += entry?.weight ?? markerBytes(id);
+    this.pageOut(id);
+  }
+
+  /** A short window's new state, moved to the recent end (short windows are evicted oldest first, after every stored one). */
+  private keepVolatile(id: string, entry: Entry): void {
+    this.dropVolatile(id);
+    this.volatile.set(id, entry);
+    this.held += entry.weight;
+    this.pageOut(id);
+    // Nothing stored left to page out: a short window cannot be read back, so the least recently hit one is forgotten.
+    for (const oldest of this.volatile.keys()) {
+      if (this.held <= this.capacity || oldest === id) break;
+      this.dropVolatile(oldest);
+    }
+  }
+
+  /** Page out the least recently hit stored windows until the bytes fit; an unsaved one is written first, so nothing is lost. */
+  private pageOut(keep: string): void {
+    for (const oldest of this.stored.keys()) {
+      if (this.held <= this.capacity || oldest === keep) break;
       const unsaved = this.dirty.get(oldest);
       if (unsaved !== undefined) {
         this.save(oldest, unsaved);
         this.dirty.delete(oldest);
       }
-      this.stored.delete(oldest);
-      this.units -= old?.weight ?? 1;
+      this.drop(oldest);
     }
   }
 
   private drop(id: string): void {
     if (!this.stored.has(id)) return;
-    this.units -= this.stored.get(id)?.weight ?? 1;
+    this.held -= this.stored.get(id)?.weight ?? markerBytes(id);
     this.stored.delete(id);
+  }
+
+  private dropVolatile(id: string): void {
+    const entry = this.volatile.get(id);
+    if (entry === undefined) return;
+    this.held -= entry.weight;
+    this.volatile.delete(id);
   }
 }

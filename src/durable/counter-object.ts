@@ -25,6 +25,8 @@ const SEP = "\u0001";
 export interface CounterStats {
   /** Memory units held (counter-cache.ts): what MEMORY_UNITS bounds, plus windows too short to store. */
   readonly memory: number;
+  /** Estimated bytes of counter state in memory, ids and "not stored" markers included; at most about MEMORY_BYTES. */
+  readonly memoryBytes: number;
   /** Rows in storage. */
   readonly stored: number;
   /** `decide` RPCs served since this instance started. */
@@ -136,10 +138,17 @@ export class CounterObject extends DurableObject {
    * Sizes for tests, metrics and the bench's cost model.
    *
    * @example
-   * const { memory, stored, rowsWritten } = await stub.stats();
+   * const { memory, memoryBytes, stored, rowsWritten } = await stub.stats();
    */
   stats(): CounterStats {
-    return { memory: this.cache.size, stored: this.store.count(), calls: this.calls, rowsRead: this.store.rowsRead, rowsWritten: this.store.rowsWritten };
+    return {
+      memory: this.cache.size,
+      memoryBytes: this.cache.bytes,
+      stored: this.store.count(),
+      calls: this.calls,
+      rowsRead: this.store.rowsRead,
+      rowsWritten: this.store.rowsWritten,
+    };
   }
 
   /**

@@ -3,6 +3,9 @@
  * object, so its updates are serialised by that object's single thread.
  */
 import type { DescriptorEntry, Placement } from "../rules/types.ts";
+import { halfSipHash, type ShardKey } from "./shard-hash.ts";
+
+export { halfSipHash, shardKeyFrom, type ShardKey } from "./shard-hash.ts";
 
 /**
  * The counter key of a descriptor in a domain. JSON encoding keeps it
@@ -20,30 +23,19 @@ export function counterKey(domain: string, entries: readonly DescriptorEntry[]):
 }
 
 /**
- * 32-bit FNV-1a over UTF-16 code units: stable across isolates and deploys,
- * which is all shard selection needs (not a security boundary).
- *
- * @example
- * fnv1a("hello"); // 1335831723
- */
-export function fnv1a(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash >>> 0;
-}
-
-/**
  * The name of the object that owns `key`. Sharded placement bounds the
  * number of objects (and so cost and cold starts) whatever keys clients
  * invent; per-key placement gives each descriptor value its own object.
+ * The shard comes from a keyed hash (`shardKey`, the deployment's secret:
+ * docs/deploy.md, "Shard key"), so nobody outside can choose keys that
+ * share one object. Every path that places a counter (decisions, the
+ * admin counters endpoint) passes the isolate's one key.
  *
  * @example
- * objectName("api", "sharded", 64, key); // "api/shard/17"
- * objectName("api", "per_key", 64, key); // 'api/key/["api",["remote_address","203.0.113.7"]]'
+ * const shardKey = shardKeyFrom(env.SHARD_KEY, env.COUNTERS);
+ * objectName("api", "sharded", 64, key, shardKey); // "api/shard/17"
+ * objectName("api", "per_key", 64, key, shardKey); // 'api/key/["api",["remote_address","203.0.113.7"]]'
  */
-export function objectName(domain: string, placement: Placement, shards: number, key: string): string {
-  return placement === "per_key" ? `${domain}/key/${key}` : `${domain}/shard/${fnv1a(key) % shards}`;
+export function objectName(domain: string, placement: Placement, shards: number, key: string, shardKey: ShardKey): string {
+  return placement === "per_key" ? `${domain}/key/${key}` : `${domain}/shard/${halfSipHash(shardKey, key) % shards}`;
 }

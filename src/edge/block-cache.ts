@@ -17,13 +17,26 @@ interface Block {
   readonly verdict: CounterVerdict;
   /** When the verdict was received, to age its relative times. */
   readonly receivedAt: number;
+  /** Bytes it takes with its key (see `bytesOf`). */
+  readonly weight: number;
 }
 
-/** Default number of blocked counters remembered per isolate. */
-export const BLOCK_CACHE_SIZE = 10_000;
+/**
+ * Default bytes of blocks remembered per isolate (about 9,000 blocks of
+ * short keys): weighed in bytes, not entries, so long keys cannot take an
+ * isolate past its 128 MB (docs/reliability.md, "Bounded memory").
+ */
+export const BLOCK_CACHE_BYTES = 4 * 1024 * 1024;
+
+// Estimates of what V8 holds: the Map slot, the Block and verdict objects, one object per decision,
+// and the key at two bytes a character (it may also be held as the concatenation it was built from).
+const BLOCK_BYTES = 200;
+const DECISION_BYTES = 100;
+const bytesOf = (key: string, verdict: CounterVerdict): number => BLOCK_BYTES + 2 * key.length + DECISION_BYTES * verdict.decisions.length;
 
 /**
- * A bounded LRU of certain blocks, keyed by counter call (key + limit ids + cost).
+ * A bounded LRU of certain blocks, keyed by counter call (key + limit ids +
+ * cost), `capacity` bytes at most.
  *
  * @example
  * const cache = new BlockCache();
@@ -33,8 +46,9 @@ export const BLOCK_CACHE_SIZE = 10_000;
 export class BlockCache {
   private readonly blocks = new Map<string, Block>();
   private readonly capacity: number;
+  private held = 0;
 
-  constructor(capacity = BLOCK_CACHE_SIZE) {
+  constructor(capacity = BLOCK_CACHE_BYTES) {
     this.capacity = capacity;
   }
 
@@ -56,9 +70,14 @@ export class BlockCache {
       wait = Math.max(wait, decision.retryAfterMs);
     }
     if (wait <= 0) return;
-    this.blocks.delete(key);
-    this.blocks.set(key, { blockedUntil: sentAt + wait, allowedBy: receivedAt + wait, verdict, receivedAt });
-    if (this.blocks.size > this.capacity) this.blocks.delete(this.blocks.keys().next().value as string);
+    this.drop(key);
+    const weight = bytesOf(key, verdict);
+    this.blocks.set(key, { blockedUntil: sentAt + wait, allowedBy: receivedAt + wait, verdict, receivedAt, weight });
+    this.held += weight;
+    for (const oldest of this.blocks.keys()) {
+      if (this.held <= this.capacity || oldest === key) break;
+      this.drop(oldest);
+    }
   }
 
   /**
@@ -72,7 +91,7 @@ export class BlockCache {
     const block = this.blocks.get(key);
     if (block === undefined) return undefined;
     if (now >= block.blockedUntil) {
-      this.blocks.delete(key);
+      this.drop(key);
       return undefined;
     }
     const aged = now - block.receivedAt;
@@ -97,11 +116,23 @@ export class BlockCache {
    */
   forget(counterKey: string): void {
     const prefix = `${counterKey}\u0001`;
-    for (const key of this.blocks.keys()) if (key.startsWith(prefix)) this.blocks.delete(key);
+    for (const key of this.blocks.keys()) if (key.startsWith(prefix)) this.drop(key);
   }
 
   /** Number of cached blocks. */
   get size(): number {
     return this.blocks.size;
+  }
+
+  /** Estimated bytes the cached blocks take, keys included. */
+  get bytes(): number {
+    return this.held;
+  }
+
+  private drop(key: string): void {
+    const block = this.blocks.get(key);
+    if (block === undefined) return;
+    this.held -= block.weight;
+    this.blocks.delete(key);
   }
 }

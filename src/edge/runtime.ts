@@ -4,6 +4,7 @@
  * `decideCalls` the decision engine uses for every object it needs. Which
  * of them answers a call is decided in one place, `routeOf` (route.ts).
  */
+import { shardKeyFrom, type ShardKey } from "../durable/placement.ts";
 import type { CounterVerdict, SendBatch } from "../durable/protocol.ts";
 import type { Env } from "../config.ts";
 import type { Defer } from "../http/defer.ts";
@@ -28,8 +29,10 @@ export interface EdgeOptions {
   readonly now?: () => number;
   /** DECISION_TIMEOUT_MS: nobody waits for an answer longer, so no request is kept alive longer for one. */
   readonly decisionTimeoutMs?: number;
-  /** Blocked counters the certain-block cache remembers (default BLOCK_CACHE_SIZE; 0 turns the cache off). */
-  readonly blockCacheSize?: number;
+  /** Bytes of blocks the certain-block cache keeps (default BLOCK_CACHE_BYTES; 0 turns the cache off). */
+  readonly blockCacheBytes?: number;
+  /** SHARD_KEY, the secret of the shard hash (docs/deploy.md, "Shard key"); default: derived from the counters namespace. */
+  readonly shardSecret?: string;
 }
 
 /**
@@ -45,12 +48,15 @@ export class EdgeRuntime {
   readonly coalescer: Coalescer;
   readonly precount: PrecountTable;
   readonly stats: EdgeStats = { cachedBlocks: 0 };
+  /** The key every counter of this isolate is placed with (`objectName`). */
+  readonly shardKey: ShardKey;
   private readonly now: () => number;
   private readonly sendBatch: SendBatch;
 
   constructor(counters: Env["COUNTERS"], options: EdgeOptions = {}) {
     this.now = options.now ?? Date.now;
-    this.blocks = new BlockCache(options.blockCacheSize);
+    this.blocks = new BlockCache(options.blockCacheBytes);
+    this.shardKey = shardKeyFrom(options.shardSecret, counters);
     const direct: SendBatch = (name, calls) => counters.getByName(name).decide(calls) as Promise<CounterVerdict[]>;
     this.coalescer = new Coalescer(direct, { keepAliveMs: options.decisionTimeoutMs });
     this.sendBatch = options.coalesce === false ? direct : (name, calls, defer) => this.coalescer.submit(name, calls, defer);

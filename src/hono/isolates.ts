@@ -30,7 +30,7 @@ export function middlewareIsolates(
     let isolate = isolates.get(c.env);
     if (isolate === undefined) {
       const namespace = counters(c);
-      if (namespace === undefined || typeof namespace.getByName !== "function") {
+      if (namespace === undefined || typeof namespace.getByName !== "function" || typeof namespace.idFromName !== "function") {
         throw new TypeError("rateLimit(): options.counters(c) did not return a Durable Object namespace bound to CounterObject (default: c.env.COUNTERS)");
       }
       isolate = new Isolate({ env: c.env as Env, settings, counters: namespace, metrics: metricsOf?.(c) }, null);

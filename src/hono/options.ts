@@ -43,6 +43,12 @@ export interface RateLimitOptions {
   readonly shadowMode?: boolean;
   /** The rate-limit header dialect: `"draft-11"`, `"draft-7"`, `"draft-6"` or `"none"` (docs/headers.md). Default `"draft-11"`. */
   readonly headers?: HeaderDialect;
+  /**
+   * The secret key counters are placed in shards with (docs/deploy.md, "Shard
+   * key"); give the gateway's `SHARD_KEY` when both share counters. Default:
+   * derived from the counters namespace, as the gateway's default is.
+   */
+  readonly shardKey?: string;
 }
 
 /** Rules given to `rateLimit()` that do not validate; `errors` has each with its JSON path. */
@@ -136,6 +142,7 @@ export function settingsFromOptions(options: RateLimitOptions): Settings {
     queueMaxAttempts: 5,
     queueRetryBaseSeconds: 10,
     trustedProxyHeader,
+    shardKey: secret(options.shardKey, "shardKey"),
   };
 }
 
@@ -144,6 +151,12 @@ function whole(value: number | undefined, name: string, fallback: number, min: n
   if (!Number.isInteger(value) || value < min || value > max) {
     throw new RangeError(`rateLimit(): ${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`);
   }
+  return value;
+}
+
+function secret(value: string | undefined, name: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "string" || value === "") throw new TypeError(`rateLimit(): ${name} must be a non-empty string, got ${JSON.stringify(value)}`);
   return value;
 }
 

@@ -66,7 +66,7 @@ export async function decide(edge: EdgeRuntime, requests: readonly DomainDescrip
 export async function decideEach(edge: EdgeRuntime, requests: readonly DomainDescriptors[], options: DecideOptions): Promise<DescriptorOutcome[]> {
   // Long values keyed by their digest before matching, so counters, metrics and the dashboard see one key (docs/rules.md).
   const bounded = boundedDescriptors(requests);
-  const { outcomes, byObject } = plan(bounded instanceof Promise ? await bounded : bounded, options, options.defer !== undefined);
+  const { outcomes, byObject } = plan(bounded instanceof Promise ? await bounded : bounded, options, options.defer !== undefined, edge.shardKey);
   if (byObject.size === 0) return outcomes;
   const defer = options.defer ?? (() => undefined);
   const groups = [...byObject.values()];

@@ -6,7 +6,7 @@
  * through the same edge (block cache, coalescing) and counter objects.
  */
 import type { AlgorithmName } from "../algorithms/types.ts";
-import { counterKey, objectName } from "../durable/placement.ts";
+import { counterKey, objectName, type ShardKey } from "../durable/placement.ts";
 import type { EdgeRuntime } from "../edge/runtime.ts";
 import type { Defer } from "../http/defer.ts";
 import { compileRules } from "../rules/compile.ts";
@@ -116,10 +116,10 @@ export function decideIdentifier(edge: EdgeRuntime, domain: CompiledDomain, iden
  * that owns it, for a reset.
  *
  * @example
- * const { key, object } = identifierCounter(domain, "user-1");
+ * const { key, object } = identifierCounter(domain, "user-1", edge.shardKey);
  * await env.COUNTERS.getByName(object).reset(key);
  */
-export function identifierCounter(domain: CompiledDomain, identifier: string): { key: string; object: string } {
+export function identifierCounter(domain: CompiledDomain, identifier: string, shardKey: ShardKey): { key: string; object: string } {
   const key = counterKey(domain.domain, [{ key: IDENTIFIER_KEY, value: identifier }]);
-  return { key, object: objectName(domain.domain, domain.placement, domain.shards, key) };
+  return { key, object: objectName(domain.domain, domain.placement, domain.shards, key, shardKey) };
 }

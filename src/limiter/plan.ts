@@ -4,7 +4,7 @@
  * its call made, with what the edge may do with it. Calls are grouped by
  * object, so each object gets one RPC.
  */
-import { counterKey, objectName } from "../durable/placement.ts";
+import { counterKey, objectName, type ShardKey } from "../durable/placement.ts";
 import type { SlotLease } from "../durable/protocol.ts";
 import type { EdgeCall } from "../edge/runtime.ts";
 import { applyReplaces, matchDescriptor } from "../rules/index.ts";
@@ -54,12 +54,12 @@ export interface Plan {
 /**
  * Plan the decision of `requests`. With `precount` (there is somewhere to
  * run background syncs), pre-counted limits are planned for the edge to
- * decide locally.
+ * decide locally. Counters are placed with `shardKey` (the edge's).
  *
  * @example
- * const { outcomes, byObject } = plan([{ domain, descriptors: [[{ key: "k", value: "v" }]] }], {}, false);
+ * const { outcomes, byObject } = plan([{ domain, descriptors: [[{ key: "k", value: "v" }]] }], {}, false, edge.shardKey);
  */
-export function plan(requests: readonly DomainDescriptors[], options: PlanOptions, precount: boolean): Plan {
+export function plan(requests: readonly DomainDescriptors[], options: PlanOptions, precount: boolean, shardKey: ShardKey): Plan {
   const defaultCost = options.cost ?? 1;
   const outcomes: DraftOutcome[] = [];
   const byObject = new Map<string, PlannedCall[]>();
@@ -86,7 +86,7 @@ export function plan(requests: readonly DomainDescriptors[], options: PlanOption
       // Hits that may be given back after the response are taken at the object, which says when.
       const refundable = costFromResponse !== undefined || limits.some((limit) => limit.countWhen !== undefined);
       const call = refundableCall(counterCall(key, limits, cost, honoured, slot), refundable);
-      const name = objectName(domain.domain, domain.placement, domain.shards, key);
+      const name = objectName(domain.domain, domain.placement, domain.shards, key, shardKey);
       outcomes[index].counter = { object: name, call };
       let list = byObject.get(name);
       if (list === undefined) byObject.set(name, (list = []));

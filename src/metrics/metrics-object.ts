@@ -4,6 +4,7 @@
  * go down when they really reset).
  */
 import { DurableObject } from "cloudflare:workers";
+import { cutLabel } from "./labels.ts";
 import { OVERFLOW, type Sample, sampleId } from "./samples.ts";
 import type { TrafficBatch } from "./traffic-shape.ts";
 import { TrafficStore } from "./traffic-store.ts";
@@ -11,6 +12,17 @@ import type { TrafficView } from "./traffic-view.ts";
 
 /** Most series kept; further new series fold into their `_overflow` series. */
 export const MAX_SERIES = 10_000;
+
+/**
+ * A series nothing was added to for this long is dropped (docs/metrics.md,
+ * "Cardinality"), so values a client sent once do not hold the MAX_SERIES
+ * slots for good; one that comes back starts from 0, which Prometheus reads
+ * as a counter reset.
+ */
+export const SERIES_IDLE_MS = 60 * 60 * 1000;
+
+/** Least time between two looks for idle series. */
+const PRUNE_EVERY_MS = 60 * 1000;
 
 /**
  * Adds batches of samples and reads them all back.
@@ -22,46 +34,71 @@ export const MAX_SERIES = 10_000;
 export class MetricsObject extends DurableObject {
   private readonly sql: SqlStorage;
   /**
-   * Ids of the stored series, read once at start. Knowing them in memory
-   * spares every flush a `count(*)` (which reads every row, and rows read
-   * are what SQLite-backed objects bill) and a lookup per sample.
+   * Ids of the stored series with when each was last added to, read once at
+   * start. Knowing them in memory spares every flush a `count(*)` (which
+   * reads every row, and rows read are what SQLite-backed objects bill) and
+   * a lookup per sample, and finds idle series without a scan.
    */
-  private readonly series = new Set<string>();
+  private readonly series = new Map<string, number>();
+  private prunedAt = -Infinity;
   /** The dashboard's rings (series and heavy hitters per policy). */
   private readonly traffic: TrafficStore;
 
   constructor(ctx: DurableObjectState, env: unknown) {
     super(ctx, env as never);
     this.sql = ctx.storage.sql;
-    this.sql.exec("CREATE TABLE IF NOT EXISTS samples (id TEXT PRIMARY KEY, name TEXT NOT NULL, labels TEXT NOT NULL, value REAL NOT NULL)");
-    for (const row of this.sql.exec<{ id: string }>("SELECT id FROM samples")) this.series.add(row.id);
+    this.sql.exec(
+      "CREATE TABLE IF NOT EXISTS samples (id TEXT PRIMARY KEY, name TEXT NOT NULL, labels TEXT NOT NULL, value REAL NOT NULL, seen_at INTEGER NOT NULL DEFAULT 0)",
+    );
+    try {
+      // A table from before series aged out: its series count as seen now, so none is dropped sooner than SERIES_IDLE_MS.
+      this.sql.exec("ALTER TABLE samples ADD COLUMN seen_at INTEGER NOT NULL DEFAULT 0");
+      this.sql.exec("UPDATE samples SET seen_at = ?", Date.now());
+    } catch {
+      // The column is there.
+    }
+    for (const row of this.sql.exec<{ id: string; seen_at: number }>("SELECT id, seen_at FROM samples")) this.series.set(row.id, row.seen_at);
     this.traffic = new TrafficStore(this.sql);
   }
 
   /**
-   * Add each sample's value to its series, creating series up to MAX_SERIES,
-   * and merge the dashboard's traffic of the same send.
+   * Add each sample's value to its series, creating series up to MAX_SERIES
+   * (label values cut to METRIC_LABEL_MAX_LENGTH), after dropping the series
+   * idle for SERIES_IDLE_MS; and merge the dashboard's traffic of the same
+   * send. `now` is the object's clock unless a test drives it.
    *
    * @example
    * await stub.add(batch, traffic);
    */
-  add(samples: readonly Sample[], traffic?: TrafficBatch): void {
+  add(samples: readonly Sample[], traffic?: TrafficBatch, now: number = Date.now()): void {
     if (traffic !== undefined) this.traffic.add(traffic);
+    if (now - this.prunedAt >= PRUNE_EVERY_MS) this.prune(now);
     for (const sample of samples) {
-      let target: Pick<Sample, "name" | "labels"> = sample;
+      let target: Pick<Sample, "name" | "labels"> = { name: sample.name, labels: sample.labels.map(([k, v]) => [k, cutLabel(v)] as const) };
       let id = sampleId(target);
       if (!this.series.has(id) && this.series.size >= MAX_SERIES) {
         target = { name: sample.name, labels: sample.labels.map(([k]) => [k, OVERFLOW] as const) };
         id = sampleId(target);
       }
       this.sql.exec(
-        "INSERT INTO samples (id, name, labels, value) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET value = value + excluded.value",
+        "INSERT INTO samples (id, name, labels, value, seen_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET value = value + excluded.value, seen_at = excluded.seen_at",
         id,
         target.name,
         JSON.stringify(target.labels),
         sample.value,
+        now,
       );
-      this.series.add(id);
+      this.series.set(id, now);
+    }
+  }
+
+  /** Drop the series nothing was added to for SERIES_IDLE_MS, by primary key (no scan). */
+  private prune(now: number): void {
+    this.prunedAt = now;
+    for (const [id, seenAt] of this.series) {
+      if (now - seenAt < SERIES_IDLE_MS) continue;
+      this.sql.exec("DELETE FROM samples WHERE id = ?", id);
+      this.series.delete(id);
     }
   }
 

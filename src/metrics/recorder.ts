@@ -9,6 +9,7 @@
 import type { Env } from "../config.ts";
 import type { Defer } from "../http/defer.ts";
 import type { DescriptorOutcome } from "../limiter/types.ts";
+import { cutLabel } from "./labels.ts";
 import { CONFIG_LOAD_ERROR, CONFIG_LOAD_SUCCESS, DOMAIN_NOT_FOUND, FAILURE_MODE_DECISIONS, GLOBAL_SHADOW_MODE, limitMetric } from "./names.ts";
 import { OVERFLOW, SampleSums, type Sample } from "./samples.ts";
 import { LIMIT_STATS, limitStats, type StatDelta } from "./stats.ts";
@@ -52,7 +53,7 @@ export class MetricsRecorder {
    * Count the decision of every descriptor, with Envoy's per-limit stats.
    * Series are labelled by domain, descriptor (the Envoy stat key of the
    * matched rule, or the request's own `key_value` path when the rule sets
-   * `detailed_metric`) and limit name.
+   * `detailed_metric`, cut to METRIC_LABEL_MAX_LENGTH) and limit name.
    *
    * @example
    * metrics.recordOutcomes(result.descriptors ?? []);
@@ -62,7 +63,7 @@ export class MetricsRecorder {
     for (const outcome of outcomes) {
       if (outcome.policies.length === 0 || outcome.match === undefined) continue;
       const node = outcome.match.node;
-      const descriptor = node.detailedMetric ? outcome.descriptor.map((e) => `${e.key}_${e.value}`).join(".") : node.statKey;
+      const descriptor = node.detailedMetric ? cutLabel(outcome.descriptor.map((e) => `${e.key}_${e.value}`).join(".")) : node.statKey;
       const consumed = outcome.policies.every((p) => p.decision.allowed);
       for (const policy of outcome.policies) {
         const delta = limitStats(policy.decision, outcome.cost, consumed, policy.shadow);
@@ -100,7 +101,7 @@ export class MetricsRecorder {
    * metrics.recordDomainNotFound("unknown-domain");
    */
   recordDomainNotFound(domain: string): void {
-    this.pending.add({ name: DOMAIN_NOT_FOUND, labels: [["domain", domain]], value: 1 });
+    this.pending.add({ name: DOMAIN_NOT_FOUND, labels: [["domain", cutLabel(domain)]], value: 1 });
   }
 
   /**

@@ -80,7 +80,7 @@ export class Ratelimit {
     this.reportedLimit = settings.limiter.burst ?? settings.limiter.tokens;
     this.edge = new EdgeRuntime(settings.counters as Env["COUNTERS"], {
       decisionTimeoutMs: settings.timeoutMs,
-      ...(settings.blockCache ? {} : { blockCacheSize: 0 }),
+      ...(settings.blockCache ? {} : { blockCacheBytes: 0 }),
     });
     if (settings.metrics !== undefined) this.metrics = new MetricsRecorder(settings.metrics as Env["METRICS"], METRICS_FLUSH_MS);
   }
@@ -166,7 +166,7 @@ export class Ratelimit {
    */
   readonly resetUsedTokens = async (identifier: string): Promise<void> => {
     const id = await countedIdentifier(identifier, "Ratelimit.resetUsedTokens()");
-    const { key, object } = identifierCounter(this.domain, id);
+    const { key, object } = identifierCounter(this.domain, id, this.edge.shardKey);
     await this.counters.getByName(object).reset(key);
     this.edge.blocks.forget(key);
   };

@@ -1,7 +1,7 @@
 // Bearer-token protection of /__ratelimit/json and the admin endpoints.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { bearerToken, tokensEqual } from "../../src/http/bearer.ts";
-import { gateway } from "../support/app.ts";
+import { gateway, uniqueIp } from "../support/app.ts";
 import { TOKEN } from "../support/envoy.ts";
 
 const rules = { domain: "auth", descriptors: [{ key: "k", rate_limit: { unit: "minute", requests_per_unit: 5 } }] };
@@ -60,7 +60,8 @@ describe("admin endpoints with ADMIN_TOKEN configured", () => {
       const none = await call(path, { method, body });
       expect(none.status).toBe(401);
       expect(none.headers.get("WWW-Authenticate")).toBe('Bearer realm="floodgate"');
-      const wrong = await call(path, { method, body, headers: { authorization: `Bearer ${TOKEN}x` } });
+      // An address of its own: wrong tokens are throttled per address (test/security/admin.test.ts).
+      const wrong = await call(path, { method, body, ip: uniqueIp(), headers: { authorization: `Bearer ${TOKEN}x` } });
       expect(wrong.status).toBe(401);
       expect(wrong.headers.get("WWW-Authenticate")).toBe('Bearer realm="floodgate"');
       expect((await wrong.json<{ detail: string }>()).detail).toMatch(/not the configured ADMIN_TOKEN/);

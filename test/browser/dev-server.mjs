@@ -19,7 +19,7 @@ export async function freePort() {
  * Start `wrangler dev` with `vars` and wait for its healthcheck.
  *
  * @example
- * const dev = await startDev({ ADMIN_TOKEN: "t" });
+ * const dev = await startDev({ ADMIN_TOKEN: "a-token-of-at-least-32-characters" });
  * await fetch(`${dev.base}/__ratelimit/healthcheck`);
  * await dev.stop();
  */

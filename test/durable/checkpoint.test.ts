@@ -7,7 +7,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { getAlgorithm } from "../../src/algorithms/index.ts";
 import type { Env } from "../../src/config.ts";
-import { CounterCache, MEMORY_UNITS } from "../../src/durable/counter-cache.ts";
+import { CounterCache, MEMORY_BYTES } from "../../src/durable/counter-cache.ts";
 import type { CounterObject } from "../../src/durable/counter-object.ts";
 import { CounterStore } from "../../src/durable/counter-store.ts";
 import type { CounterCall, LimitCall } from "../../src/durable/protocol.ts";
@@ -144,60 +144,66 @@ describe("checkpointed counters", () => {
     }
   });
 
-  it("keep memory within MEMORY_UNITS under a key scan, and read paged-out counters back exactly", async () => {
+  it("keep memory within MEMORY_BYTES under a key scan, and read paged-out counters back exactly", async () => {
     const name = fresh("scan");
     const stub = counters.getByName(name);
     const hour = minute({ id: "fw-1h", windowMs: 3_600_000, limit: 10 });
-    const keys = MEMORY_UNITS + 5_000;
-    for (let from = 0; from < keys; from += 1_000) {
-      await stub.decide(Array.from({ length: 1_000 }, (_, i) => hit(`scan-${from + i}`, hour, 1 + ((from + i) % 3))));
+    // Keys of 1 KB, so the scan passes the budget in a few thousand keys.
+    const pad = "k".repeat(1_000);
+    const keys = Math.ceil(MEMORY_BYTES / 2_000) + 2_000;
+    for (let from = 0; from < keys; from += 500) {
+      await stub.decide(Array.from({ length: Math.min(500, keys - from) }, (_, i) => hit(`${pad}-${from + i}`, hour, 1 + ((from + i) % 3))));
     }
     const stats = await stub.stats();
-    expect(stats.memory).toBeLessThanOrEqual(MEMORY_UNITS);
+    expect(stats.memoryBytes).toBeLessThanOrEqual(MEMORY_BYTES);
     // The first keys were paged out (written first: nothing lost) and come back on their next hit.
-    expect(stats.stored).toBeGreaterThanOrEqual(keys - MEMORY_UNITS);
-    const [back] = await stub.decide([hit("scan-0", hour)]);
+    expect(stats.stored).toBeGreaterThanOrEqual(keys - stats.memory);
+    expect(stats.memory).toBeLessThan(keys);
+    const [back] = await stub.decide([hit(`${pad}-0`, hour)]);
     expect(back.decisions[0].remaining).toBe(10 - 1 - 1);
-    const again = await stub.decide([hit("scan-1", hour), hit("scan-2", hour)]);
+    const again = await stub.decide([hit(`${pad}-1`, hour), hit(`${pad}-2`, hour)]);
     expect(again.map((v) => v.decisions[0].remaining)).toEqual([10 - 2 - 1, 10 - 3 - 1]);
   });
 
-  // Scans that only read, that are only refused, and of sliding logs: memory stays within MEMORY_UNITS by the public
+  // Scans that only read, that are only refused, and of sliding logs: memory stays within MEMORY_BYTES by the public
   // stats, and, seen from outside, the first key was really paged out: a row the test then writes behind the object's
   // back is what its next hit finds (a counter still in memory would hide it). Breaks tried: "known not stored"
-  // markers weighing nothing (`entry?.weight ?? 0` in CounterCache.keep), and sliding logs weighing one unit
-  // (weightOf returning 1): the first key's old state was still in memory after each scan.
+  // markers weighing nothing, and sliding logs weighed without their entries: the first key's old state was still in
+  // memory after each scan.
+  const pad = "p".repeat(1_000);
   for (const scan of ["reads", "refusals"] as const) {
-    it(`keep memory within MEMORY_UNITS under a scan of ${scan}, "known not stored" markers included`, async () => {
+    it(`keep memory within MEMORY_BYTES under a scan of ${scan}, "known not stored" markers included`, async () => {
       const stub = counters.getByName(fresh(`scan-${scan}`));
       const now = OBJECT_EPOCH;
       await driveObject(stub, () => now);
       const hour = minute({ id: "fw-1h", windowMs: 3_600_000, limit: 10 });
-      const keys = MEMORY_UNITS + 5_000;
+      // Each marker weighs over 2,000 bytes (its id, two bytes a character): more keys than the budget holds.
+      const keys = Math.ceil(MEMORY_BYTES / 2_000) + 1_000;
       for (let from = 0; from < keys; from += 1_000) {
-        const verdicts = await stub.decide(Array.from({ length: 1_000 }, (_, i) => hit(`scan-${from + i}`, hour, scan === "reads" ? 0 : 11)));
+        const verdicts = await stub.decide(Array.from({ length: 1_000 }, (_, i) => hit(`scan-${from + i}-${pad}`, hour, scan === "reads" ? 0 : 11)));
         expect(verdicts.every((v) => v.allowed === (scan === "reads"))).toBe(true);
       }
       const stats = await stub.stats();
-      expect(stats.memory).toBeLessThanOrEqual(MEMORY_UNITS);
-      expect(stats.memory).toBeGreaterThan(MEMORY_UNITS - 10);
+      expect(stats.memoryBytes).toBeLessThanOrEqual(MEMORY_BYTES);
+      expect(stats.memoryBytes).toBeGreaterThan(MEMORY_BYTES * 0.9);
       expect(stats.stored).toBe(0);
-      await writeBehind(stub, "scan-0", hour, getAlgorithm("fixed_window").decide(undefined, hour, now, 10).state);
-      expect((await stub.decide([hit("scan-0", hour, 0)]))[0].decisions[0].remaining).toBe(0);
+      await writeBehind(stub, `scan-0-${pad}`, hour, getAlgorithm("fixed_window").decide(undefined, hour, now, 10).state);
+      expect((await stub.decide([hit(`scan-0-${pad}`, hour, 0)]))[0].decisions[0].remaining).toBe(0);
     });
   }
 
-  it("keep memory within MEMORY_UNITS under a scan of sliding logs, weighed by their entries", async () => {
+  it("keep memory within MEMORY_BYTES under a scan of sliding logs, weighed by their entries", async () => {
     const stub = counters.getByName(fresh("scan-logs"));
     let now = OBJECT_EPOCH;
     await driveObject(stub, () => now);
     const log = minute({ id: "swl-1h", algorithm: "sliding_window_log", windowMs: 3_600_000, limit: 100, burst: 100 });
-    // Eight hits a key at eight instants: eight log entries, three units; fewer keys than MEMORY_UNITS, more units.
-    const keys = 8_000;
+    // Eight hits a key at eight instants: eight log entries. Fewer keys than fit the budget weighed without their
+    // entries, more than fit it weighed with them.
+    const keys = 20_000;
     for (let round = 0; round < 8; round++, now += 1_000) {
       for (let from = 0; from < keys; from += 2_000) await stub.decide(Array.from({ length: 2_000 }, (_, i) => hit(`log-${from + i}`, log)));
     }
-    expect((await stub.stats()).memory).toBeLessThanOrEqual(MEMORY_UNITS);
+    expect((await stub.stats()).memoryBytes).toBeLessThanOrEqual(MEMORY_BYTES);
     // The last key is in memory with its eight hits; the first was paged out (written first: nothing lost).
     expect((await stub.decide([hit(`log-${keys - 1}`, log, 0)]))[0].decisions[0].remaining).toBe(100 - 8);
     await writeBehind(stub, "log-0", log, getAlgorithm("sliding_window_log").decide(undefined, log, now, 1).state);
@@ -237,7 +243,8 @@ describe("checkpointed counters", () => {
       let run = 0;
       fc.assert(
         fc.property(
-          fc.integer({ min: 1, max: 5 }),
+          // Bytes: from less than one entry to a few entries.
+          fc.integer({ min: 1, max: 1_500 }),
           fc.array(
             fc.record({
               key: fc.integer({ min: 0, max: 12 }),
@@ -265,7 +272,8 @@ describe("checkpointed counters", () => {
                 cache.write(id, limit, got.state, now);
                 oracle.set(id, want.state);
               }
-              if (cache.size > capacity) return false;
+              // Over the budget only while holding the one entry just written.
+              if (cache.bytes > capacity && cache.size > 1) return false;
               if (h.gap % 3 === 0) cache.checkpoint();
             }
             // What was written, by checkpoints and by paging out, reads back exactly in a fresh memory.

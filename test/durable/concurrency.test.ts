@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { counterKey, objectName } from "../../src/durable/placement.ts";
+import { counterKey, objectName, shardKeyFrom } from "../../src/durable/placement.ts";
 import { gateway, testEnv } from "../support/app.ts";
 
 const ALGORITHMS = ["token_bucket", "leaky_bucket", "fixed_window", "sliding_window_log", "sliding_window_counter", "gcra"] as const;
@@ -30,7 +30,7 @@ describe("concurrency: one key, many simultaneous requests", () => {
         expect(Math.min(...remaining)).toBe(0);
         if (coalescing === "off") {
           const key = counterKey(domain, [{ key: "api_key", value: "one-hot-key" }]);
-          const stats = await testEnv.COUNTERS.getByName(objectName(domain, "sharded", 64, key)).stats();
+          const stats = await testEnv.COUNTERS.getByName(objectName(domain, "sharded", 64, key, shardKeyFrom(testEnv.SHARD_KEY, testEnv.COUNTERS))).stats();
           expect(stats.calls).toBe(500);
         }
       });

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Env } from "../../src/config.ts";
 import type { CounterVerdict, LimitCall } from "../../src/durable/protocol.ts";
-import { BlockCache } from "../../src/edge/block-cache.ts";
+import { BLOCK_CACHE_BYTES, BlockCache } from "../../src/edge/block-cache.ts";
 import { PrecountTable } from "../../src/edge/precount.ts";
 import { EdgeRuntime } from "../../src/edge/runtime.ts";
 import { driveObject, drivenTime, OBJECT_EPOCH } from "../support/driven-time.ts";
@@ -50,21 +50,34 @@ describe("certain-block cache", () => {
     expect(cache.size).toBe(0);
   });
 
-  it("holds the documented 10,000 blocks per isolate by default, the oldest going first", () => {
+  it("holds over 9,000 blocks of short keys by default", () => {
     const cache = new BlockCache();
-    for (let i = 0; i <= 10_000; i++) cache.remember(`k${i}`, rejected(1_000), 0, 0);
-    expect(cache.size).toBe(10_000);
-    expect(cache.lookup("k0", 1)).toBeUndefined();
-    expect(cache.lookup("k1", 1)).toBeDefined();
-    expect(cache.lookup("k10000", 1)).toBeDefined();
+    for (let i = 0; i < 9_000; i++) cache.remember(`["api",["remote_address","198.51.100.${i}"]]\u0001swc:60:60000:60|1`, rejected(1_000), 0, 0);
+    expect(cache.size).toBe(9_000);
+  });
+
+  // Break tried: evicting by count (10,000 blocks, as before): 4 KB keys then hold about 80 MB and the bytes check fails.
+  it("weighs blocks by their bytes: 4 KB keys stay within BLOCK_CACHE_BYTES, the oldest going first", () => {
+    const cache = new BlockCache();
+    const key = (i: number) => `${"x".repeat(4_096)}-${i}`;
+    const keys = 10_000;
+    for (let i = 0; i < keys; i++) cache.remember(key(i), rejected(1_000), 0, 0);
+    expect(cache.bytes).toBeLessThanOrEqual(BLOCK_CACHE_BYTES);
+    expect(cache.bytes).toBeGreaterThan(BLOCK_CACHE_BYTES - 10_000);
+    expect(cache.size).toBeLessThan(keys / 10);
+    expect(cache.lookup(key(0), 1)).toBeUndefined();
+    expect(cache.lookup(key(keys - 1), 1)).toBeDefined();
   });
 
   it("stays bounded, evicting the oldest block", () => {
-    const cache = new BlockCache(3);
+    const one = new BlockCache();
+    one.remember("a", rejected(1_000), 0, 0);
+    const cache = new BlockCache(3.5 * one.bytes);
     for (const key of ["a", "b", "c", "d"]) cache.remember(key, rejected(1_000), 0, 0);
     expect(cache.size).toBe(3);
     expect(cache.lookup("a", 1)).toBeUndefined();
     expect(cache.lookup("d", 1)).toBeDefined();
+    expect(cache.bytes).toBe(3 * one.bytes);
   });
 });
 

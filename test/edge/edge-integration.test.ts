@@ -195,7 +195,11 @@ function drivenIsolate(time: ReturnType<typeof drivenTime>) {
     }
     return counters.getByName(name).decide(calls);
   });
-  const namespace = { getByName: (name: string) => ({ decide: (calls: readonly CounterCall[]) => tracked(name, calls) }) } as unknown as Env["COUNTERS"];
+  const namespace = {
+    getByName: (name: string) => ({ decide: (calls: readonly CounterCall[]) => tracked(name, calls) }),
+    // The shard key's default is derived from the namespace's ids.
+    idFromName: (name: string) => counters.idFromName(name),
+  } as unknown as Env["COUNTERS"];
   const edge = new EdgeRuntime(namespace, { coalesce: false, now: time.now });
   return { edge, background, defer: (p: Promise<unknown>) => void background.push(p) };
 }

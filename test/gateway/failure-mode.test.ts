@@ -24,6 +24,8 @@ function throwingRealCounters(): Env["COUNTERS"] {
         decide: (calls: CounterCall[]) => stub.decide(calls.map((c) => ({ ...c, limits: c.limits.map((l) => ({ ...l, algorithm: "bogus" as never })) }))),
       };
     },
+    // The shard key's default is derived from the namespace's ids.
+    idFromName: (name: string) => testEnv.COUNTERS.idFromName(name),
   } as unknown as Env["COUNTERS"];
 }
 

@@ -37,7 +37,7 @@ describe("SHADOW_MODE=true", () => {
 
 describe("shadow_mode on a rule", () => {
   it("never blocks requests matching it, without SHADOW_MODE", async () => {
-    const call = gateway(rules, { ADMIN_TOKEN: "shadow-admin" });
+    const call = gateway(rules, { ADMIN_TOKEN: "shadow-admin-token-0123456789abcdef" });
     const trial = `t-${Date.now()}`;
     for (let i = 0; i < 3; i++) {
       const res = await call("/trial", { ip: uniqueIp(), headers: { "x-trial": trial } });
@@ -45,7 +45,9 @@ describe("shadow_mode on a rule", () => {
       expect(res.headers.get("Retry-After")).toBeNull();
     }
     // A request matching no rule would get a 200 as well: the rule must have counted them (limit 1, nothing left).
-    const counter = await call(`/__ratelimit/counters?domain=gw-shadow&descriptor=trial=${trial}`, { headers: { authorization: "Bearer shadow-admin" } });
+    const counter = await call(`/__ratelimit/counters?domain=gw-shadow&descriptor=trial=${trial}`, {
+      headers: { authorization: "Bearer shadow-admin-token-0123456789abcdef" },
+    });
     expect(counter.status).toBe(200);
     expect((await counter.json<{ limits: { remaining: number }[] }>()).limits.map((l) => l.remaining)).toEqual([0]);
     const over = await call("/trial", { ip: uniqueIp(), headers: { "x-trial": trial } });

@@ -17,10 +17,11 @@ const domain = domainOf({
 });
 const request = [{ domain, descriptors: [[{ key: "mixed", value: "a" }], [{ key: "only", value: "b" }]] }];
 const slot = { holder: "isolate:1", leaseMs: 60_000 };
+const shardKey = { k0: 1, k1: 2 };
 
 describe("planning concurrency limits", () => {
   it("carries the slot, and never caches or pre-counts the call", () => {
-    const { byObject } = plan(request, { slot }, true);
+    const { byObject } = plan(request, { slot }, true, shardKey);
     const calls = [...byObject.values()].flat();
     expect(calls).toHaveLength(2);
     for (const planned of calls) {
@@ -32,7 +33,7 @@ describe("planning concurrency limits", () => {
   });
 
   it("leaves concurrency limits out without a slot; the rate windows beside them are planned as before", () => {
-    const { byObject, outcomes } = plan(request, {}, true);
+    const { byObject, outcomes } = plan(request, {}, true, shardKey);
     const calls = [...byObject.values()].flat();
     expect(calls).toHaveLength(1);
     expect(calls[0].call).not.toHaveProperty("slot");

@@ -45,7 +45,7 @@ export function queueGateway(rules: unknown, origin: string | undefined = testEn
   return gateway(rules, { ...(origin !== undefined ? { ORIGIN_URL: origin } : {}), ADMIN_TOKEN: ADMIN });
 }
 
-export const ADMIN = "queue-admin-token";
+export const ADMIN = "queue-admin-token-0123456789abcdef";
 
 /**
  * Polls `location` as `ip` until its state is `state`. It polls as the admin:

@@ -6,7 +6,7 @@ import type { Env } from "../../src/config.ts";
 import type { LiveRulesOptions } from "../../src/rules/live.ts";
 import { gateway } from "./app.ts";
 
-export const TOKEN = "test-admin-token";
+export const TOKEN = "test-admin-token-0123456789abcdef";
 export const auth = { authorization: `Bearer ${TOKEN}` };
 
 /** One Envoy descriptor from [key, value] pairs. */

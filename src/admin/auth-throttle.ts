@@ -1,0 +1,97 @@
+/**
+ * Throttling of failed admin authentication per client address
+ * (docs/admin-api.md, "Authentication"): a wrong bearer token is counted in
+ * a counter of floodgate's own, like any limit, and past
+ * `AUTH_FAILURES_PER_MINUTE` a client is answered 429 — with the right
+ * token too, so guessing past the limit learns nothing. The rejection is a
+ * certain block, so an isolate that has seen it answers the next attempts
+ * itself, before comparing tokens, without asking an object.
+ */
+import type { Isolate } from "../context/isolate.ts";
+import type { Defer } from "../http/defer.ts";
+import { problem } from "../http/problem.ts";
+import { decide } from "../limiter/decide.ts";
+import { plan } from "../limiter/plan.ts";
+import { retryAfterSeconds } from "../limiter/respond.ts";
+import { clientAddress, InvalidClientIpError, UNKNOWN_CLIENT, type TrustedProxyHeader } from "../request/client-ip.ts";
+import { compileOnce } from "../rules/index.ts";
+import type { DomainDescriptors } from "../rules/types.ts";
+
+/** Wrong tokens a client address may present per minute (a sliding log: exact); more are answered 429. */
+export const AUTH_FAILURES_PER_MINUTE = 10;
+
+/** The counters' domain: a name of floodgate's, in objects of their own. */
+export const AUTH_DOMAIN = "floodgate.admin-auth";
+
+const rules = compileOnce(
+  {
+    domain: AUTH_DOMAIN,
+    descriptors: [{ key: "remote_address", rate_limit: { unit: "minute", requests_per_unit: AUTH_FAILURES_PER_MINUTE, algorithm: "sliding_window_log" } }],
+  },
+  "the admin authentication throttle",
+);
+
+function failures(address: string): DomainDescriptors[] {
+  const domain = rules().domains.get(AUTH_DOMAIN);
+  if (domain === undefined) throw new Error(`${AUTH_DOMAIN}: the throttle's own rules did not compile`);
+  return [{ domain, descriptors: [[{ key: "remote_address", value: address }]] }];
+}
+
+/**
+ * The client address failures are counted under (the one `remote_address`
+ * reads; a malformed one counts with the requests that carry none).
+ *
+ * @example
+ * const address = authClient(c.req.raw.headers, isolate.settings.trustedProxyHops, isolate.settings.trustedProxyHeader);
+ */
+export function authClient(headers: Headers, trustedProxyHops: number, proxyHeader: TrustedProxyHeader): string {
+  try {
+    return clientAddress(headers, trustedProxyHops, proxyHeader);
+  } catch (error) {
+    if (error instanceof InvalidClientIpError) return UNKNOWN_CLIENT;
+    throw error;
+  }
+}
+
+/**
+ * The 429 for `address` when this isolate already knows it is over the
+ * limit (a cached block); undefined otherwise. Asks no object.
+ *
+ * @example
+ * const throttled = knownThrottled(isolate, address, defer);
+ * if (throttled) return throttled;
+ */
+export function knownThrottled(isolate: Isolate, address: string, defer: Defer): Response | undefined {
+  const [calls] = plan(failures(address), {}, false, isolate.edge.shardKey).byObject.values();
+  const verdict = calls === undefined ? undefined : isolate.edge.localVerdicts(calls, defer)?.[0];
+  if (verdict === undefined || verdict.allowed) return undefined;
+  const retryAfterMs = Math.max(...verdict.decisions.filter((d) => !d.allowed).map((d) => d.retryAfterMs));
+  return throttled(Math.max(1, Math.ceil(retryAfterMs / 1000)));
+}
+
+/**
+ * Count one failed authentication of `address`: the 429 when it is over the
+ * limit, else undefined (the caller answers 401). A counter that cannot be
+ * reached counts nothing: the token was refused anyway.
+ *
+ * @example
+ * return (await countFailure(isolate, address)) ?? unauthorized();
+ */
+export async function countFailure(isolate: Isolate, address: string): Promise<Response | undefined> {
+  try {
+    const result = await decide(isolate.edge, failures(address), { timeoutMs: isolate.settings.decisionTimeoutMs });
+    return result.allowed ? undefined : throttled(retryAfterSeconds(result));
+  } catch {
+    return undefined;
+  }
+}
+
+function throttled(seconds: number): Response {
+  return problem(
+    429,
+    "Too Many Requests",
+    `Too many failed authentications from this address (at most ${AUTH_FAILURES_PER_MINUTE} a minute); retry in ${seconds} s.`,
+    {},
+    { "Retry-After": String(seconds) },
+  );
+}
