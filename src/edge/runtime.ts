@@ -5,6 +5,7 @@
  * of them answers a call is decided in one place, `routeOf` (route.ts).
  */
 import type { CounterVerdict, SendBatch } from "../durable/protocol.ts";
+import { counterStub } from "../durable/regions.ts";
 import type { Env } from "../config.ts";
 import type { Defer } from "../http/defer.ts";
 import { BlockCache } from "./block-cache.ts";
@@ -48,7 +49,8 @@ export class EdgeRuntime {
 
   constructor(counters: Env["COUNTERS"], options: EdgeOptions = {}) {
     this.now = options.now ?? Date.now;
-    const direct: SendBatch = (name, calls) => counters.getByName(name).decide(calls) as Promise<CounterVerdict[]>;
+    // Through counterStub: a per-region object is created with its region's location hint (docs/placement.md).
+    const direct: SendBatch = (name, calls) => counterStub(counters, name).decide(calls) as Promise<CounterVerdict[]>;
     this.coalescer = new Coalescer(direct, { keepAliveMs: options.decisionTimeoutMs });
     this.sendBatch = options.coalesce === false ? direct : (name, calls, defer) => this.coalescer.submit(name, calls, defer);
     // Pre-counting passes its request's (or its sync's host request's) defer on: a batch it sends for other

@@ -44,6 +44,8 @@ export interface CompiledLimit extends LimitSpec {
   readonly concurrency?: number;
   /** Charge only requests whose origin response matches (`count_when`, docs/response-limits.md). */
   readonly countWhen?: CountWhen;
+  /** `scope: "region"` (docs/placement.md): each region counts on its own; absent means `global`. */
+  readonly scope?: "region";
 }
 
 /** `count_when`: the response statuses charged, as inclusive ranges. */
