@@ -1,7 +1,8 @@
 /**
  * `scope` on a rate limit (docs/placement.md): each mistake reported at its
  * JSON path, rules.schema.json agreeing with the compiler, and the compiled
- * limit carrying the scope (absent for the global default).
+ * limit carrying the scope (absent for the global default). Break tried:
+ * checkScopeMix not called (both mixed-scope cases compiled).
  */
 import { describe, expect, it } from "vitest";
 import schema from "../../rules.schema.json";
