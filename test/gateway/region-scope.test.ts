@@ -10,7 +10,8 @@
  * key and object name in src/limiter/plan.ts (the regions shared 5); the
  * hint left out in src/durable/regions.ts counterStub (the hint assertions);
  * `region` not passed by src/gateway/admit.ts (every request in `local`);
- * every limit made regional in plan.ts (the global key gave 3 × 5).
+ * every limit made regional in plan.ts (the global key gave 3 × 5); no
+ * region passed by src/admin/json.ts (the /json case failed).
  */
 import { describe, expect, it } from "vitest";
 import type { Env } from "../../src/config.ts";
@@ -77,7 +78,29 @@ function setup() {
       method,
       headers: auth,
     });
-  return { addressed, send, statuses, lookup };
+  // Envoy's /json over HTTP: the decision API reads its request's location too.
+  const envoyJson = async (user: string, hits: number, cf?: Cf) => {
+    const body = {
+      domain: "gw-region",
+      descriptors: [
+        {
+          entries: [
+            { key: "tier", value: "regional" },
+            { key: "user", value: user },
+          ],
+        },
+      ],
+      hits_addend: hits,
+    };
+    const res = await call("/__ratelimit/json", {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify(body),
+      ...(cf ? { cf } : {}),
+    });
+    return (await res.json<{ overallCode: string }>()).overallCode;
+  };
+  return { addressed, send, statuses, lookup, envoyJson };
 }
 
 const allowed = (statuses: readonly number[]) => statuses.filter((s) => s === 200).length;
@@ -144,6 +167,18 @@ describe('scope "region" (docs/placement.md)', () => {
     const perRegion = await Promise.all(PLACES.map((cf) => statuses("precounted", user, cf, LIMIT + 3)));
     expect(perRegion.map(allowed)).toEqual([LIMIT, LIMIT, LIMIT]);
     expect(new Set(addressed.map(({ name }) => name.slice(name.lastIndexOf("@"))))).toEqual(new Set(["@weur", "@enam", "@apac"]));
+  });
+});
+
+describe("the decision API (/json) on a region-scoped key", () => {
+  it("counts each region's calls on their own, and calls with no location in region local", async () => {
+    const { envoyJson } = setup();
+    const user = uniqueUser();
+    expect(await envoyJson(user, LIMIT, FRANKFURT)).toBe("OK");
+    expect(await envoyJson(user, 1, FRANKFURT)).toBe("OVER_LIMIT");
+    expect(await envoyJson(user, LIMIT, SINGAPORE)).toBe("OK");
+    expect(await envoyJson(user, LIMIT)).toBe("OK");
+    expect(await envoyJson(user, 1)).toBe("OVER_LIMIT");
   });
 });
 
