@@ -202,6 +202,7 @@ describe("admin counter lookup of a region-scoped key", () => {
       ["mars", "regional", /Unknown region "mars"/],
       ["__proto__", "regional", /Unknown region "__proto__"/],
       ["weur", "global", /is counted globally: drop "region"/],
+      ["weur&region=apac", "regional", /give at most one "region" query parameter/],
     ];
     for (const [region, tier, message] of problems) {
       const res = await lookup(user, region, tier);
