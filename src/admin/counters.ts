@@ -1,13 +1,16 @@
 /**
  * `GET /__ratelimit/counters` reads a counter without consuming from it;
  * `DELETE` resets it. The limits come from the rules in force through the
- * same lookup a decision uses, and the owning object answers.
+ * same lookup a decision uses, and the owning object answers. A limit with
+ * `scope: "region"` has a counter per region: `region=` names which
+ * (docs/placement.md).
  */
 import type { Context } from "hono";
 import type { Env } from "../config.ts";
 import type { Isolate } from "../context/isolate.ts";
 import { counterKey, objectName } from "../durable/placement.ts";
 import type { CounterVerdict } from "../durable/protocol.ts";
+import { counterStub, inRegion, isRegion, REGIONS } from "../durable/regions.ts";
 import { deferOf } from "../http/defer.ts";
 import { problem } from "../http/problem.ts";
 import { toLimitCall } from "../limiter/decide.ts";
@@ -34,9 +37,20 @@ export async function counters(c: Context<{ Bindings: Env }>, isolate: Isolate, 
     const why = match === undefined ? "matches no rule" : match.unlimited ? "is unlimited" : "has no limit (whitelisted)";
     return problem(404, "Not Found", `The descriptor ${label(entries)} ${why} in domain "${query.domain}".`);
   }
+  const regional = match.limits[0].scope === "region";
+  if (regional !== (query.region !== undefined)) {
+    const why = regional ? `is counted per region (scope "region"): add region=<one of ${REGIONS.join(", ")}>` : 'is counted globally: drop "region"';
+    return problem(400, "Bad Request", `The descriptor ${label(query.entries)} ${why}.`);
+  }
+  if (query.region !== undefined && !isRegion(query.region)) {
+    return problem(400, "Bad Request", `Unknown region ${JSON.stringify(query.region)}: expected one of ${REGIONS.join(", ")}.`);
+  }
   // A share_threshold match counts in the pattern's counter (docs/rules.md).
-  const key = counterKey(domain.domain, match.counterEntries ?? entries);
-  const stub = isolate.env.COUNTERS.getByName(objectName(domain.domain, domain.placement, domain.shards, key, isolate.edge.shardKey));
+  const globalKey = counterKey(domain.domain, match.counterEntries ?? entries);
+  const globalName = objectName(domain.domain, domain.placement, domain.shards, globalKey, isolate.edge.shardKey);
+  // The same regional copy a decision in that region uses (src/limiter/plan.ts).
+  const key = query.region === undefined ? globalKey : inRegion(globalKey, query.region);
+  const stub = counterStub(isolate.env.COUNTERS, query.region === undefined ? globalName : inRegion(globalName, query.region));
   if (reset) {
     await stub.reset(key);
     isolate.edge.blocks.forget(key);
@@ -45,6 +59,7 @@ export async function counters(c: Context<{ Bindings: Env }>, isolate: Isolate, 
   return Response.json({
     domain: domain.domain,
     descriptor: entries,
+    ...(query.region !== undefined ? { region: query.region } : {}),
     ...(reset ? { reset: true } : {}),
     limits: match.limits.map((limit, i) => describe(limit, verdict, i)),
   });

@@ -7,11 +7,12 @@
 import type { DescriptorEntry } from "../rules/types.ts";
 
 export type ParsedParams =
-  | { readonly ok: true; readonly domain: string; readonly entries: readonly DescriptorEntry[] }
+  | { readonly ok: true; readonly domain: string; readonly entries: readonly DescriptorEntry[]; readonly region?: string }
   | { readonly ok: false; readonly message: string };
 
 /**
- * Read `domain` and `descriptor` from a raw query string (`url.search`).
+ * Read `domain`, `descriptor` and the optional `region` (for limits with
+ * `scope: "region"`, docs/placement.md) from a raw query string (`url.search`).
  * The raw text is split before decoding, which is what makes `%2C` a comma
  * inside a value rather than a separator.
  *
@@ -36,6 +37,8 @@ export function parseCounterQuery(search: string): ParsedParams {
   if (descriptorRaw === undefined || descriptorRaw.length !== 1) {
     return { ok: false, message: 'give exactly one "descriptor" query parameter, like descriptor=key=value,key2=value2' };
   }
+  const regionRaw = raw.get("region");
+  if (regionRaw !== undefined && regionRaw.length !== 1) return { ok: false, message: 'give at most one "region" query parameter' };
   const domain = decode(domainRaw[0]);
   if (domain === undefined || domain === "") return { ok: false, message: '"domain" must be a non-empty, correctly percent-encoded string' };
   const entries: DescriptorEntry[] = [];
@@ -56,7 +59,7 @@ export function parseCounterQuery(search: string): ParsedParams {
     }
     entries.push({ key, value });
   }
-  return { ok: true, domain, entries };
+  return regionRaw === undefined ? { ok: true, domain, entries } : { ok: true, domain, entries, region: decode(regionRaw[0]) ?? "" };
 }
 
 function decode(text: string): string | undefined {

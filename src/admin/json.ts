@@ -10,6 +10,7 @@ import { BodyTooLargeError, readBodyText } from "../http/body.ts";
 import { deferOf } from "../http/defer.ts";
 import { DECISION_HEADER } from "../http/headers.ts";
 import { PROBLEM_TYPES, problem } from "../http/problem.ts";
+import { requestRegion } from "../request/location.ts";
 import type { Isolate } from "../context/isolate.ts";
 import { parseRulesText } from "../rules/index.ts";
 
@@ -36,7 +37,7 @@ export async function handleJson(c: Context<{ Bindings: Env }>, isolate: Isolate
   }
   const defer = deferOf(c);
   const rules = await isolate.currentRules(defer);
-  const answer = await shouldRateLimit(isolate, rules, parsed.value, defer);
+  const answer = await shouldRateLimit(isolate, rules, parsed.value, defer, requestRegion(c.req.raw));
   switch (answer.kind) {
     case "invalid":
       return problem(400, "Bad Request", `${answer.path}: ${answer.message}`, { path: answer.path });

@@ -6,6 +6,7 @@
  */
 import { shardKeyFrom, type ShardKey } from "../durable/placement.ts";
 import type { CounterVerdict, SendBatch } from "../durable/protocol.ts";
+import { counterStub } from "../durable/regions.ts";
 import type { Env } from "../config.ts";
 import type { Defer } from "../http/defer.ts";
 import { BlockCache } from "./block-cache.ts";
@@ -57,7 +58,8 @@ export class EdgeRuntime {
     this.now = options.now ?? Date.now;
     this.blocks = new BlockCache(options.blockCacheBytes);
     this.shardKey = shardKeyFrom(options.shardSecret, counters);
-    const direct: SendBatch = (name, calls) => counters.getByName(name).decide(calls) as Promise<CounterVerdict[]>;
+    // Through counterStub: a per-region object is created with its region's location hint (docs/placement.md).
+    const direct: SendBatch = (name, calls) => counterStub(counters, name).decide(calls) as Promise<CounterVerdict[]>;
     this.coalescer = new Coalescer(direct, { keepAliveMs: options.decisionTimeoutMs });
     this.sendBatch = options.coalesce === false ? direct : (name, calls, defer) => this.coalescer.submit(name, calls, defer);
     // Pre-counting passes its request's (or its sync's host request's) defer on: a batch it sends for other

@@ -6,6 +6,7 @@
  */
 import { countersUnreachable } from "../context/failure-mode.ts";
 import type { Isolate } from "../context/isolate.ts";
+import type { Region } from "../durable/regions.ts";
 import type { Defer } from "../http/defer.ts";
 import { CounterUnavailableError, decideEach } from "../limiter/decide.ts";
 import { EMPTY_LEVEL } from "../rules/descriptors.ts";
@@ -25,12 +26,14 @@ export type ServiceAnswer =
 
 /**
  * Decide an Envoy RateLimitRequest (already parsed from JSON) against `rules`.
+ * `region`: where the call arrived (`/json` over HTTP knows it; RPC does
+ * not, and counts in region `local`), for limits with `scope: "region"`.
  *
  * @example
  * const answer = await shouldRateLimit(isolate, rules, { domain: "api", descriptors: [{ entries: [{ key: "api_key", value: "k1" }] }] }, defer);
  * if (answer.kind === "response") answer.response.overallCode; // "OK"
  */
-export async function shouldRateLimit(isolate: Isolate<unknown>, rules: CompiledRules, body: unknown, defer: Defer): Promise<ServiceAnswer> {
+export async function shouldRateLimit(isolate: Isolate<unknown>, rules: CompiledRules, body: unknown, defer: Defer, region?: Region): Promise<ServiceAnswer> {
   const parsed = parseEnvoyRequest(body);
   if (!parsed.ok) return { kind: "invalid", path: parsed.path, message: parsed.message };
   const request = parsed.request;
@@ -49,7 +52,7 @@ export async function shouldRateLimit(isolate: Isolate<unknown>, rules: Compiled
     overrides: request.descriptors.map((d) => (d.limit ? overrideMatch(d, d.limit) : undefined)),
   };
   try {
-    const outcomes = await decideEach(isolate.edge, [query], { cost: request.hitsAddend, timeoutMs: settings.decisionTimeoutMs });
+    const outcomes = await decideEach(isolate.edge, [query], { cost: request.hitsAddend, timeoutMs: settings.decisionTimeoutMs, region });
     const response = envoyResponse(outcomes, settings.shadowMode, Date.now());
     metrics.recordOutcomes(outcomes);
     if (settings.shadowMode && response.statuses.some((s) => s.code === "OVER_LIMIT")) metrics.recordGlobalShadow();

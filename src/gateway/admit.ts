@@ -12,6 +12,7 @@ import type { RateLimitResult } from "../limiter/types.ts";
 import { InvalidClientIpError } from "../request/client-ip.ts";
 import { RequestCostError } from "../request/cost.ts";
 import { DuplicateValueError, requestDescriptors } from "../request/descriptors.ts";
+import { requestRegion } from "../request/location.ts";
 import { settleAfterResponse } from "../limiter/settle.ts";
 import { enqueueRequest } from "../queue/enqueue.ts";
 import type { CompiledRules } from "../rules/types.ts";
@@ -60,6 +61,7 @@ export async function admit(
       defer,
       onLimit: true,
       slot: newSlotLease(),
+      region: requestRegion(request),
     });
   } catch (error) {
     if (error instanceof InvalidClientIpError || error instanceof DuplicateValueError) return { response: problem(400, "Bad Request", error.message) };

@@ -5,6 +5,7 @@
  * can answer alone), and folds the verdicts (fold.ts, summarize.ts).
  */
 import type { SlotLease } from "../durable/protocol.ts";
+import type { Region } from "../durable/regions.ts";
 import type { EdgeRuntime } from "../edge/runtime.ts";
 import type { Defer } from "../http/defer.ts";
 import { boundedDescriptors } from "../rules/index.ts";
@@ -35,6 +36,8 @@ export interface DecideOptions {
   readonly onLimit?: boolean;
   /** The slot this request takes on concurrency limits (see PlanOptions); the caller releases it. */
   readonly slot?: SlotLease;
+  /** The region the request arrived in, for limits with `scope: "region"` (see PlanOptions). Default `local`. */
+  readonly region?: Region;
 }
 
 /**

@@ -5,6 +5,7 @@
  * object, so each object gets one RPC.
  */
 import { counterKey, objectName, type ShardKey } from "../durable/placement.ts";
+import { inRegion, LOCAL_REGION, type Region } from "../durable/regions.ts";
 import type { SlotLease } from "../durable/protocol.ts";
 import type { EdgeCall } from "../edge/runtime.ts";
 import { applyReplaces, matchDescriptor } from "../rules/index.ts";
@@ -27,6 +28,12 @@ export interface PlanOptions {
    * when the response ends may take one.
    */
   readonly slot?: SlotLease;
+  /**
+   * The region the request arrived in (docs/placement.md): limits with
+   * `scope: "region"` count in that region's copy of their counter.
+   * Default `local`, the region of requests with no location.
+   */
+  readonly region?: Region;
 }
 
 /** A descriptor's outcome while it is being decided: planning sets its counter, `fold` its policies. */
@@ -79,14 +86,19 @@ export function plan(requests: readonly DomainDescriptors[], options: PlanOption
       const limits = slotted && slot === undefined ? kept[i].filter((limit) => limit.concurrency === undefined) : kept[i];
       if (limits.length === 0) continue;
       // A share_threshold match names its counter by the pattern, so every value it matches counts together.
-      const key = counterKey(domain.domain, matches[i]?.counterEntries ?? descriptor);
+      const globalKey = counterKey(domain.domain, matches[i]?.counterEntries ?? descriptor);
+      // A node's limits share one scope (the compiler sees to it). A regional copy keeps the global one's shard
+      // number in an object of its region's own, so its decisions never leave the region.
+      const region = limits[0].scope === "region" ? (options.region ?? LOCAL_REGION) : undefined;
+      const key = region === undefined ? globalKey : inRegion(globalKey, region);
       const shadow = (options.shadowAll ?? false) || (matches[i]?.shadowMode ?? false);
       // Shadow limits never block, so they never delay or queue either.
       const honoured = options.onLimit === true && !shadow;
       // Hits that may be given back after the response are taken at the object, which says when.
       const refundable = costFromResponse !== undefined || limits.some((limit) => limit.countWhen !== undefined);
       const call = refundableCall(counterCall(key, limits, cost, honoured, slot), refundable);
-      const name = objectName(domain.domain, domain.placement, domain.shards, key, shardKey);
+      const globalName = objectName(domain.domain, domain.placement, domain.shards, globalKey, shardKey);
+      const name = region === undefined ? globalName : inRegion(globalName, region);
       outcomes[index].counter = { object: name, call };
       let list = byObject.get(name);
       if (list === undefined) byObject.set(name, (list = []));

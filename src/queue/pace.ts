@@ -7,6 +7,7 @@
  * message back on the queue with that delay when it is long.
  */
 import type { CounterVerdict } from "../durable/protocol.ts";
+import { counterStub } from "../durable/regions.ts";
 import type { Env } from "../config.ts";
 import type { PaceTarget } from "./message.ts";
 
@@ -52,7 +53,7 @@ export async function paceDelivery(env: Env, targets: readonly PaceTarget[], bud
 async function takeSlots(env: Env, targets: readonly PaceTarget[], maxDelayMs: number): Promise<{ delayMs?: number; retryAfterMs: number }> {
   let delayMs = 0;
   for (const { object, call } of targets) {
-    const stub = env.COUNTERS.getByName(object);
+    const stub = counterStub(env.COUNTERS, object);
     const [verdict] = (await stub.decide([{ ...call, kind: "reserve", maxDelayMs }])) as CounterVerdict[];
     if (!verdict.allowed) return { retryAfterMs: Math.max(...verdict.decisions.filter((d) => !d.allowed).map((d) => d.retryAfterMs)) };
     delayMs = Math.max(delayMs, verdict.delayMs ?? 0);

@@ -11,6 +11,7 @@ import { isLongValue, MAX_VALUE_BYTES, READABLE_PREFIX_CHARS } from "./long-valu
 import { BOUNDS } from "./keys.ts";
 import { readRateLimit } from "./limit.ts";
 import { checkConcurrencyMix } from "./concurrency.ts";
+import { checkScopeMix } from "./scope.ts";
 import { descriptorLabel } from "./names.ts";
 import { asArray, asObject, checkKeys, indexPath, type JsonObject, keyPath } from "./reader.ts";
 import type { CompiledLimit, CompiledNode, DescriptorLevel } from "./types.ts";
@@ -160,6 +161,7 @@ function readLimits(ctx: DomainContext, obj: JsonObject, path: string, label: st
     limits.push(result.limit);
   });
   checkConcurrencyMix(ctx, limits, at);
+  checkScopeMix(ctx.d, list, at);
   return { limits: Object.freeze(limits), unlimited: false };
 }
 

@@ -30,6 +30,7 @@ export const RULE_KEYS = {
     "max_queue_age_s",
     "max_queue_backlog",
     "queue_credentials",
+    "scope",
   ],
   countWhen: ["status"],
   replaces: ["name"],
@@ -76,6 +77,9 @@ export const PLACEMENTS: readonly Placement[] = ["sharded", "per_key"];
 
 /** `paths.forward` (docs/rules.md, "Canonical paths"): the path the origin gets, as the client sent it (default) or canonical. */
 export const PATH_FORWARDS = ["as_sent", "canonical"] as const;
+
+/** `scope` of a rate limit (docs/placement.md): one counter for the planet (the default), or one per region. */
+export const SCOPES = ["global", "region"] as const;
 
 /** `on_limit` actions (docs/on-limit.md): answer 429, wait for a reserved slot, or queue for later delivery. */
 export const ON_LIMIT_ACTIONS = ["reject", "delay", "queue"] as const;

@@ -11,6 +11,7 @@ import { readCountWhen } from "./count-when.ts";
 import { readDurability } from "./durability.ts";
 import { readConcurrency } from "./concurrency.ts";
 import { readName, readOnLimit, readPrecount, readReplaces } from "./limit-options.ts";
+import { readScope, withScope } from "./scope.ts";
 import { derivedName, limitId } from "./names.ts";
 import { readQueueOptions } from "./queue-options.ts";
 import { asObject, checkKeys, type JsonObject, keyPath } from "./reader.ts";
@@ -35,6 +36,7 @@ const COUNTING_KEYS = [
   "max_queue_age_s",
   "max_queue_backlog",
   "queue_credentials",
+  "scope",
 ] as const;
 
 /**
@@ -61,10 +63,11 @@ export function readRateLimit(ctx: DomainContext, value: unknown, path: string, 
     }
     return ctx.d.errors.length > before ? undefined : { kind: "unlimited", replaces };
   }
+  const scope = readScope(ctx.d, obj, path);
   const limit = Object.hasOwn(obj, "concurrency")
     ? readConcurrency(ctx, obj, path, label, name, replaces)
     : readCounting(ctx, obj, path, label, name, replaces);
-  return limit === undefined || ctx.d.errors.length > before ? undefined : { kind: "limit", limit };
+  return limit === undefined || ctx.d.errors.length > before ? undefined : { kind: "limit", limit: withScope(limit, scope) };
 }
 
 function readCounting(

@@ -50,6 +50,8 @@ export interface CompiledLimit extends LimitSpec {
   readonly maxQueueBacklog?: number;
   /** With `onLimit: "queue"`: credential headers are kept, encrypted (`queue_credentials`). */
   readonly queueCredentials?: true;
+  /** `scope: "region"` (docs/placement.md): each region counts on its own; absent means `global`. */
+  readonly scope?: "region";
 }
 
 /** `count_when`: the response statuses charged, as inclusive ranges. */
