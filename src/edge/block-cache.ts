@@ -72,6 +72,8 @@ export class BlockCache {
     if (wait <= 0) return;
     this.drop(key);
     const weight = bytesOf(key, verdict);
+    // A block heavier than the whole cache (every block, with a cache of 0 bytes: the cache off) is not kept.
+    if (weight > this.capacity) return;
     this.blocks.set(key, { blockedUntil: sentAt + wait, allowedBy: receivedAt + wait, verdict, receivedAt, weight });
     this.held += weight;
     for (const oldest of this.blocks.keys()) {

@@ -81,7 +81,7 @@ function isCompiled(rules: unknown): rules is CompiledRules {
   return typeof rules === "object" && rules !== null && (rules as { domains?: unknown }).domains instanceof Map;
 }
 
-const RULES_OPTIONS = ["rules", "counters", "metrics", "failureMode", "timeoutMs", "trustedProxyHops", "trustedProxyHeader", "shadowMode", "headers"];
+const RULES_OPTIONS = ["rules", "counters", "metrics", "failureMode", "timeoutMs", "trustedProxyHops", "trustedProxyHeader", "shadowMode", "headers", "shardKey"];
 
 /**
  * Options with `rules`: a TypeError naming any the rules middleware does not

@@ -57,6 +57,8 @@ function recordingCounters() {
       addressed.push({ name, hint: options?.locationHint });
       return real.getByName(name, options);
     },
+    // The shard key's default is derived from the namespace's ids.
+    idFromName: (name: string) => real.idFromName(name),
   } as unknown as Env["COUNTERS"];
   return { addressed, counters };
 }

@@ -1,5 +1,6 @@
 // SHADOW_MODE (global shadow switch) and shadow_mode rules on the HTTP gateway.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { PROBLEM_TYPES } from "../../src/http/problem.ts";
 import { gateway, uniqueIp } from "../support/app.ts";
 
 const rules = {
@@ -27,11 +28,20 @@ describe("SHADOW_MODE=true", () => {
     expect((await over.json<{ rate_limit: { reason: string } }>()).rate_limit.reason).toBe("shadow");
   });
 
-  it("rejects a value that is not true or false with a 503 naming the variable", async () => {
-    const bad = gateway(rules, { SHADOW_MODE: "maybe" });
-    const res = await bad("/x", { ip: uniqueIp() });
-    expect(res.status).toBe(503);
-    expect((await res.json<{ detail: string }>()).detail).toMatch(/SHADOW_MODE must be "true" or "false"/);
+  it("rejects a value that is not true or false with the misconfigured 503, the value and the reason only in the log", async () => {
+    const call = gateway(rules, { SHADOW_MODE: "maybe" });
+    const logged: string[] = [];
+    const spy = vi.spyOn(console, "error").mockImplementation((line: unknown) => void logged.push(String(line)));
+    try {
+      const res = await call("/x", { ip: uniqueIp() });
+      expect(res.status).toBe(503);
+      const text = await res.text();
+      expect(JSON.parse(text).type).toBe(PROBLEM_TYPES.misconfigured);
+      expect(text).not.toContain("maybe");
+      expect(logged.join("\n")).toMatch(/SHADOW_MODE.*maybe/);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
 
