@@ -8,7 +8,7 @@ import type { Settings } from "../config.ts";
 import type { HeaderDialect } from "../http/header-dialect.ts";
 import type { RateLimitResult } from "../limiter/types.ts";
 import type { AnyContext, RateLimitOptions } from "./options.ts";
-import { settingsFromOptions } from "./options.ts";
+import { HONO_RATE_LIMITER_KEYS, settingsFromOptions } from "./options.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: a namespace of the user's bindings, typed or not.
 type Namespace = DurableObjectNamespace<any>;
@@ -76,23 +76,7 @@ export interface HonoRateLimiterSettings {
   readonly settings: Settings;
 }
 
-const KNOWN = [
-  "keyGenerator",
-  "windowMs",
-  "limit",
-  "standardHeaders",
-  "handler",
-  "skip",
-  "skipFailedRequests",
-  "skipSuccessfulRequests",
-  "message",
-  "statusCode",
-  "prefix",
-  "counters",
-  "metrics",
-  "failureMode",
-  "timeoutMs",
-];
+const KNOWN = [...HONO_RATE_LIMITER_KEYS, "prefix", "counters", "metrics", "failureMode", "timeoutMs"];
 
 /** hono-rate-limiter options floodgate does not take, and why. */
 const UNSUPPORTED: Readonly<Record<string, string>> = {

@@ -81,7 +81,32 @@ function isCompiled(rules: unknown): rules is CompiledRules {
   return typeof rules === "object" && rules !== null && (rules as { domains?: unknown }).domains instanceof Map;
 }
 
-const RULES_OPTIONS = ["rules", "counters", "metrics", "failureMode", "timeoutMs", "trustedProxyHops", "trustedProxyHeader", "shadowMode", "headers", "shardKey"];
+/** hono-rate-limiter's own option names (docs/from-hono-rate-limiter.md): they take no rules document. */
+export const HONO_RATE_LIMITER_KEYS: readonly string[] = [
+  "keyGenerator",
+  "windowMs",
+  "limit",
+  "standardHeaders",
+  "handler",
+  "skip",
+  "skipFailedRequests",
+  "skipSuccessfulRequests",
+  "message",
+  "statusCode",
+];
+
+const RULES_OPTIONS = [
+  "rules",
+  "counters",
+  "metrics",
+  "failureMode",
+  "timeoutMs",
+  "trustedProxyHops",
+  "trustedProxyHeader",
+  "shadowMode",
+  "headers",
+  "shardKey",
+];
 
 /**
  * Options with `rules`: a TypeError naming any the rules middleware does not
@@ -93,20 +118,7 @@ const RULES_OPTIONS = ["rules", "counters", "metrics", "failureMode", "timeoutMs
 export function checkRulesOptions(options: object): void {
   for (const key of Object.keys(options)) {
     if (RULES_OPTIONS.includes(key)) continue;
-    if (
-      [
-        "windowMs",
-        "limit",
-        "keyGenerator",
-        "standardHeaders",
-        "handler",
-        "skip",
-        "skipFailedRequests",
-        "skipSuccessfulRequests",
-        "message",
-        "statusCode",
-      ].includes(key)
-    ) {
+    if (HONO_RATE_LIMITER_KEYS.includes(key)) {
       throw new TypeError(`rateLimit(): option "${key}" is hono-rate-limiter's and takes no rules; with "rules" the limits come from the rules document`);
     }
     throw new TypeError(`rateLimit(): unknown option "${key}"; with rules the options are ${RULES_OPTIONS.join(", ")}`);

@@ -1,7 +1,7 @@
 // SHADOW_MODE (global shadow switch) and shadow_mode rules on the HTTP gateway.
-import { describe, expect, it, vi } from "vitest";
-import { PROBLEM_TYPES } from "../../src/http/problem.ts";
+import { describe, expect, it } from "vitest";
 import { gateway, uniqueIp } from "../support/app.ts";
+import { expectQuietMisconfigured } from "../support/quiet-errors.ts";
 
 const rules = {
   domain: "gw-shadow",
@@ -30,18 +30,7 @@ describe("SHADOW_MODE=true", () => {
 
   it("rejects a value that is not true or false with the misconfigured 503, the value and the reason only in the log", async () => {
     const call = gateway(rules, { SHADOW_MODE: "maybe" });
-    const logged: string[] = [];
-    const spy = vi.spyOn(console, "error").mockImplementation((line: unknown) => void logged.push(String(line)));
-    try {
-      const res = await call("/x", { ip: uniqueIp() });
-      expect(res.status).toBe(503);
-      const text = await res.text();
-      expect(JSON.parse(text).type).toBe(PROBLEM_TYPES.misconfigured);
-      expect(text).not.toContain("maybe");
-      expect(logged.join("\n")).toMatch(/SHADOW_MODE.*maybe/);
-    } finally {
-      spy.mockRestore();
-    }
+    await expectQuietMisconfigured(() => call("/x", { ip: uniqueIp() }), "SHADOW_MODE", "maybe");
   });
 });
 
