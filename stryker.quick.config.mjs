@@ -1,18 +1,21 @@
 // @ts-check
-// The short mutation run for .ci/run (docs/testing.md, "Mutation testing"):
-// src/algorithms only, against the algorithm tests, failing below 90 %.
+// The short mutation run of .ci/run (`npm run test:mutation -- --quick`,
+// docs/testing.md, "Mutation testing"): src/algorithms against the algorithm
+// tests, failing below 90 %. Incremental: mutants whose code and covering
+// tests did not change since the committed baseline keep their result, so a
+// run re-tests only what changed; `-- --quick --force` re-tests every mutant
+// and rewrites the baseline (commit it).
+import full from "./stryker.config.mjs";
+
 /** @type {import("@stryker-mutator/api/core").PartialStrykerOptions} */
 export default {
-  testRunner: "vitest",
-  vitest: { configFile: "vitest.mutation.config.ts", related: false },
-  mutate: ["src/algorithms/**/*.ts", "!src/algorithms/types.ts"],
+  ...full,
+  mutate: ["src/algorithms/**/*.ts"],
   testFiles: ["test/algorithms/*.test.ts"],
-  coverageAnalysis: "perTest",
-  concurrency: 2,
-  ignoreStatic: true,
-  reporters: ["clear-text", "progress-append-only", "json"],
+  incremental: true,
+  incrementalFile: "test/mutation/algorithms-baseline.json",
+  reporters: ["clear-text", "progress-append-only", "html", "json"],
+  htmlReporter: { fileName: "reports/mutation/quick.html" },
   jsonReporter: { fileName: "reports/mutation/quick.json" },
   thresholds: { high: 95, low: 90, break: 90 },
-  tempDirName: ".stryker-tmp",
-  cleanTempDir: "always",
 };

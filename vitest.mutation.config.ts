@@ -11,6 +11,8 @@ export const MUTATION_TESTS = [
   "test/edge/block-cache.test.ts",
   "test/edge/coalescer.test.ts",
   "test/edge/precount-lease-size.test.ts",
+  "test/edge/precount-view.test.ts",
+  "test/edge/route.test.ts",
   "test/limiter/concurrency-plan.test.ts",
   "test/limiter/dialects.test.ts",
   "test/limiter/draft11-fields.test.ts",
