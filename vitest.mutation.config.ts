@@ -13,6 +13,7 @@ export const MUTATION_TESTS = [
   "test/edge/precount-lease-size.test.ts",
   "test/edge/precount-view.test.ts",
   "test/edge/route.test.ts",
+  "test/edge/precount-table.test.ts",
   "test/limiter/concurrency-plan.test.ts",
   "test/limiter/dialects.test.ts",
   "test/limiter/draft11-fields.test.ts",
