@@ -20,6 +20,7 @@ export const MUTATION_TESTS = [
   "test/limiter/retry-after.test.ts",
   "test/durable/lease-book.test.ts",
   "test/durable/precount-sync.test.ts",
+  "test/durable/counter-cache.test.ts",
 ];
 
 export default defineConfig({
