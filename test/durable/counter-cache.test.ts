@@ -161,6 +161,20 @@ describe("counter cache", () => {
     cache.checkpoint();
     expect(store.ops.slice(2).sort()).toEqual(["save a", "save d"]);
     expect([...store.rows.keys()].sort()).toEqual(["a", "b", "c", "d"]);
+    // Paging out a saved window writes nothing.
+    cache.read("c", minute());
+    expect(store.ops).toHaveLength(4);
+  });
+
+  it("a window hit again moves to the most recent without counting twice", () => {
+    const store = new MapStore();
+    const cache = new CounterCache(store, 2);
+    cache.write("a", minute(), fw(1), 0);
+    cache.write("b", minute(), fw(1), 0);
+    for (let i = 2; i < 6; i++) cache.write("a", minute(), fw(i), 0);
+    expect(store.ops).toEqual([]);
+    cache.write("c", minute(), fw(1), 0);
+    expect(store.ops).toEqual(["save b"]);
   });
 
   it("counts a sliding log by its entries, and a window known not stored as one unit", () => {
@@ -181,6 +195,28 @@ describe("counter cache", () => {
     expect(small.size).toBe(1);
     small.read("b", minute());
     expect(small.size).toBe(0);
+    // A log rewritten keeps its weight once; paged out, all of its weight is freed.
+    const again = new MapStore();
+    const logs = new CounterCache(again, 4);
+    logs.write("log", log, entries.slice(0, 8), 10);
+    logs.write("log", log, entries.slice(0, 8), 11);
+    logs.write("x", minute({ id: "x" }), fw(1), 11);
+    expect(again.ops).toEqual([]);
+    logs.write("y", minute({ id: "y" }), fw(1), 11);
+    expect(again.ops).toEqual(["save log"]);
+    logs.write("z", minute({ id: "z" }), fw(1), 11);
+    logs.write("w", minute({ id: "w" }), fw(1), 11);
+    expect(again.ops).toEqual(["save log"]);
+    // One window heavier than the whole capacity: the one just hit is never paged out.
+    const heavy = new CounterCache(new MapStore(), 2);
+    heavy.write("log", log, entries, 10);
+    expect(heavy.size).toBe(1);
+    // Markers page out like states.
+    const one = new CounterCache(new MapStore(), 1);
+    one.read("a", minute());
+    one.read("b", minute());
+    one.write("c", minute({ id: "c" }), fw(1), 0);
+    expect(one.size).toBe(1);
   });
 
   it("a sweep writes what is unsaved, drops idle windows from memory and storage, and says when the next goes idle", () => {
@@ -193,6 +229,10 @@ describe("counter cache", () => {
     cache.read("none", minute());
     expect(cache.sweep(DURABLE_WINDOW_MS)).toBe(2 * DURABLE_WINDOW_MS);
     expect([...store.rows.keys()].sort()).toEqual(["b", "later"]);
+    // b stays in memory: no read from storage.
+    const loads = store.loads;
+    expect(cache.read("b", minute())).toEqual(fw(1, DURABLE_WINDOW_MS));
+    expect(store.loads).toBe(loads);
     expect(cache.read("a", minute())).toBeUndefined();
     expect(cache.sweep(2 * DURABLE_WINDOW_MS)).toBe(6 * DURABLE_WINDOW_MS);
     expect(cache.sweep(6 * DURABLE_WINDOW_MS)).toBe(Infinity);
@@ -206,10 +246,13 @@ describe("counter cache", () => {
     cache.write("k\u0001n", minute({ id: "n" }), fw(2), 0);
     cache.write("k\u0001s", second, fw(3), 0);
     cache.write("k2\u0001m", minute(), fw(4), 0);
+    cache.write("k2\u0001s", second, fw(5), 0);
     cache.reset("k\u0001");
     cache.checkpoint();
     expect([...store.rows.keys()]).toEqual(["k2\u0001m"]);
     expect([cache.read("k\u0001m", minute()), cache.read("k\u0001n", minute()), cache.read("k\u0001s", second)]).toEqual([undefined, undefined, undefined]);
-    expect(cache.read("k2\u0001m", minute())).toEqual(fw(4));
+    const loads = store.loads;
+    expect([cache.read("k2\u0001m", minute()), cache.read("k2\u0001s", second)]).toEqual([fw(4), fw(5)]);
+    expect(store.loads).toBe(loads);
   });
 });

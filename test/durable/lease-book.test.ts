@@ -50,6 +50,8 @@ describe("LeaseBook", () => {
     expect(book.total(C)).toBe(7);
     expect(book.expire(C, 1_000)).toBe(5);
     expect([book.total(C), book.holders(C), book.reservedBy(C, "a")]).toEqual([2, 1, 0]);
+    // a's record now holds credit only: the first lease to end is b's.
+    expect(book.firstExpiry(C)).toBe(3_000);
     // Charged once: a second look at the same or a later instant charges nothing more for a.
     expect(book.expire(C, 1_000)).toBe(0);
     expect(book.expire(C, 2_999)).toBe(0);
@@ -104,6 +106,15 @@ describe("LeaseBook", () => {
     book.grant(C, "b", 4, 1_000, 0);
     expect(book.settle(C, "b", 1, 100, 10)).toEqual({ covered: 1, credited: 0, uncovered: 0 });
     expect([book.reservedBy(C, "b"), book.total(C), book.empty]).toEqual([0, 0, true]);
+  });
+
+  it("a holder whose lease expired and was granted again is covered by its credit first, then by its new lease", () => {
+    const book = new LeaseBook();
+    book.grant(C, "a", 5, 100, 0);
+    expect(book.expire(C, 100)).toBe(5);
+    book.grant(C, "a", 4, 100, 100);
+    expect(book.settle(C, "a", 6, 0, 150)).toEqual({ covered: 1, credited: 5, uncovered: 0 });
+    expect(book.reservedBy(C, "a")).toBe(3);
   });
 
   it("expiring one counter leaves the others and drops only records holding nothing", () => {

@@ -191,7 +191,16 @@ describe("absorb", () => {
     const leases = new LeaseBook();
     const access = counters(() => 0);
     const limits = [window(100, "wide"), window(7, "tight")];
-    expect(absorb(sync(limits, "a", 0, 50), leases, access, 0).reserved).toBe(7);
+    expect(absorb(sync(limits, "a", 0, 50), leases, access, 0)).toMatchObject({ allowed: true, reserved: 7 });
+  });
+
+  it("shares what the tightest window has free, not the widest", () => {
+    const leases = new LeaseBook();
+    const access = counters(() => 0);
+    const limits = [window(100, "wide"), window(10, "tight")];
+    expect(absorb(sync(limits, "a", 0, 4), leases, access, 0).reserved).toBe(4);
+    // 6 free on the tight window, one holder besides b: ⌈6 / 2⌉ = 3 (the wide window's 96 would give 48, of which 6 fit).
+    expect(absorb(sync(limits, "b", 0, 1_000), leases, access, 0).reserved).toBe(3);
   });
 });
 
@@ -212,18 +221,19 @@ describe("decideBesideLeases", () => {
   it("refuses provisionally a call only the leases keep out: what is free beside them, retry by the first lease's end", () => {
     const leases = new LeaseBook();
     const access = counters(() => 0);
-    const limits = [window(10, "short"), window(100, "long")];
+    const limits = [window(10, "short"), window(100, "long"), window(12, "exact")];
     const call: CounterCall = { key: "k", limits, cost: 5 };
     leases.grant(leaseId(call), "a", 6, 1_000, 0);
     leases.grant(leaseId(call), "b", 1, 3_000, 0);
     const verdict = decideBesideLeases(call, 7, leases, access, 400);
     expect(verdict.allowed).toBe(false);
     expect(verdict.provisional).toBe(true);
-    const [short, long] = verdict.decisions;
+    const [short, long, exact] = verdict.decisions;
     // The short window has 10 − 7 = 3 free beside the leases: too few for 5, retry when a's lease ends (600 ms on).
     expect(short).toMatchObject({ allowed: false, remaining: 3, retryAfterMs: 600 });
-    // The long window has 93 free: it is not what refused the call, so it is shown as it stands.
+    // The long window has 93 free, the third exactly the 5 asked: neither refused the call, so both are shown as they stand.
     expect(long).toEqual({ ...access.peek(call)[1], remaining: 93 });
+    expect(exact).toEqual({ ...access.peek(call)[2], remaining: 5 });
     expect(access.taken).toEqual([]);
   });
 
