@@ -8,6 +8,7 @@
  * object run in workerd (test/edge/precount.test.ts).
  */
 import { getAlgorithm } from "../../src/algorithms/index.ts";
+import type { Env } from "../../src/config.ts";
 import { LeaseBook } from "../../src/durable/leases.ts";
 import { absorb, type CounterAccess, decideBesideLeases, leasedOn } from "../../src/durable/precount-sync.ts";
 import type { CounterCall, CounterVerdict, LimitCall, SendBatch } from "../../src/durable/protocol.ts";
@@ -56,4 +57,27 @@ export function plainCounters(now: () => number): SendBatch {
     const at = now();
     return calls.map((call) => decideOne(call, leases, at));
   };
+}
+
+/**
+ * A COUNTERS binding over `plainCounters`: what `EdgeRuntime` (and so the
+ * decision engine) takes, for Node tests of the limiter. `calls` counts the
+ * object calls made through it.
+ *
+ * @example
+ * const counters = plainNamespace(() => clock);
+ * const edge = new EdgeRuntime(counters.binding, { now: () => clock });
+ */
+export function plainNamespace(now: () => number) {
+  const send = plainCounters(now);
+  let calls = 0;
+  const binding = {
+    getByName: (name: string) => ({
+      decide: (batch: readonly CounterCall[]) => {
+        calls += 1;
+        return send(name, batch);
+      },
+    }),
+  } as unknown as Env["COUNTERS"];
+  return { binding, send, calls: () => calls };
 }

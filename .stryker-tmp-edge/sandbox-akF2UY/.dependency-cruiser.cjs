@@ -1,0 +1,102 @@
+/**
+ * floodgate's import rules (`npm run deps`, run by `npm test`). Folders are
+ * layers along a request's path; a folder may import only from the layers
+ * below it, so no two folders can depend on each other. See
+ * docs/architecture.md for the picture and the reasons.
+ */
+// @ts-nocheck
+
+const LAYERS = [
+  ["hono"], // the public middleware: reuses the gateway's admit()
+  ["gateway"], // the Worker's own app: admit, forward, echo
+  ["admin", "queue"], // admin API; on_limit "queue" (producer, consumer, status)
+  ["envoy"], // the decision API (/json, RPC) in Envoy's shapes
+  ["context"], // the per-isolate context: settings, live rules, edge runtime, metrics recorder
+  ["metrics"], // recorder, Prometheus text, MetricsObject
+  ["limiter"], // plan, fold, summarize; the result as HTTP
+  ["request", "edge"], // request → descriptors; the isolate side of the counters
+  ["durable"], // CounterObject, its store, placement, protocol
+  ["rules"], // compile, validate, match, live rules, RulesObject
+  ["algorithms"], // pure algorithms
+];
+// Leaves anyone may use: they import nothing of ours (config.ts imports the others only as types, for Env).
+const LEAVES = ["http", "client"];
+
+const folder = (name) => `^src/${name}/`;
+const below = (index) => LAYERS.slice(index + 1).flat();
+
+const layerRules = LAYERS.flatMap((layer, index) =>
+  layer.map((name) => ({
+    name: `layer-${name}`,
+    comment: `src/${name}/ may import only from ${below(index).join(", ") || "nothing"} (and http/, config.ts)`,
+    severity: "error",
+    from: { path: folder(name) },
+    to: {
+      path: "^src/",
+      pathNot: [folder(name), ...below(index).map(folder), ...LEAVES.map(folder), "^src/config\\.ts$"],
+    },
+  })),
+);
+
+module.exports = {
+  forbidden: [
+    ...layerRules,
+    {
+      name: "leaves-import-nothing-of-ours",
+      comment: "src/http/ and src/client/ are leaf utilities: they import nothing else of ours",
+      severity: "error",
+      from: { path: "^src/(http|client)/" },
+      to: { path: "^src/", pathNot: "^src/(http|client)/" },
+    },
+    {
+      name: "config-imports-only-types",
+      comment:
+        "config.ts is imported by every layer; it may name their classes in Env, as types only (values only from src/http/, a leaf that imports nothing)",
+      severity: "error",
+      from: { path: "^src/config\\.ts$" },
+      to: { path: "^src/", pathNot: "^src/http/", dependencyTypesNot: ["type-only"] },
+    },
+    {
+      name: "nothing-imports-the-entry",
+      comment: "src/worker.ts and the package's entry points (src/package/) are wiring only; nothing imports them",
+      severity: "error",
+      from: { path: "^src/", pathNot: ["^src/worker\\.ts$", "^src/package/"] },
+      to: { path: "^src/(worker\\.ts$|package/)" },
+    },
+    {
+      name: "src-stands-alone",
+      comment: "Nothing in src/ imports bench/, tools/, test/ or scripts/",
+      severity: "error",
+      from: { path: "^src/" },
+      to: { path: "^(bench|tools|test|scripts)/" },
+    },
+    {
+      name: "tools-use-rules-only",
+      comment: "The Node command-line tools (rules:check, rules:import) use the rules compiler and nothing of the Worker's request path",
+      severity: "error",
+      from: { path: "^tools/" },
+      to: { path: "^src/", pathNot: "^src/(rules|algorithms)/" },
+    },
+    {
+      name: "no-circular",
+      comment: "No module cycles (type-only cycles through config.ts's Env included)",
+      severity: "error",
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: "not-to-unresolvable",
+      comment: "Every import resolves",
+      severity: "error",
+      from: {},
+      to: { couldNotResolve: true, pathNot: "^cloudflare:" },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "node_modules" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "default"] },
+  },
+};

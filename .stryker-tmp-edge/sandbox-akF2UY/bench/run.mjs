@@ -1,0 +1,434 @@
+#!/usr/bin/env node
+// @ts-nocheck
+/**
+ * `npm run bench`: floodgate against the physical limit (a bare pass-through
+ * worker, forwarding to the same origin) and
+ * a peer (hono-rate-limiter's Durable Object store), on one workerd, loaded
+ * from a separate process on 127.0.0.1; then the accuracy of every algorithm
+ * on a seeded trace, and the memory each keeps per key. Prints the tables,
+ * writes the run's full raw JSON to bench/runs/ (git-ignored), and its
+ * summary to bench/results.json plus the chart bench/results.svg (a quick or
+ * partial run writes those two under bench/.work/ instead, leaving the
+ * results bench/README.md shows be). Method: bench/README.md.
+ *
+ *   npm run bench                  full run (~25 min on 2 cores)
+ *   npm run bench -- --quick       smoke run (~75 s): 8 scenarios, 1 round of 1 s, small traces
+ *   options: --rounds N  --duration S  --connections C  --only id,id  --client wrk|autocannon
+ *            --skip-load  --skip-accuracy  --skip-memory  --skip-overshoot  --skip-scan  --scan-keys N  --profile <scenario id>
+ *            --edges N,N (the overshoot's isolate counts; default 1,2,4,8,16,32,64, --quick 2)
+ *
+ * `--skip-load` skips the scenarios only: the overshoot and the memory scan
+ * still build the workers and run unless skipped too.
+ *
+ * Every comparison is a ratio taken within this run; absolute figures are
+ * shown for context and never asserted.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { replayAccuracy } from "./lib/accuracy.mjs";
+import { costOf, printCost, usageDelta } from "./lib/cost.mjs";
+import { measureScan, printScan } from "./lib/scan.mjs";
+import { EDGE_COUNTS, measureOvershoot, printOvershoot } from "./lib/overshoot.mjs";
+import { buildWorkers } from "./lib/build.mjs";
+import { keyArgs } from "./lib/keys.mjs";
+import { loadClient, runLoad } from "./lib/load.mjs";
+import { machine, watchForeignCpu, watchProcessCpu } from "./lib/machine.mjs";
+import { profileDuring, summarizeBySource } from "./lib/profile.mjs";
+import { printReport, renderSvg, roundTrip } from "./lib/report.mjs";
+import { formatSummary, summarize } from "./lib/summary.mjs";
+import { exactness, median, summarizeLoads } from "./lib/stats.mjs";
+import { printWarnings, tallyWarnings, warningCounts, warningLines } from "./lib/warnings.mjs";
+import { startWorkerd, workerdVersion, writeConfig } from "./lib/workerd.mjs";
+import { FLOODGATE_VARIANTS, PROBES, SCENARIOS, zipfOverRanks } from "./scenarios.ts";
+import { checkBenchRules } from "./lib/rules-check.mjs";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+process.chdir(root);
+process.env.WRANGLER_SEND_METRICS = "false";
+
+const argv = process.argv.slice(2);
+const flag = (name) => argv.includes(`--${name}`);
+const option = (name, fallback) => {
+  const at = argv.indexOf(`--${name}`);
+  return at >= 0 && at + 1 < argv.length ? argv[at + 1] : fallback;
+};
+const quick = flag("quick");
+const settings = {
+  quick,
+  rounds: Number(option("rounds", quick ? 1 : 5)),
+  seconds: Number(option("duration", quick ? 1 : 3)),
+  connections: Number(option("connections", 50)),
+  warmupSeconds: quick ? 0 : 1,
+};
+const only = option("only", undefined)?.split(",");
+const profileScenario = option("profile", undefined);
+const edgeCounts = option("edges", undefined)?.split(",").map(Number) ?? (quick ? EDGE_COUNTS.quick : EDGE_COUNTS.full);
+if (!edgeCounts.every((e) => Number.isInteger(e) && e >= 1)) throw new Error(`--edges: a comma-separated list of isolate counts ≥ 1, not "${option("edges")}"`);
+
+const work = join(root, "bench", ".work");
+const startedAt = Date.now();
+const log = (message) => console.log(`[bench ${((Date.now() - startedAt) / 1000).toFixed(0).padStart(3)} s] ${message}`);
+
+/**
+ * Services in the one workerd: the origin, the bare pass-through worker,
+ * floodgate (and any variants), the peer and the probes. Everything but the
+ * origin forwards allowed requests to the origin over 127.0.0.1.
+ */
+function services(built) {
+  const toOrigin =
+    (vars = {}) =>
+    (ports) => ({ ...vars, ORIGIN_URL: `http://127.0.0.1:${ports.origin}` });
+  const list = {
+    origin: { worker: built.origin },
+    bare: { worker: built.bare, vars: toOrigin() },
+    floodgate: { worker: built.floodgate, vars: toOrigin() },
+    // The same build again, for the per-key scenarios only: their thousands of
+    // objects (one per key) would otherwise live in the isolate every other
+    // scenario is measured in, and slow it down for the rest of the run.
+    "floodgate-per-key": { worker: built.floodgate, vars: toOrigin() },
+    peer: { worker: built.peer, vars: toOrigin() },
+    probe: { worker: built.probe, vars: toOrigin() },
+  };
+  for (const variant of FLOODGATE_VARIANTS) list[variant.id] = { worker: built.floodgate, vars: toOrigin(variant.vars) };
+  return list;
+}
+
+/** The targets loaded for one scenario: bare, floodgate (and variants), its baselines, the peer, and probes if asked. */
+function targetsOf(scenario) {
+  const targets = [
+    { id: "bare", service: "bare", path: scenario.path },
+    { id: "floodgate", service: scenario.path.startsWith("/per-key/") ? "floodgate-per-key" : "floodgate", path: scenario.path },
+    ...(scenario.variants ?? []).map((id) => ({ id, service: id, path: scenario.path })),
+    ...(scenario.baselines ?? []).map((b) => ({ id: b.id, service: b.service, path: b.path })),
+    { id: "peer", service: "peer", path: scenario.path },
+  ];
+  if (scenario.probes && !quick) for (const probe of PROBES) targets.push({ id: probe.id, service: probe.service, path: probe.path });
+  return targets;
+}
+
+/**
+ * A baseline that answers floodgate's 429 at once must answer the same 429:
+ * same status, same header names, same body fields (numbers aside, which
+ * floodgate computes per request). Checked once the scenario's key is
+ * spent (after the warm-up, or by spending it here); a drifted baseline
+ * stops the run.
+ */
+async function sameRejection(scenario, targets, ports) {
+  const baseline = targets.find((t) => t.path.startsWith("/429/"));
+  if (baseline === undefined) return;
+  const shapeOf = async (target) => {
+    const response = await fetch(`http://127.0.0.1:${ports[target.service]}${target.path}`, { headers: { "x-api-key": scenario.keys.key } });
+    const names = [...response.headers.keys()].filter(
+      (n) => n.startsWith("ratelimit") || n.startsWith("x-ratelimit-") || n === "retry-after" || n === "content-type",
+    );
+    const body = (await response.text()).replace(/\d+/g, "N");
+    return JSON.stringify({ status: response.status, names: names.filter((n) => n !== "x-ratelimit-decision").sort(), body });
+  };
+  let floodgate = "";
+  // Without a warm-up the key may not be spent yet: its first `limit` requests are allowed.
+  for (let i = 0; i <= scenario.limit.limit && !floodgate.startsWith('{"status":429'); i++)
+    floodgate = await shapeOf(targets.find((t) => t.id === "floodgate"));
+  const bare = await shapeOf(baseline);
+  if (floodgate !== bare) throw new Error(`${baseline.id} no longer answers floodgate's 429:\n  floodgate ${floodgate}\n  baseline  ${bare}`);
+}
+
+function keyArgsOf(scenario, nonce) {
+  const p = scenario.keys;
+  return keyArgs(p, nonce, p.kind === "zipf" ? zipfOverRanks(p.keys, p.exponent, p.overShare) : 0);
+}
+
+/** A run during which other processes used more of the CPU than this (% of all cores) is repeated. */
+const FOREIGN_CPU_MAX = 15;
+/**
+ * A run starts only once workerd itself, with no load on it, uses less than
+ * this (% of one core). Earlier runs leave deferred work behind: the peer
+ * sets an alarm per key for the end of its window, so a minute after a
+ * scan thousands of objects wake and write, whatever target is loaded then.
+ */
+const SERVER_IDLE_CPU_MAX = 10;
+
+/**
+ * Every scenario in a workerd of its own (bare, floodgate, the peer and the
+ * probes together, fresh storage), its targets alternating round by round.
+ * A shared process made each scenario inherit the ones before it: thousands
+ * of per-key objects and the peer's alarms, which fire a window after its
+ * requests and write, whatever target is being loaded then.
+ */
+async function runLoads(scenarios, startServer, client, results) {
+  const runId = startedAt.toString(36);
+  // Time the bench may spend waiting for, or repeating runs because of, other work on the machine.
+  let patience = quick ? 10_000 : 150_000;
+  let serverWaits = 0;
+  const quietMoment = async (serverPid) => {
+    for (;;) {
+      const watch = watchForeignCpu([serverPid]);
+      const server = watchProcessCpu(serverPid);
+      await new Promise((r) => setTimeout(r, 250));
+      const busy = watch.stop();
+      const serverBusy = server.stop();
+      if ((!(busy > FOREIGN_CPU_MAX) && !(serverBusy > SERVER_IDLE_CPU_MAX)) || patience <= 0) return busy;
+      if (serverBusy > SERVER_IDLE_CPU_MAX) serverWaits += 1;
+      patience -= 1_000;
+      await new Promise((r) => setTimeout(r, 750));
+    }
+  };
+
+  const all = [];
+  const rows = [];
+  for (const scenario of scenarios) {
+    const targets = targetsOf(scenario);
+    const server = await startServer(scenario);
+    const load = (target, nonce, seconds) =>
+      runLoad({
+        client: client.name,
+        url: `http://127.0.0.1:${server.ports[target.service]}${target.path}`,
+        connections: settings.connections,
+        seconds,
+        keyArgs: keyArgsOf(scenario, nonce),
+        serverPid: server.pid,
+      });
+    const usageOf = async (target) => (await fetch(`http://127.0.0.1:${server.ports[target.service]}/__bench/usage`)).json();
+    const measure = async (target, nonce) => {
+      for (let attempt = 1; ; attempt++) {
+        const idleBusy = await quietMoment(server.pid);
+        const before = Date.now();
+        const counted = target.service.startsWith("floodgate");
+        const usageBefore = counted ? await usageOf(target) : undefined;
+        const result = await load(target, `${nonce}-${attempt}`, settings.seconds);
+        // The checkpoint of the load's last second comes at most persist_ms (1000) later.
+        if (counted) await new Promise((r) => setTimeout(r, 1_200));
+        const usage = counted ? usageDelta(usageBefore, await usageOf(target)) : undefined;
+        if (!(result.foreignCpuPercent > FOREIGN_CPU_MAX) || patience <= 0)
+          return { ...result, attempts: attempt, idleForeignCpuPercent: idleBusy, ...(usage ? { usage, seconds: settings.seconds } : {}) };
+        patience -= Date.now() - before;
+        log(`  ${scenario.id}/${target.id}: other processes used ${result.foreignCpuPercent.toFixed(0)} % of the CPU during the run; repeating it`);
+      }
+    };
+    const byTarget = new Map(targets.map((t) => [t.id, []]));
+    try {
+      // A fresh process: compile and warm every target before the first measured round.
+      if (settings.warmupSeconds > 0) for (const target of targets) await load(target, `${runId}-warm-${target.id}`, settings.warmupSeconds);
+      if (scenario.keys.kind === "fixed") await sameRejection(scenario, targets, server.ports);
+      for (let round = 0; round < settings.rounds; round++) {
+        // Rotate the order each round so no target always runs first (or right after another).
+        const order = targets.map((_, i) => targets[(i + round) % targets.length]);
+        for (const target of order) byTarget.get(target.id).push({ round, ...(await measure(target, `${runId}-${round}-${target.id}`)) });
+        const fg = byTarget.get("floodgate").at(-1);
+        log(
+          `${scenario.id} round ${round + 1}/${settings.rounds}: ${order.map((t) => `${t.id} ${Math.round(byTarget.get(t.id).at(-1).rps)}`).join(", ")} req/s` +
+            (fg.failOpen ? ` (floodgate failed open ${fg.failOpen}×)` : ""),
+        );
+      }
+    } finally {
+      await server.stop();
+    }
+    all.push(...[...byTarget.values()].flat());
+    const targetSummary = summarizeLoads(byTarget);
+    for (const [id, runs] of byTarget) {
+      const cost = costOf(runs);
+      if (cost) targetSummary[id] = { ...targetSummary[id], cost };
+    }
+    // What a variant gives up (e.g. coalescing), or how floodgate compares with a baseline (strong mode, a bare 429):
+    // floodgate's throughput over the other's, round by round.
+    for (const id of [...(scenario.variants ?? []), ...(scenario.baselines ?? []).map((b) => b.id)]) {
+      const perRound = byTarget.get(id).map((r) => (byTarget.get("floodgate").find((f) => f.round === r.round)?.rps ?? NaN) / r.rps);
+      targetSummary[id] = { ...targetSummary[id], floodgateOverThis: median(perRound), floodgateOverThisRounds: perRound };
+    }
+    rows.push({
+      id: scenario.id,
+      title: scenario.title,
+      path: scenario.path,
+      meaning: scenario.meaning,
+      limit: scenario.limit,
+      ...(scenario.baselines ? { baselines: scenario.baselines.map((b) => ({ ...b })) } : {}),
+      ...(scenario.roundTrip ? { roundTrip: scenario.roundTrip } : {}),
+      targets: targetSummary,
+      exactness: scenario.exactness
+        ? Object.fromEntries(["floodgate", ...(scenario.variants ?? []), "peer"].map((id) => [id, exactness(byTarget.get(id), scenario.limit)]))
+        : undefined,
+    });
+  }
+  const foreign = all.map((r) => r.foreignCpuPercent).filter(Number.isFinite);
+  results.background = {
+    thresholdPercent: FOREIGN_CPU_MAX,
+    medianPercent: median(foreign),
+    maxPercent: foreign.length ? Math.max(...foreign) : NaN,
+    runsOverThreshold: foreign.filter((f) => f > FOREIGN_CPU_MAX).length,
+    repeatedRuns: all.reduce((n, r) => n + r.attempts - 1, 0),
+    serverIdleCpuMaxPercent: SERVER_IDLE_CPU_MAX,
+    serverBusyWaitSeconds: serverWaits,
+    patienceLeftSeconds: Math.max(0, Math.round(patience / 1000)),
+  };
+  return rows;
+}
+
+async function profile(scenario, ports, client, built) {
+  const target = { id: "floodgate", service: "floodgate", path: scenario.path };
+  log(`profiling floodgate on ${scenario.id} for ${settings.seconds} s`);
+  const { profile: cpu, result } = await profileDuring(Number(process.env.BENCH_INSPECT), "floodgate", () =>
+    runLoad({
+      client: client.name,
+      url: `http://127.0.0.1:${ports.floodgate}${target.path}`,
+      connections: settings.connections,
+      seconds: settings.seconds,
+      keyArgs: keyArgsOf(scenario, `profile-${startedAt}`),
+    }),
+  );
+  const file = join(work, `profile-${scenario.id}.cpuprofile`);
+  writeFileSync(file, JSON.stringify(cpu));
+  const map = JSON.parse(readFileSync(join(built.floodgate.dir, `${built.floodgate.modules[0]}.map`), "utf8"));
+  console.log(`\n${Math.round(result.rps)} req/s under the profiler; self time by source (${file}):`);
+  for (const row of summarizeBySource(cpu, map, built.floodgate.modules[0]).slice(0, 25))
+    console.log(`${(row.share * 100).toFixed(1).padStart(6)} %  ${row.source}`);
+}
+
+async function main() {
+  const client = loadClient(option("client", "auto"));
+  const env = machine({ workerd: workerdVersion(), loadClient: `${client.name} ${client.version}` });
+  log(`${env.cpu}, ${env.cores} cores, ${env.memoryGiB} GiB; node ${env.node}; workerd ${env.workerd}; load: ${env.loadClient}`);
+  const unknown = only?.filter((id) => !SCENARIOS.some((s) => s.id === id)) ?? [];
+  if (unknown.length > 0) throw new Error(`--only: no scenario ${unknown.join(", ")} (have ${SCENARIOS.map((s) => s.id).join(", ")})`);
+  const scenarios = SCENARIOS.filter((s) => (only ? only.includes(s.id) : !quick || s.quick));
+  const results = { generatedAt: new Date().toISOString(), command: `npm run bench${argv.length ? ` -- ${argv.join(" ")}` : ""}`, environment: env, settings };
+
+  const loads = !flag("skip-load") || profileScenario;
+  const overshoot = !profileScenario && !flag("skip-overshoot");
+  const scan = !profileScenario && !flag("skip-scan");
+  // Every workerd the run stopped, with the runtime warnings its log holds: said at once when there are any, and tallied at the end.
+  const stopped = [];
+  const noteStopped = (id, warnings) => {
+    stopped.push({ workerd: id, ...warnings });
+    if (warnings.total > 0) log(`WARNING: workerd of ${id} logged runtime warnings: ${warningCounts(warnings)}\n${warningLines(warnings).join("\n")}`);
+  };
+  if (loads || overshoot || scan) {
+    checkBenchRules(SCENARIOS);
+    rmSync(work, { recursive: true, force: true });
+    log("building floodgate, origin, bare, peer and probe workers (wrangler deploy --dry-run)");
+    const built = await buildWorkers(root, join(work, "build"));
+    if (loads) {
+      if (profileScenario) process.env.BENCH_INSPECT ??= "9229";
+      let current;
+      let started = 0;
+      // A fresh workerd with fresh storage (its own directory) each time.
+      const startServer = async (scenario) => {
+        started += 1;
+        const { path, ports } = await writeConfig(join(work, "build"), services(built), join(work, "storage", String(started)));
+        const server = await startWorkerd(path, ports, join(work, `workerd-${scenario.id}.log`));
+        current = server;
+        log(
+          `${scenario.id}: workerd (pid ${server.pid}) serving ${Object.entries(ports)
+            .map(([id, port]) => `${id} :${port}`)
+            .join(", ")}`,
+        );
+        return {
+          pid: server.pid,
+          ports,
+          stop: async () => {
+            noteStopped(scenario.id, await server.stop());
+            current = undefined;
+          },
+        };
+      };
+      const stopOnSignal = async () => {
+        await current?.stop();
+        process.exit(130);
+      };
+      process.once("SIGINT", stopOnSignal);
+      process.once("SIGTERM", stopOnSignal);
+      try {
+        if (profileScenario) {
+          const scenario = SCENARIOS.find((s) => s.id === profileScenario);
+          if (!scenario) throw new Error(`--profile: no scenario "${profileScenario}" (have ${SCENARIOS.map((s) => s.id).join(", ")})`);
+          const server = await startServer(scenario);
+          try {
+            await profile(scenario, server.ports, client, built);
+          } finally {
+            await server.stop();
+          }
+          return;
+        }
+        results.scenarios = await runLoads(scenarios, startServer, client, results);
+        results.probes = PROBES.map((p) => ({ ...p }));
+        const trips = roundTrip(results.scenarios);
+        if (trips.length > 0) results.roundTrip = trips;
+      } finally {
+        await current?.stop();
+        process.off("SIGINT", stopOnSignal);
+        process.off("SIGTERM", stopOnSignal);
+        log("workerd stopped");
+      }
+      rmSync(join(work, "storage"), { recursive: true, force: true });
+    }
+    // Its own workerd, after the main one stopped, so the two never compete for the CPU.
+    if (overshoot) {
+      log(`pre-counting overshoot: E = ${edgeCounts.join(", ")} isolates sharing one counter namespace, seeded traffic past the limit`);
+      const { runtimeWarnings, ...measured } = await measureOvershoot({ floodgate: built.floodgate, workDir: join(work, "overshoot"), quick, edgeCounts, log });
+      results.overshoot = measured;
+      noteStopped("overshoot", runtimeWarnings);
+    }
+    if (scan) {
+      const keys = Number(option("scan-keys", quick ? 30_000 : 1_000_000));
+      log(`memory scan: ${keys} distinct keys into one counter object, 1-hour then 1-minute windows`);
+      const { runtimeWarnings, ...measured } = await measureScan({ floodgate: built.floodgate, workDir: join(work, "scan"), keys, log });
+      results.scan = measured;
+      noteStopped("scan", runtimeWarnings);
+    }
+  }
+  results.runtimeWarnings = tallyWarnings(stopped);
+
+  if (!flag("skip-accuracy")) {
+    log("accuracy: replaying the seeded traces through every algorithm and the exact oracle");
+    const spec = { limit: 100, windowMs: 60_000 };
+    const scale = quick ? 0.1 : 1;
+    results.accuracy = [
+      { name: "stress", description: "2,000 keys, base rates 0.01–3 × the limit, bursts × 4", ...replayAccuracy(spec, { keys: Math.round(2_000 * scale) }) },
+      {
+        name: "mostly under limit",
+        description: "10,000 keys, base rates 0.01–0.3 × the limit, bursts × 4",
+        ...replayAccuracy(spec, { keys: Math.round(10_000 * scale), maxRate: 0.3 }),
+      },
+    ];
+  }
+
+  if (!flag("skip-memory")) {
+    log("memory: state per key, in the V8 heap and in SQLite");
+    const child = spawnSync(
+      process.execPath,
+      ["--expose-gc", "--disable-warning=ExperimentalWarning", join(root, "bench", "lib", "memory.mjs"), ...(quick ? ["--quick"] : [])],
+      { encoding: "utf8" },
+    );
+    if (child.status !== 0) throw new Error(`memory measurement failed:\n${child.stderr}`);
+    results.memory = JSON.parse(child.stdout);
+  }
+
+  results.elapsedSeconds = Math.round((Date.now() - startedAt) / 1000);
+  // Every run keeps its full raw document under the ignored bench/runs/.
+  // Only a full run replaces the summary and chart bench/README.md shows; a quick
+  // or partial run writes them beside the build, under the ignored bench/.work/.
+  const full = !quick && !only && !argv.some((a) => a.startsWith("--skip-"));
+  const runs = join(root, "bench", "runs");
+  mkdirSync(runs, { recursive: true });
+  const raw = join(runs, `${results.generatedAt.replace(/[:.]/g, "-")}${full ? "" : "-partial"}.json`);
+  writeFileSync(raw, `${JSON.stringify(results, null, 2)}\n`);
+  const out = full ? join(root, "bench") : work;
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, "results.json"), formatSummary(summarize(results)));
+  if (results.scenarios) writeFileSync(join(out, "results.svg"), renderSvg(results));
+  printReport(results);
+  if (results.overshoot) console.log(`\n${printOvershoot(results.overshoot)}`);
+  if (results.scenarios) console.log(`\n${printCost(results)}`);
+  if (results.scan) console.log(`\n${printScan(results.scan)}`);
+  // Last before the paths, where it cannot scroll by unseen: the run does not fail on warnings, but says so.
+  console.log(`\n${printWarnings(results.runtimeWarnings)}\n`);
+  const shown = (f) => f.slice(root.length + 1);
+  log(
+    `done in ${results.elapsedSeconds} s: ${shown(join(out, "results.json"))}${results.scenarios ? `, ${shown(join(out, "results.svg"))}` : ""}; raw: ${shown(raw)}`,
+  );
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,73 @@
+/**
+ * `GET /__ratelimit/counters` reads a counter without consuming from it;
+ * `DELETE` resets it. The limits come from the rules in force through the
+ * same lookup a decision uses, and the owning object answers.
+ */
+// @ts-nocheck
+
+import type { Context } from "hono";
+import type { Env } from "../config.ts";
+import type { Isolate } from "../context/isolate.ts";
+import { counterKey, objectName } from "../durable/placement.ts";
+import type { CounterVerdict } from "../durable/protocol.ts";
+import { deferOf } from "../http/defer.ts";
+import { problem } from "../http/problem.ts";
+import { toLimitCall } from "../limiter/decide.ts";
+import { matchDescriptor } from "../rules/index.ts";
+import type { CompiledLimit, DescriptorEntry } from "../rules/types.ts";
+import { parseCounterQuery } from "./descriptor-param.ts";
+
+/**
+ * Read (`reset` false) or reset and then read (`reset` true) one counter.
+ *
+ * @example
+ * admin.get("/counters", (c) => counters(c, isolateOf(c.env), false));
+ */
+export async function counters(c: Context<{ Bindings: Env }>, isolate: Isolate, reset: boolean): Promise<Response> {
+  const query = parseCounterQuery(new URL(c.req.url).search);
+  if (!query.ok) return problem(400, "Bad Request", query.message);
+  const rules = await isolate.currentRules(deferOf(c));
+  const domain = rules.domains.get(query.domain);
+  if (domain === undefined) return problem(404, "Not Found", `No domain "${query.domain}" in the rules in force.`);
+  const match = matchDescriptor(domain, query.entries);
+  if (match === undefined || match.limits.length === 0) {
+    const why = match === undefined ? "matches no rule" : match.unlimited ? "is unlimited" : "has no limit (whitelisted)";
+    return problem(404, "Not Found", `The descriptor ${label(query.entries)} ${why} in domain "${query.domain}".`);
+  }
+  // A share_threshold match counts in the pattern's counter (docs/rules.md).
+  const key = counterKey(domain.domain, match.counterEntries ?? query.entries);
+  const stub = isolate.env.COUNTERS.getByName(objectName(domain.domain, domain.placement, domain.shards, key));
+  if (reset) {
+    await stub.reset(key);
+    isolate.edge.blocks.forget(key);
+  }
+  const verdict = await stub.peek({ key, limits: match.limits.map(toLimitCall), cost: 0 });
+  return Response.json({
+    domain: domain.domain,
+    descriptor: query.entries,
+    ...(reset ? { reset: true } : {}),
+    limits: match.limits.map((limit, i) => describe(limit, verdict, i)),
+  });
+}
+
+function describe(limit: CompiledLimit, verdict: CounterVerdict, i: number) {
+  const d = verdict.decisions[i];
+  // Slots have no window (docs/concurrency.md): how many are taken says it all.
+  if (limit.concurrency !== undefined)
+    return { name: limit.name, concurrency: limit.concurrency, in_flight: limit.concurrency - d.remaining, remaining: d.remaining };
+  return {
+    name: limit.name,
+    algorithm: limit.algorithm,
+    unit: limit.unit,
+    unit_multiplier: limit.unitMultiplier,
+    requests_per_unit: limit.requestsPerUnit,
+    window_seconds: limit.windowMs / 1000,
+    remaining: d.remaining,
+    reset_after_ms: d.resetAfterMs,
+    reset_after_seconds: Math.ceil(d.resetAfterMs / 1000),
+  };
+}
+
+function label(entries: readonly DescriptorEntry[]): string {
+  return entries.map((e) => `${e.key}=${e.value}`).join(",");
+}

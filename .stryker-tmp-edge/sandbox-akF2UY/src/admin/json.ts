@@ -1,0 +1,53 @@
+/**
+ * `POST /__ratelimit/json`: Envoy's `/json` endpoint. 200 with the response
+ * when OK, 429 when OVER_LIMIT, 400 for a malformed body (as Envoy), with a
+ * problem+json naming what is wrong; 413 past MAX_JSON_BODY_BYTES.
+ */
+// @ts-nocheck
+
+import type { Context } from "hono";
+import type { Env } from "../config.ts";
+import { shouldRateLimit } from "../envoy/service.ts";
+import { BodyTooLargeError, readBodyText } from "../http/body.ts";
+import { deferOf } from "../http/defer.ts";
+import { DECISION_HEADER } from "../http/headers.ts";
+import { problem } from "../http/problem.ts";
+import type { Isolate } from "../context/isolate.ts";
+import { parseRulesText } from "../rules/index.ts";
+
+/** Largest decision request body accepted. */
+export const MAX_JSON_BODY_BYTES = 1024 * 1024;
+
+/**
+ * Handle one decision request.
+ *
+ * @example
+ * admin.post("/json", (c) => handleJson(c, isolateOf(c.env)));
+ */
+export async function handleJson(c: Context<{ Bindings: Env }>, isolate: Isolate): Promise<Response> {
+  let text: string;
+  try {
+    text = await readBodyText(c.req.raw, MAX_JSON_BODY_BYTES);
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) return problem(413, "Payload Too Large", `${error.message}; send fewer descriptors per request.`);
+    throw error;
+  }
+  const parsed = parseRulesText(text);
+  if (!parsed.ok) {
+    return problem(400, "Bad Request", `The body is not JSON (line ${parsed.line}, column ${parsed.column}: ${parsed.reason}).`);
+  }
+  const defer = deferOf(c);
+  const rules = await isolate.currentRules(defer);
+  const answer = await shouldRateLimit(isolate, rules, parsed.value, defer);
+  switch (answer.kind) {
+    case "invalid":
+      return problem(400, "Bad Request", `${answer.path}: ${answer.message}`, { path: answer.path });
+    case "unavailable":
+      return problem(503, "Service Unavailable", answer.message, { retry_after: 1 }, { "Retry-After": "1", [DECISION_HEADER]: "failure-closed" });
+    case "response": {
+      const status = answer.response.overallCode === "OVER_LIMIT" ? 429 : 200;
+      const headers: Record<string, string> = answer.failureOpen ? { [DECISION_HEADER]: "failure-open" } : {};
+      return Response.json(answer.response, { status, headers });
+    }
+  }
+}

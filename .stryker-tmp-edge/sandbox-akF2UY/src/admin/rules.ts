@@ -1,0 +1,92 @@
+/**
+ * `GET/PUT/DELETE /__ratelimit/rules`: read the rules in force, upload new
+ * ones (validated by the same compiler as `rules:check`; invalid rules
+ * change nothing), or go back to the bundled `rules.json`.
+ */
+// @ts-nocheck
+
+import type { Context } from "hono";
+import type { Env } from "../config.ts";
+import type { Isolate } from "../context/isolate.ts";
+import { BodyTooLargeError, readBodyText } from "../http/body.ts";
+import { deferOf } from "../http/defer.ts";
+import { problem } from "../http/problem.ts";
+import { compileRulesText, type CompileResult } from "../rules/index.ts";
+import { missingQueueMessage, queueLimitPaths } from "../rules/queue-limits.ts";
+
+/** Largest rules upload accepted (stored in chunks; a 10,000-descriptor file is about 1 MB). */
+export const MAX_RULES_BODY_BYTES = 16 * 1024 * 1024;
+
+type C = Context<{ Bindings: Env }>;
+
+/**
+ * The rules in force: `{ version, source, updated_at, rules }`.
+ *
+ * @example
+ * admin.get("/rules", (c) => getRules(c, isolateOf(c.env)));
+ */
+export async function getRules(c: C, isolate: Isolate): Promise<Response> {
+  const live = isolate.rules;
+  const state = await live.fresh(isolate.env, isolate.settings.decisionTimeoutMs, deferOf(c));
+  let rules: unknown = live.bundledJson ?? null;
+  if (state.source === "stored") {
+    const record = await isolate.env.RULES.getByName(live.objectName).since(-1);
+    rules = record?.text !== undefined ? JSON.parse(record.text.replace(/^\uFEFF/, "")) : null;
+  }
+  return Response.json({ version: state.version, source: state.source, updated_at: state.updatedAt ?? null, rules });
+}
+
+/**
+ * Validate and store an upload; 400 with every `{ path, message }` when
+ * invalid, or when it has `on_limit: "queue"` limits and this Worker has no
+ * `QUEUE` binding (each would only ever answer 429).
+ *
+ * @example
+ * admin.put("/rules", (c) => putRules(c, isolateOf(c.env)));
+ */
+export async function putRules(c: C, isolate: Isolate): Promise<Response> {
+  const live = isolate.rules;
+  let text: string;
+  try {
+    text = await readBodyText(c.req.raw, MAX_RULES_BODY_BYTES);
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) return problem(413, "Payload Too Large", `${error.message}.`);
+    throw error;
+  }
+  const compiled = compileRulesText(text, { source: "rules" });
+  const checked = compiled.ok ? queueBindingCheck(compiled, text, isolate.env) : compiled;
+  // Validated here for the errors and the local apply; the object validates again before it stores.
+  const stored = checked.ok ? await isolate.env.RULES.getByName(live.objectName).put(text) : checked;
+  isolate.metrics.recordConfigLoad(stored.ok);
+  isolate.metrics.scheduleFlush(deferOf(c));
+  if (!checked.ok || !stored.ok) {
+    const errors = stored.ok ? [] : stored.errors;
+    const n = errors.length;
+    return problem(400, "Bad Request", `The rules were rejected (${n} error${n === 1 ? "" : "s"}); the rules in force are unchanged.`, { errors });
+  }
+  const { version, summary } = stored;
+  live.accept({ rules: checked.rules, version, source: "stored", updatedAt: new Date().toISOString() });
+  return Response.json({ version, source: "stored", summary });
+}
+
+/** `compiled`, or one error per `on_limit: "queue"` when the Worker has no queue to put requests on. */
+function queueBindingCheck(compiled: CompileResult, text: string, env: Env): CompileResult {
+  if (env.QUEUE !== undefined) return compiled;
+  const paths = queueLimitPaths(JSON.parse(text.replace(/^\uFEFF/, "")));
+  if (paths.length === 0) return compiled;
+  return { ok: false, errors: paths.map((path) => ({ path, message: missingQueueMessage("this Worker") })) };
+}
+
+/**
+ * Go back to the bundled rules (a new version).
+ *
+ * @example
+ * admin.delete("/rules", (c) => deleteRules(c, isolateOf(c.env)));
+ */
+export async function deleteRules(_c: C, isolate: Isolate): Promise<Response> {
+  const live = isolate.rules;
+  const version = await isolate.env.RULES.getByName(live.objectName).revert();
+  const state = live.bundledState(version, new Date().toISOString());
+  live.accept(state);
+  return Response.json({ version, source: "bundled" });
+}

@@ -1,0 +1,34 @@
+/**
+ * `GET /__ratelimit/traffic`: the dashboard's last hour, per policy: hits per
+ * 10-second bucket and the keys most limited (docs/dashboard.md). This
+ * isolate's pending counts are sent first; other isolates' are at most
+ * METRICS_FLUSH_MS (plus one RPC) old.
+ */
+// @ts-nocheck
+
+import type { Context } from "hono";
+import type { Env } from "../config.ts";
+import type { Isolate } from "../context/isolate.ts";
+import { METRICS_OBJECT } from "../metrics/recorder.ts";
+import type { TrafficView } from "../metrics/traffic-view.ts";
+
+/**
+ * Answer with the MetricsObject's view of the last hour.
+ *
+ * @example
+ * admin.get("/traffic", (c) => getTraffic(c, isolateOf(c.env)));
+ */
+export async function getTraffic(_c: Context<{ Bindings: Env }>, isolate: Isolate): Promise<Response> {
+  return Response.json(await trafficNow(isolate), { headers: { "cache-control": "no-store" } });
+}
+
+/**
+ * The last hour, with this isolate's pending counts included.
+ *
+ * @example
+ * const view = await trafficNow(isolate);
+ */
+export async function trafficNow(isolate: Isolate): Promise<TrafficView> {
+  await isolate.metrics.flushNow();
+  return (await isolate.env.METRICS.getByName(METRICS_OBJECT).trafficView()) as unknown as TrafficView;
+}

@@ -1,0 +1,115 @@
+/**
+ * The per-isolate context: what one isolate keeps between requests (the
+ * settings read from `env`, its rules source, the edge runtime in front of
+ * the counter objects, the metrics recorder). src/worker.ts makes it once and
+ * passes it down; no module of ours keeps per-isolate state of its own, so
+ * no caller's options can decide another caller's.
+ */
+// @ts-nocheck
+
+import { readSettings, type Env, type Settings } from "../config.ts";
+import { EdgeRuntime } from "../edge/runtime.ts";
+import type { Defer } from "../http/defer.ts";
+import { MetricsRecorder } from "../metrics/recorder.ts";
+import type { LiveRules } from "../rules/live.ts";
+import type { CompiledRules } from "../rules/types.ts";
+
+/**
+ * What an isolate is made of: its settings and the counter (and metrics)
+ * namespaces, which the gateway reads from `env` and `rateLimit()` from its
+ * options, and `env` itself for the features only the gateway has (admin
+ * API, queue, rules uploads).
+ */
+export interface IsolateParts {
+  readonly env: Env;
+  readonly settings: Settings;
+  readonly counters: Env["COUNTERS"];
+  /** Absent: no metrics are kept. */
+  readonly metrics?: Env["METRICS"];
+}
+
+/**
+ * The parts of the gateway's isolate, all read from `env`. Throws
+ * ConfigError when a `[vars]` value is invalid (the gateway answers 503
+ * naming it).
+ *
+ * @example
+ * const isolate = new Isolate(partsFromEnv(env), new LiveRules(bundledRules));
+ */
+export function partsFromEnv(env: Env): IsolateParts {
+  return { env, settings: readSettings(env), counters: env.COUNTERS, metrics: env.METRICS };
+}
+
+/**
+ * One isolate's state. `R` is where its rules come from: the gateway's live
+ * rules (`LiveRules`, following uploads), or the rules a `rateLimit()`
+ * middleware was given.
+ *
+ * @example
+ * const isolate = new Isolate(partsFromEnv(env), new LiveRules(bundledRules));
+ * const rules = await isolate.currentRules(defer);
+ * const result = await decide(isolate.edge, requestDescriptors(rules, request), { timeoutMs: isolate.settings.decisionTimeoutMs });
+ */
+export class Isolate<R = LiveRules> {
+  readonly env: Env;
+  readonly settings: Settings;
+  readonly rules: R;
+  readonly edge: EdgeRuntime;
+  readonly metrics: MetricsRecorder;
+
+  constructor(parts: IsolateParts, rules: R, options: IsolateOptions = {}) {
+    this.env = parts.env;
+    this.settings = parts.settings;
+    this.rules = rules;
+    this.edge = new EdgeRuntime(parts.counters, {
+      coalesce: options.coalesce ?? true,
+      decisionTimeoutMs: this.settings.decisionTimeoutMs,
+    });
+    this.metrics = new MetricsRecorder(parts.metrics, this.settings.metricsFlushMs);
+  }
+
+  /**
+   * The rules to decide a request with: synchronous on the hot path, a
+   * promise only while this isolate must wait for a version check.
+   *
+   * @example
+   * const rules = await isolate.currentRules(defer);
+   */
+  currentRules(this: Isolate<LiveRules>, defer: Defer): CompiledRules | Promise<CompiledRules> {
+    return this.rules.current(this.env, this.settings.decisionTimeoutMs, defer);
+  }
+}
+
+/** How an isolate's edge is built, for what `env` does not choose. */
+export interface IsolateOptions {
+  /**
+   * Batch concurrent calls to one counter object (default `true`). Off only
+   * where a test or the bench measures what coalescing buys; no `[vars]`
+   * value turns it off in a deployment.
+   */
+  readonly coalesce?: boolean;
+}
+
+/** The context of the isolate serving `env`. */
+export type IsolateOf<R = LiveRules> = (env: Env) => Isolate<R>;
+
+/**
+ * The one place an isolate's context is made: on its first request, from
+ * that request's `env` (the runtime passes the same object to every request
+ * of an isolate). A different `env` object (a test's own variables) gets a
+ * context of its own. An `env` whose settings are invalid gets none: every
+ * request throws the same ConfigError until it is fixed. `partsOf` says what
+ * an isolate is made of (default: everything from `env`, as the gateway does).
+ *
+ * @example
+ * const isolateOf = isolateContexts(new LiveRules(bundledRules, { bundledJson: rulesJson }));
+ * export default { fetch: (request, env, ctx) => createApp(isolateOf).fetch(request, env, ctx) };
+ */
+export function isolateContexts<R>(rules: R, options: IsolateOptions = {}, partsOf: (env: Env) => IsolateParts = partsFromEnv): IsolateOf<R> {
+  const made = new WeakMap<Env, Isolate<R>>();
+  return (env) => {
+    let isolate = made.get(env);
+    if (isolate === undefined) made.set(env, (isolate = new Isolate(partsOf(env), rules, options)));
+    return isolate;
+  };
+}

@@ -1,0 +1,295 @@
+/**
+ * CounterObject: the Durable Object that owns a set of counters. It runs one
+ * event at a time, so each decision reads and writes its counters without
+ * locks and without races; it answers from memory and checkpoints windows of
+ * a minute or longer to SQLite (docs/reliability.md, "Durability").
+ */
+// @ts-nocheck
+
+import { DurableObject } from "cloudflare:workers";
+import { getAlgorithm, refund, reserve } from "../algorithms/index.ts";
+import type { Decision, Step } from "../algorithms/types.ts";
+import { CounterCache } from "./counter-cache.ts";
+import { CounterStore } from "./counter-store.ts";
+import { LeaseBook } from "./leases.ts";
+import { absorb, type CounterAccess, decideBesideLeases, leasedOn } from "./precount-sync.ts";
+import type { CounterCall, CounterVerdict, LimitCall, RefundCall, ReserveCall } from "./protocol.ts";
+import { decideWithSlots, settleSlots, SlotBook, type WindowAccess } from "./slots.ts";
+
+/** The shortest gap between sweeps of idle counters (a sweep waits for the first counter that can be idle). */
+export const SWEEP_INTERVAL_MS = 10_000;
+
+// Separates counter key from limit id in storage ids; counter keys are JSON
+// text, in which a raw U+0001 cannot occur, so the split is unambiguous.
+const SEP = "\u0001";
+
+/** What `stats()` reports. */
+export interface CounterStats {
+  /** Counter states in memory. */
+  readonly memory: number;
+  /** Rows in storage. */
+  readonly stored: number;
+  /** `decide` RPCs served since this instance started. */
+  readonly calls: number;
+  /** SQLite rows read and written since this instance started, as billed. */
+  readonly rowsRead: number;
+  readonly rowsWritten: number;
+}
+
+/**
+ * Owns counters; placement (`src/durable/placement.ts`) decides which keys it holds.
+ *
+ * @example
+ * const stub = env.COUNTERS.getByName("api/shard/3");
+ * const [verdict] = await stub.decide([{ key, limits, cost: 1 }]);
+ */
+export class CounterObject extends DurableObject {
+  private readonly store: CounterStore;
+  private readonly cache: CounterCache;
+  /** Quota leased to pre-counting isolates (in memory: a restart ends every lease; docs: "Edge pre-counting"). */
+  private readonly leases = new LeaseBook();
+  /** Concurrency slots (docs/concurrency.md), written through to storage. */
+  private readonly slots: SlotBook;
+  /** When the alarm is set for (undefined: none set). */
+  private alarmAt: number | undefined;
+  /** When the next sweep of idle counters is due (undefined: none planned). */
+  private sweepAt: number | undefined;
+  /** The earliest `idleAt` committed since the last sweep (it may have moved on since; then the sweep finds nothing and looks again). */
+  private earliestIdleAt: number;
+  /** `decide` RPCs served since this instance started (tests count edge savings with it). */
+  private calls = 0;
+  private alarms = 0;
+
+  constructor(ctx: DurableObjectState, env: unknown) {
+    super(ctx, env as never);
+    this.store = new CounterStore(ctx.storage.sql);
+    this.cache = new CounterCache(this.store);
+    this.slots = new SlotBook(ctx.storage.sql);
+    // Counters are read back one by one on their next hit; only the sweep needs to know what is stored.
+    this.earliestIdleAt = this.store.earliestIdleAt();
+  }
+
+  /**
+   * Decide a batch of calls in order, exactly as if each came alone. Within a
+   * call all windows are decided together: if any rejects, none consumes.
+   *
+   * @example
+   * await stub.decide([{ key, limits: [perSecond, perDay], cost: 1 }]);
+   */
+  decide(calls: readonly CounterCall[]): CounterVerdict[] {
+    this.calls += 1;
+    const now = Date.now();
+    try {
+      return calls.map((call) => this.decideCall(call, now));
+    } finally {
+      // Same event, so the same implicit transaction: written before the answers leave.
+      if (this.cache.checkpointDue(now)) this.cache.checkpoint();
+      this.schedule(now);
+    }
+  }
+
+  private decideCall(call: CounterCall, now: number): CounterVerdict {
+    switch (call.kind) {
+      case undefined:
+      case "decide":
+        return stamped(call, this.decideOne(call, now), now);
+      case "refund":
+        return this.refundOne(call, now);
+      case "reserve":
+        // Windows not reserving were decided now, so `now` is when their hits were taken.
+        return stamped(call, this.reserveOne(call, now), now);
+      case "absorb":
+        return absorb(call, this.leases, this.access(now), now);
+      case "release":
+      case "renew":
+        return settleSlots(call, this.slots, SEP, now);
+      default:
+        return unknownKind(call);
+    }
+  }
+
+  /**
+   * Read a counter without consuming from it.
+   *
+   * @example
+   * const verdict = await stub.peek({ key, limits, cost: 0 });
+   */
+  peek(call: CounterCall): CounterVerdict {
+    return this.decideOne({ ...call, cost: 0 }, Date.now());
+  }
+
+  /**
+   * Forget every window of a counter key, in memory and in storage.
+   *
+   * @example
+   * await stub.reset(key);
+   */
+  reset(key: string): void {
+    this.cache.reset(key + SEP);
+  }
+
+  /**
+   * Sizes for tests, metrics and the bench's cost model.
+   *
+   * @example
+   * const { memory, stored, rowsWritten } = await stub.stats();
+   */
+  stats(): CounterStats {
+    return { memory: this.cache.size, stored: this.store.count(), calls: this.calls, rowsRead: this.store.rowsRead, rowsWritten: this.store.rowsWritten };
+  }
+
+  /**
+   * What this instance has cost since it started, as billed: `decide` calls
+   * and alarms (each a Durable Object request) and SQLite rows read and
+   * written. Cheap (no query), for the bench's cost model.
+   *
+   * @example
+   * const { rowsWritten } = await stub.usage();
+   */
+  usage(): { calls: number; alarms: number; rowsRead: number; rowsWritten: number } {
+    return { calls: this.calls, alarms: this.alarms, rowsRead: this.store.rowsRead, rowsWritten: this.store.rowsWritten };
+  }
+
+  /** Checkpoints unsaved changes when traffic has stopped, and sweeps idle counters. */
+  override async alarm(): Promise<void> {
+    this.alarms += 1;
+    this.alarmAt = undefined;
+    const now = Date.now();
+    // An alarm with nothing to checkpoint is the sweep's, even if it runs early.
+    if (this.sweepAt !== undefined && (now >= this.sweepAt || this.cache.nextCheckpointAt === Infinity)) {
+      this.sweepAt = undefined;
+      this.earliestIdleAt = this.cache.sweep(now);
+      this.slots.sweep(now);
+    } else this.cache.checkpoint();
+    this.schedule(now);
+  }
+
+  /** The object's counters at `now`, as pre-counting syncs read and charge them (precount-sync.ts). */
+  private access(now: number): CounterAccess {
+    return {
+      fits: (call, cost) => this.fits(call, cost, now),
+      take: (call, cost) => {
+        for (const limit of call.limits) this.commit(call.key, limit, this.step(call.key, limit, now, cost).state, now);
+      },
+      peek: (call) => call.limits.map((limit) => this.peekDecision(call.key, limit, now)),
+    };
+  }
+
+  /** The rate windows of one counter key, for a call that also holds slots. */
+  private windows(key: string, now: number): WindowAccess {
+    return {
+      step: (limit, cost) => this.step(key, limit, now, cost),
+      commit: (limit, state) => this.commit(key, limit, state, now),
+    };
+  }
+
+  /** Whether `cost` hits on every window of `call` would be allowed now (nothing consumed). */
+  private fits(call: CounterCall, cost: number, now: number): boolean {
+    return call.limits.every((limit) => this.step(call.key, limit, now, cost).decision.allowed);
+  }
+
+  /**
+   * Take the first slot within `maxDelayMs` at which every window allows the
+   * call (see `reserve`). The object runs one event at a time, so the slot
+   * is taken before the next call is looked at: slots never overlap.
+   */
+  private reserveOne(call: ReserveCall, now: number): CounterVerdict {
+    const result = reserve(
+      call.limits.map((limit) => ({
+        algorithm: getAlgorithm(limit.algorithm),
+        state: this.cache.read(call.key + SEP + limit.id, limit),
+        limit,
+        reserve: limit.reserve === true,
+      })),
+      now,
+      call.cost,
+      call.maxDelayMs,
+    );
+    const verdict = this.settle(call, result.steps, result.allowed, now);
+    return result.allowed ? { ...verdict, delayMs: result.delayMs } : verdict;
+  }
+
+  private refundOne(call: RefundCall, now: number): CounterVerdict {
+    for (const limit of call.limits) {
+      const id = call.key + SEP + limit.id;
+      const state = this.cache.read(id, limit);
+      // A counter already dropped had let the hits expire: nothing to give back.
+      if (state !== undefined) this.commit(call.key, limit, refund(limit.algorithm, state, limit, now, call.chargedAt, call.cost), now);
+    }
+    return { allowed: true, decisions: call.limits.map((limit) => this.peekDecision(call.key, limit, now)) };
+  }
+
+  private decideOne(call: CounterCall, now: number): CounterVerdict {
+    if (call.kind === undefined || call.kind === "decide") {
+      if (call.slot !== undefined || call.limits.some((limit) => limit.concurrency))
+        return decideWithSlots(call, this.slots, this.windows(call.key, now), SEP, now);
+    }
+    // Quota leased to pre-counting isolates counts as taken; only a call that fits without it is decided beside it.
+    if (!this.leases.empty && call.cost > 0 && this.fits(call, call.cost, now)) {
+      const access = this.access(now);
+      const leased = leasedOn(call, this.leases, access, now);
+      if (leased > 0) return decideBesideLeases(call, leased, this.leases, access, now);
+    }
+    const steps = call.limits.map((limit) => this.step(call.key, limit, now, call.cost));
+    return this.settle(
+      call,
+      steps,
+      steps.every((step) => step.decision.allowed),
+      now,
+    );
+  }
+
+  /** Commit the windows' steps if the call is allowed (and consumes); the verdict either way. */
+  private settle(call: CounterCall, steps: readonly Step<unknown>[], allowed: boolean, now: number): CounterVerdict {
+    if (!allowed) {
+      // Nothing was consumed, so report the windows that would have allowed
+      // as they really stand, not as if the hit had been taken.
+      const decisions = steps.map((step, i) => (step.decision.allowed ? this.peekDecision(call.key, call.limits[i], now) : step.decision));
+      return { allowed, decisions };
+    }
+    if (call.cost > 0) {
+      for (let i = 0; i < steps.length; i++) this.commit(call.key, call.limits[i], steps[i].state, now);
+    }
+    return { allowed, decisions: steps.map((step) => step.decision) };
+  }
+
+  private peekDecision(key: string, limit: LimitCall, now: number): Decision {
+    return this.step(key, limit, now, 0).decision;
+  }
+
+  /** One window's step for `cost` hits now, from its current state (nothing committed). */
+  private step(key: string, limit: LimitCall, now: number, cost: number): Step<unknown> {
+    return getAlgorithm(limit.algorithm).decide(this.cache.read(key + SEP + limit.id, limit), limit, now, cost);
+  }
+
+  private commit(key: string, limit: LimitCall, state: unknown, now: number): void {
+    const idleAt = this.cache.write(key + SEP + limit.id, limit, state, now);
+    if (idleAt < this.earliestIdleAt) this.earliestIdleAt = idleAt;
+  }
+
+  // One alarm serves the checkpoint and the sweep, set only when it must move
+  // earlier (setting it is a storage write). The sweep comes no sooner than
+  // SWEEP_INTERVAL_MS, and no sooner than a counter can be idle: an object
+  // holding one key's 1-minute window (per-key placement) sweeps once when
+  // it goes idle, not six times on the way.
+  private schedule(now: number): void {
+    if (this.earliestIdleAt !== Infinity) {
+      const sweepAt = Math.max(now + SWEEP_INTERVAL_MS, this.earliestIdleAt);
+      if (this.sweepAt === undefined || sweepAt < this.sweepAt) this.sweepAt = sweepAt;
+    }
+    const at = Math.min(this.sweepAt ?? Infinity, this.cache.nextCheckpointAt);
+    if (at === Infinity || (this.alarmAt !== undefined && this.alarmAt <= at)) return;
+    this.alarmAt = at;
+    void this.ctx.storage.setAlarm(at);
+  }
+}
+
+function stamped(call: CounterCall, verdict: CounterVerdict, now: number): CounterVerdict {
+  return call.refundable && verdict.allowed ? { ...verdict, chargedAt: now } : verdict;
+}
+
+// A call from a worker of another version, naming a kind this object does
+// not know: refusing it beats deciding it as something it is not.
+function unknownKind(call: never): never {
+  throw new Error(`unknown counter call kind ${JSON.stringify((call as { kind?: unknown }).kind)}`);
+}

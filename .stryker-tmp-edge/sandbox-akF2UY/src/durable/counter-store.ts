@@ -1,0 +1,121 @@
+/**
+ * SQLite persistence for counter state: one row per counter (counter key +
+ * limit id) of a window long enough to keep (docs/reliability.md, "Durability"). Every
+ * statement's rows read and written are summed, as billed, for the bench's
+ * cost model.
+ */
+// @ts-nocheck
+
+
+/** A stored counter's state and when it goes idle. */
+export interface StoredCounter {
+  readonly state: unknown;
+  readonly idleAt: number;
+}
+
+/**
+ * Thin wrapper over the object's SQLite database. All calls are synchronous
+ * and join the current event's implicit transaction: writes of one event
+ * commit together, before any answer of that event leaves the object.
+ *
+ * @example
+ * const store = new CounterStore(ctx.storage.sql);
+ * store.save("k\u0001limit", { w: 0, c: 1 }, Date.now() + 60_000);
+ */
+export class CounterStore {
+  private readonly sql: SqlStorage;
+  /** Rows read and written since this instance started, as SQLite counted them. */
+  rowsRead = 0;
+  rowsWritten = 0;
+
+  constructor(sql: SqlStorage) {
+    this.sql = sql;
+    // WITHOUT ROWID: the row lives in its primary key's tree, so a new counter writes that tree and the
+    // idle_at index, not a rowid table as well (rows written are billed). An object created before keeps
+    // its table as it was; the statements below serve both.
+    this.run("CREATE TABLE IF NOT EXISTS counters (id TEXT PRIMARY KEY, state TEXT NOT NULL, idle_at INTEGER NOT NULL) WITHOUT ROWID");
+    this.run("CREATE INDEX IF NOT EXISTS counters_idle_at ON counters (idle_at)");
+  }
+
+  /**
+   * One counter, or undefined if it was never stored (or was swept).
+   *
+   * @example
+   * store.load(id)?.state;
+   */
+  load(id: string): StoredCounter | undefined {
+    const [row] = this.run<{ state: string; idle_at: number }>("SELECT state, idle_at FROM counters WHERE id = ?", id);
+    return row === undefined ? undefined : { state: JSON.parse(row.state), idleAt: row.idle_at };
+  }
+
+  /**
+   * Insert or replace one counter's state.
+   *
+   * @example
+   * store.save(id, state, idleAt);
+   */
+  save(id: string, state: unknown, idleAt: number): void {
+    // An upsert updates the row in place: fewer rows written (billed) than a replace's delete and insert.
+    this.run(
+      "INSERT INTO counters (id, state, idle_at) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET state = excluded.state, idle_at = excluded.idle_at",
+      id,
+      JSON.stringify(state),
+      idleAt,
+    );
+  }
+
+  /**
+   * Replace the state of a stored counter whose idle time has not moved:
+   * the idle_at index is left alone, so one row is written, not two.
+   * Returns false when there was no such row (then `save` it).
+   *
+   * @example
+   * if (!store.saveState(id, state)) store.save(id, state, idleAt);
+   */
+  saveState(id: string, state: unknown): boolean {
+    const before = this.rowsWritten;
+    this.run("UPDATE counters SET state = ? WHERE id = ?", JSON.stringify(state), id);
+    return this.rowsWritten > before;
+  }
+
+  /**
+   * Remove every counter whose id starts with `prefix` (all windows of one key).
+   *
+   * @example
+   * store.deletePrefix(key + "\u0001");
+   */
+  deletePrefix(prefix: string): void {
+    // substr comparison rather than LIKE: keys may contain % and _.
+    this.run("DELETE FROM counters WHERE substr(id, 1, ?) = ?", prefix.length, prefix);
+  }
+
+  /**
+   * Drop counters that have gone idle, keeping storage bounded by active keys.
+   *
+   * @example
+   * store.deleteIdle(Date.now());
+   */
+  deleteIdle(now: number): void {
+    this.run("DELETE FROM counters WHERE idle_at <= ?", now);
+  }
+
+  /** When the first stored counter goes idle (Infinity: none stored). */
+  earliestIdleAt(): number {
+    const [row] = this.run<{ at: number | null }>("SELECT min(idle_at) AS at FROM counters");
+    return row?.at ?? Infinity;
+  }
+
+  /** Number of stored counters (for tests and metrics). */
+  count(): number {
+    const [row] = this.run<{ n: number }>("SELECT count(*) AS n FROM counters");
+    return row.n;
+  }
+
+  private run<T extends Record<string, SqlStorageValue>>(query: string, ...bindings: unknown[]): T[] {
+    const cursor = this.sql.exec<T>(query, ...bindings);
+    const rows = cursor.toArray();
+    this.rowsRead += cursor.rowsRead;
+    this.rowsWritten += cursor.rowsWritten;
+    return rows;
+  }
+}

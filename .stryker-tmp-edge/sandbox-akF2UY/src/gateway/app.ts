@@ -1,0 +1,121 @@
+/**
+ * The gateway: health check, the bearer-protected decision and admin API
+ * (a Hono app), and for every other path rate limiting, then the origin (or
+ * the built-in echo). Nothing under /__ratelimit/ is ever forwarded.
+ *
+ * Requests outside /__ratelimit/ skip the router: building a Hono context
+ * is a visible share of a pass-through's cost (bench/README.md).
+ */
+// @ts-nocheck
+
+import { Hono } from "hono";
+import { adminRoutes } from "../admin/routes.ts";
+import { ConfigError, type Env } from "../config.ts";
+import type { IsolateOf } from "../context/isolate.ts";
+import type { RateLimitResult } from "../limiter/types.ts";
+import { pathStart } from "../http/url-parts.ts";
+import { queuedStatus } from "../queue/status-route.ts";
+import { settleAfterResponse } from "../limiter/settle.ts";
+import { admit, admittedHeaders } from "./admit.ts";
+import type { SlotHold } from "./slots.ts";
+import { deferFrom, deferOf, type Defer } from "../http/defer.ts";
+import { forwardToOrigin } from "../http/forward.ts";
+import { withoutOrigin } from "./no-origin.ts";
+import { withHeaders } from "../http/headers.ts";
+import { problem } from "../http/problem.ts";
+
+/** The gateway as a module worker's default export: `fetch`, plus the Hono app behind /__ratelimit/. */
+export interface Gateway {
+  fetch(request: Request, env: Env, ctx?: ExecutionContext): Promise<Response>;
+  readonly app: Hono<{ Bindings: Env }>;
+}
+
+/**
+ * Build the gateway over the isolate contexts `isolateOf` makes (each holds
+ * the live rules, which follow `PUT /__ratelimit/rules` on every isolate).
+ *
+ * @example
+ * export default createApp(isolateContexts(new LiveRules(bundledRules, { bundledJson: rulesJson })));
+ */
+export function createApp(isolateOf: IsolateOf): Gateway {
+  const app = new Hono<{ Bindings: Env }>();
+
+  app.get("/__ratelimit/healthcheck", (c) => c.text("OK"));
+  // Before the admin routes: the client that queued a request may read it without the token.
+  app.get("/__ratelimit/queued/:id", (c) => queuedStatus(c, isolateOf));
+  app.route("/__ratelimit", adminRoutes(isolateOf));
+  app.all("/__ratelimit/*", () => problem(404, "Not Found", "No such floodgate endpoint."));
+  // Reached only by paths the router decodes into something else (see needsRouter).
+  app.all("*", (c) => limitThenForward(c.req.raw, c.env, deferOf(c)));
+  app.onError(errorResponse);
+
+  async function limitThenForward(request: Request, env: Env, defer: Defer): Promise<Response> {
+    const isolate = isolateOf(env);
+    // Awaited only when it is a promise: the hot path takes no extra turn for rules already in hand.
+    const pending = isolate.currentRules(defer);
+    const admission = await admit(request, isolate, pending instanceof Promise ? await pending : pending, defer);
+    if (admission.response) return admission.response;
+    const result = admission.result;
+    // The slot is already taken in the counter; holding the request until it comes keeps the origin at the limit's rate.
+    if (result.delayMs !== undefined && result.delayMs > 0) await scheduler.wait(result.delayMs);
+    const headers = admittedHeaders(result, isolate.settings.headerDialect);
+    const { slots } = admission;
+    if (slots === undefined) {
+      const response = await originResponse(request, isolate.settings.originUrl, result, headers.length > 0);
+      settleAfterResponse(isolate.edge, result, response, defer);
+      return withHeaders(response, headers);
+    }
+    try {
+      const response = await originResponse(request, isolate.settings.originUrl, result, headers.length > 0, slots);
+      settleAfterResponse(isolate.edge, result, response, defer);
+      return slots.follow(withHeaders(response, headers));
+    } catch (error) {
+      slots.release();
+      throw error;
+    }
+  }
+
+  return {
+    app,
+    async fetch(request, env, ctx) {
+      if (needsRouter(request.url)) return app.fetch(request, env, ctx);
+      try {
+        return await limitThenForward(request, env, deferFrom(ctx));
+      } catch (error) {
+        return errorResponse(error);
+      }
+    },
+  };
+}
+
+// The admin API lives under /__ratelimit; a percent-encoded path may decode
+// into it, so the router (which decodes) decides those too.
+function needsRouter(url: string): boolean {
+  const path = pathStart(url);
+  if (path < 0 || url.startsWith("/__ratelimit", path)) return true;
+  const percent = url.indexOf("%", path);
+  const query = url.indexOf("?", path);
+  return percent >= 0 && (query < 0 || percent < query);
+}
+
+/**
+ * The origin's answer, the echo, or a 502 (which frees `slots` at once). With `mutable`, its headers can
+ * be set (a fetch response's cannot, so it is copied: only when headers
+ * are to be added, since the copy is a visible share of a request's cost).
+ */
+async function originResponse(request: Request, origin: URL | undefined, result: RateLimitResult, mutable: boolean, slots?: SlotHold): Promise<Response> {
+  if (!origin) return withoutOrigin(request, result, mutable);
+  try {
+    const upstream = await forwardToOrigin(request, origin);
+    return mutable ? new Response(upstream.body, upstream) : upstream;
+  } catch (error) {
+    slots?.release();
+    return problem(502, "Bad Gateway", `The origin could not be reached: ${String(error)}`);
+  }
+}
+
+function errorResponse(error: unknown): Response {
+  if (error instanceof ConfigError) return problem(503, "Service Unavailable", `floodgate is misconfigured: ${error.message}`);
+  console.error(JSON.stringify({ event: "floodgate.unhandled_error", error: String(error), stack: (error as Error).stack }));
+  return problem(500, "Internal Server Error", "floodgate hit an unexpected error; it has been logged.");
+}

@@ -1,0 +1,80 @@
+/**
+ * The decision engine: descriptors in, one RateLimitResult out. It plans a
+ * call per counter, grouped by the object that owns it (plan.ts), has the
+ * edge answer them (one RPC per object, all in parallel, unless the isolate
+ * can answer alone), and folds the verdicts (fold.ts, summarize.ts).
+ */
+// @ts-nocheck
+
+import type { SlotLease } from "../durable/protocol.ts";
+import type { EdgeRuntime } from "../edge/runtime.ts";
+import type { Defer } from "../http/defer.ts";
+import type { DomainDescriptors } from "../rules/types.ts";
+import { fold } from "./fold.ts";
+import { plan } from "./plan.ts";
+import { summarize } from "./summarize.ts";
+import { withTimeout } from "./timeout.ts";
+import type { DescriptorOutcome, PolicyOutcome, RateLimitResult } from "./types.ts";
+
+export { toLimitCall } from "./calls.ts";
+export { CounterUnavailableError } from "./timeout.ts";
+
+/** Options for one decision. */
+export interface DecideOptions {
+  /** Hits this request adds (Envoy `hits_addend`); default 1. */
+  readonly cost?: number;
+  /** Milliseconds to wait for counters before `onTimeout` decides. */
+  readonly timeoutMs: number;
+  /** SHADOW_MODE: count everything, block nothing. */
+  readonly shadowAll?: boolean;
+  /** Where background work goes (ctx.waitUntil); pre-counting syncs need it. Without it, precount limits are decided strongly. */
+  readonly defer?: Defer;
+  /**
+   * Honour `on_limit: "delay"` and `"queue"` (the gateway does). Without it
+   * (the decision API) every limit answers plainly, as Envoy's would.
+   */
+  readonly onLimit?: boolean;
+  /** The slot this request takes on concurrency limits (see PlanOptions); the caller releases it. */
+  readonly slot?: SlotLease;
+}
+
+/**
+ * Decide a request against every domain it maps to. Rejects with
+ * CounterUnavailableError when any counter cannot be reached within
+ * `timeoutMs`; the caller applies FAILURE_MODE.
+ *
+ * @example
+ * const result = await decide(isolate.edge, [{ domain, descriptors: [[{ key: "remote_address", value: ip }]] }], { timeoutMs: 1000 });
+ * result.allowed; // false once the IP is over its limit
+ */
+export async function decide(edge: EdgeRuntime, requests: readonly DomainDescriptors[], options: DecideOptions): Promise<RateLimitResult> {
+  const outcomes = await decideEach(edge, requests, options);
+  const policies: PolicyOutcome[] = [];
+  for (const outcome of outcomes) for (const policy of outcome.policies) policies.push(policy);
+  const result = summarize(policies, options.shadowAll);
+  return outcomes.length === 0 ? result : { ...result, descriptors: outcomes };
+}
+
+/**
+ * Decide every descriptor and report each one on its own, in request order
+ * (domain by domain): what it matched, and each enforced limit's decision.
+ * The Envoy API answers one status per descriptor from this.
+ *
+ * @example
+ * const [outcome] = await decideEach(isolate.edge, [{ domain, descriptors: [[{ key: "k", value: "v" }]], costs: [0] }], { timeoutMs: 1000 });
+ * outcome.policies[0]?.decision.remaining; // read without consuming
+ */
+export async function decideEach(edge: EdgeRuntime, requests: readonly DomainDescriptors[], options: DecideOptions): Promise<DescriptorOutcome[]> {
+  const { outcomes, byObject } = plan(requests, options, options.defer !== undefined);
+  if (byObject.size === 0) return outcomes;
+  const defer = options.defer ?? (() => undefined);
+  const groups = [...byObject.values()];
+  // A request answered entirely in this isolate (cached blocks, pre-counted budget) needs no object, and so no timeout.
+  const local = groups.length === 1 ? edge.localVerdicts(groups[0], defer) : undefined;
+  const answers =
+    local !== undefined
+      ? [local]
+      : await withTimeout(Promise.all([...byObject].map(([name, calls]) => edge.decideCalls(name, calls, defer))), options.timeoutMs);
+  fold(outcomes, groups, answers);
+  return outcomes;
+}

@@ -1,0 +1,48 @@
+/**
+ * Folding the counters' verdicts back into the descriptors' outcomes: one
+ * PolicyOutcome per limit of every planned call.
+ */
+// @ts-nocheck
+
+import type { CounterVerdict } from "../durable/protocol.ts";
+import { actionOf, type DraftOutcome, type PlannedCall } from "./plan.ts";
+import type { PolicyOutcome } from "./types.ts";
+
+/**
+ * Add each call's policies to its outcome; `answers[i][j]` is the verdict
+ * on `groups[i][j]`.
+ *
+ * @example
+ * fold(plan.outcomes, [...plan.byObject.values()], answers);
+ */
+export function fold(outcomes: readonly DraftOutcome[], groups: readonly (readonly PlannedCall[])[], answers: readonly (readonly CounterVerdict[])[]): void {
+  for (let i = 0; i < groups.length; i++) {
+    const calls = groups[i];
+    for (let j = 0; j < calls.length; j++) {
+      const planned = calls[j];
+      const outcome = outcomes[planned.outcome];
+      const verdict = answers[i][j];
+      if (verdict.chargedAt !== undefined) outcome.chargedAt = verdict.chargedAt;
+      for (let k = 0; k < planned.limits.length; k++) {
+        const limit = planned.limits[k];
+        // Optional fields set only when present (no spreads: this runs for every limit of every request).
+        const policy: { -readonly [F in keyof PolicyOutcome]: PolicyOutcome[F] } = {
+          domain: outcome.domain,
+          descriptor: outcome.descriptor,
+          name: limit.name,
+          windowMs: limit.windowMs,
+          shadow: outcome.match?.shadowMode ?? false,
+          decision: verdict.decisions[k],
+          rule: limit,
+        };
+        const action = actionOf(limit, planned.honoured);
+        if (action !== undefined) policy.onLimit = action;
+        if (outcome.match?.quotaMode) policy.quota = true;
+        if (verdict.delayMs) policy.delayMs = verdict.delayMs;
+        if (limit.concurrency !== undefined) policy.quotaUnit = "concurrent-requests";
+        else if (outcome.quotaUnit !== undefined) policy.quotaUnit = outcome.quotaUnit;
+        outcome.policies.push(policy);
+      }
+    }
+  }
+}

@@ -1,0 +1,129 @@
+/**
+ * Planning a decision: each descriptor matched against the rules (and
+ * `replaces` applied), its counter placed in the object that owns it, and
+ * its call made, with what the edge may do with it. Calls are grouped by
+ * object, so each object gets one RPC.
+ */
+// @ts-nocheck
+
+import { counterKey, objectName } from "../durable/placement.ts";
+import type { SlotLease } from "../durable/protocol.ts";
+import type { EdgeCall } from "../edge/runtime.ts";
+import { applyReplaces, matchDescriptor } from "../rules/index.ts";
+import type { CompiledLimit, DomainDescriptors } from "../rules/types.ts";
+import type { CounterCall } from "../durable/protocol.ts";
+import { counterCall } from "./calls.ts";
+import type { DescriptorOutcome, PolicyOutcome } from "./types.ts";
+
+/** What planning needs of the decision's options. */
+export interface PlanOptions {
+  /** Hits this request adds (Envoy `hits_addend`); default 1. */
+  readonly cost?: number;
+  /** SHADOW_MODE: count everything, block nothing. */
+  readonly shadowAll?: boolean;
+  /** Honour `on_limit: "delay"` and `"queue"`. */
+  readonly onLimit?: boolean;
+  /**
+   * The slot this request takes on concurrency limits (docs/concurrency.md).
+   * Without it they are left out: only a caller that releases the slot
+   * when the response ends may take one.
+   */
+  readonly slot?: SlotLease;
+}
+
+/** A descriptor's outcome while it is being decided: planning sets its counter, `fold` its policies. */
+export interface DraftOutcome extends DescriptorOutcome {
+  readonly policies: PolicyOutcome[];
+  counter?: DescriptorOutcome["counter"];
+  chargedAt?: number;
+}
+
+/** One planned counter call: what the edge needs, and what folding its verdict needs. */
+export interface PlannedCall extends EdgeCall {
+  /** Index of the descriptor's outcome. */
+  readonly outcome: number;
+  readonly limits: readonly CompiledLimit[];
+  /** Whether the limits' `on_limit` is honoured (the caller asks for it and the descriptor is not in shadow mode). */
+  readonly honoured: boolean;
+}
+
+/** Every descriptor's outcome, in request order, and the calls to make, per object name. */
+export interface Plan {
+  readonly outcomes: DraftOutcome[];
+  readonly byObject: Map<string, PlannedCall[]>;
+}
+
+/**
+ * Plan the decision of `requests`. With `precount` (there is somewhere to
+ * run background syncs), pre-counted limits are planned for the edge to
+ * decide locally.
+ *
+ * @example
+ * const { outcomes, byObject } = plan([{ domain, descriptors: [[{ key: "k", value: "v" }]] }], {}, false);
+ */
+export function plan(requests: readonly DomainDescriptors[], options: PlanOptions, precount: boolean): Plan {
+  const defaultCost = options.cost ?? 1;
+  const outcomes: DraftOutcome[] = [];
+  const byObject = new Map<string, PlannedCall[]>();
+  for (const { domain, descriptors, costs, overrides, quotaUnit, costFromResponse } of requests) {
+    const matches = descriptors.map((descriptor, i) => overrides?.[i] ?? matchDescriptor(domain, descriptor));
+    // Unlimited matches stay in: their `replaces` still drop other limits.
+    const kept = applyReplaces(matches);
+    for (let i = 0; i < descriptors.length; i++) {
+      const descriptor = descriptors[i];
+      const cost = costs?.[i] ?? defaultCost;
+      const draft: DraftOutcome = { domain: domain.domain, descriptor, cost, match: matches[i], policies: [] };
+      if (quotaUnit !== undefined || costFromResponse !== undefined) Object.assign(draft, { quotaUnit, costFromResponse });
+      const index = outcomes.push(draft) - 1;
+      const slotted = kept[i].some((limit) => limit.concurrency !== undefined);
+      // Only a caller that frees the slot when the response ends may take one; without it concurrency limits are left out.
+      const slot = slotted ? options.slot : undefined;
+      const limits = slotted && slot === undefined ? kept[i].filter((limit) => limit.concurrency === undefined) : kept[i];
+      if (limits.length === 0) continue;
+      // A share_threshold match names its counter by the pattern, so every value it matches counts together.
+      const key = counterKey(domain.domain, matches[i]?.counterEntries ?? descriptor);
+      const shadow = (options.shadowAll ?? false) || (matches[i]?.shadowMode ?? false);
+      // Shadow limits never block, so they never delay or queue either.
+      const honoured = options.onLimit === true && !shadow;
+      // Hits that may be given back after the response are taken at the object, which says when.
+      const refundable = costFromResponse !== undefined || limits.some((limit) => limit.countWhen !== undefined);
+      const call = refundableCall(counterCall(key, limits, cost, honoured, slot), refundable);
+      const name = objectName(domain.domain, domain.placement, domain.shards, key);
+      outcomes[index].counter = { object: name, call };
+      let list = byObject.get(name);
+      if (list === undefined) byObject.set(name, (list = []));
+      // A rejection that delays or queues is not a plain 429, and a reservation is the object's to take: no cache, no pre-count.
+      // A slot is the object's to give and to free: never from a cache or a pre-counted budget either.
+      const plain = slot === undefined && !limits.some((limit) => actionOf(limit, honoured) !== undefined);
+      const syncMs = precount && plain && !refundable ? precountSyncMs(limits) : undefined;
+      // A refund can free a cached rejection's quota early, so those are always asked.
+      list.push({ call, cacheable: !shadow && plain && !refundable, syncMs, outcome: index, limits, honoured });
+    }
+  }
+  return { outcomes, byObject };
+}
+
+/**
+ * What a limit does to a request over it besides answering 429: its
+ * `on_limit` when honoured and not `reject`.
+ *
+ * @example
+ * actionOf(limit, true); // "delay" for a limit with on_limit: "delay"
+ */
+export function actionOf(limit: CompiledLimit, honoured: boolean): "delay" | "queue" | undefined {
+  return honoured && (limit.onLimit === "delay" || limit.onLimit === "queue") ? limit.onLimit : undefined;
+}
+
+/** The smallest `sync_ms` when every limit is pre-counted; otherwise undefined (strong mode). */
+function refundableCall(call: CounterCall, refundable: boolean): CounterCall {
+  return refundable ? { ...call, refundable: true } : call;
+}
+
+function precountSyncMs(limits: readonly CompiledLimit[]): number | undefined {
+  let syncMs: number | undefined;
+  for (const limit of limits) {
+    if (limit.precount === undefined) return undefined;
+    syncMs = Math.min(syncMs ?? Infinity, limit.precount.syncMs);
+  }
+  return syncMs;
+}

@@ -1,0 +1,93 @@
+/**
+ * The one place a RateLimitResult becomes HTTP: its headers in the chosen
+ * dialect (see `src/http/header-dialect.ts`), `X-RateLimit-*`,
+ * `Retry-After`, and the 429. See docs/headers.md.
+ */
+// @ts-nocheck
+
+import { DEFAULT_HEADER_DIALECT, type HeaderDialect } from "../http/header-dialect.ts";
+import { DECISION_HEADER, DELAY_HEADER } from "../http/headers.ts";
+import { problem } from "../http/problem.ts";
+import { draft11Fields } from "./headers/draft11.ts";
+import { listedPolicies, violatedPolicies } from "./headers/order.ts";
+import { draft6Fields, draft7Fields, resetSeconds, xRateLimitFields } from "./headers/single-policy.ts";
+import { seconds } from "./headers/text.ts";
+import type { RateLimitResult } from "./types.ts";
+
+/** draft-ietf-httpapi-ratelimit-headers-11's problem type for a request over its quota (its IANA registration). */
+export const QUOTA_EXCEEDED_TYPE = "https://iana.org/assignments/http-problem-types#quota-exceeded";
+
+/**
+ * Seconds a rejected client must wait: exact retry-after rounded up, or,
+ * when the request can never fit (limit 0, cost above capacity), the
+ * policy's window, so clients back off instead of spinning.
+ *
+ * @example
+ * retryAfterSeconds(result); // 17
+ */
+export function retryAfterSeconds(result: RateLimitResult): number {
+  if (Number.isFinite(result.retryAfterMs)) return Math.max(1, seconds(result.retryAfterMs));
+  return Math.max(1, seconds(result.policy?.windowMs ?? 1000));
+}
+
+/**
+ * Headers describing the policies that applied, in `dialect`; none when no
+ * limit applied. A rejected request also gets `Retry-After` (every dialect)
+ * and `X-RateLimit-Retry-After`; a queued one (nothing to retry: it will be
+ * delivered) gets `X-RateLimit-Decision: queued` instead, and a delayed one
+ * `X-RateLimit-Decision: delayed` and how long it waited.
+ *
+ * @example
+ * for (const [name, value] of rateLimitHeaders(result, "draft-11")) response.headers.set(name, value);
+ */
+export function rateLimitHeaders(result: RateLimitResult, dialect: HeaderDialect = DEFAULT_HEADER_DIALECT): [string, string][] {
+  if (!result.policy) return [];
+  const retry = result.allowed ? 0 : retryAfterSeconds(result);
+  const refused = !result.allowed && result.reason !== "queued";
+  const headers: [string, string][] = [];
+  if (dialect !== "none") {
+    const reset = resetSeconds(result, retry);
+    xRateLimitFields(result, reset, headers);
+    if (dialect === "draft-11") draft11Fields(listedPolicies(result), headers);
+    // Beside Retry-After, draft-6's and draft-7's reset "SHOULD reference the same point in time".
+    else if (dialect === "draft-7") draft7Fields(result, refused ? retry : reset, headers);
+    else draft6Fields(result, refused ? retry : reset, headers);
+  }
+  if (result.reason === "queued") headers.push([DECISION_HEADER, "queued"]);
+  else if (refused) {
+    headers.push(["Retry-After", String(retry)]);
+    if (dialect !== "none") headers.push(["X-RateLimit-Retry-After", String(retry)]);
+  }
+  if (result.reason === "delayed") headers.push([DECISION_HEADER, "delayed"], [DELAY_HEADER, String(result.delayMs ?? 0)]);
+  return headers;
+}
+
+/**
+ * The 429 for a request over its limit: every rate-limit header of
+ * `dialect`, and a problem+json body of draft-11's `quota-exceeded` type
+ * naming the policies that refused it in `violated-policies`.
+ *
+ * @example
+ * if (!result.allowed) return tooManyRequests(result, settings.headerDialect);
+ */
+export function tooManyRequests(result: RateLimitResult, dialect: HeaderDialect = DEFAULT_HEADER_DIALECT): Response {
+  const retryAfter = retryAfterSeconds(result);
+  const policy = result.policy;
+  const what = policy ? `${policy.name} (${policy.descriptor.map((e) => e.key).join(", ")})` : "rate limit";
+  const rate = policy?.quotaUnit === "concurrent-requests" ? "requests in flight at once" : `requests per ${policy ? policy.windowMs / 1000 : 0} s`;
+  const detail = `Rate limit exceeded for ${what}: ${result.limit} ${rate}; retry in ${retryAfter} s.`;
+  return problem(
+    429,
+    "Too Many Requests",
+    detail,
+    {
+      type: QUOTA_EXCEEDED_TYPE,
+      "violated-policies": violatedPolicies(result),
+      retry_after: retryAfter,
+      policy: policy?.name,
+      limit: result.limit,
+      remaining: 0,
+    },
+    rateLimitHeaders(result, dialect),
+  );
+}

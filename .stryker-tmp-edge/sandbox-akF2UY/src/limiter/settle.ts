@@ -1,0 +1,90 @@
+/**
+ * After the origin answered (docs/response-limits.md): give back the hits
+ * of `count_when` limits whose response did not match, and charge what a
+ * `cost_from_response` route's origin reported beyond what was reserved.
+ * The calls run in the background (`defer`); the response never waits.
+ */
+// @ts-nocheck
+
+import type { CounterCall } from "../durable/protocol.ts";
+import type { EdgeRuntime } from "../edge/runtime.ts";
+import type { Defer } from "../http/defer.ts";
+import { countsStatus } from "../rules/count-when.ts";
+import type { DescriptorOutcome, RateLimitResult } from "./types.ts";
+
+/** What `settlementCalls` needs of the origin's response. */
+export interface Answered {
+  readonly status: number;
+  readonly headers: Headers;
+}
+
+/** One call to send after the response, to the object named. */
+export interface Settlement {
+  readonly object: string;
+  readonly call: CounterCall;
+}
+
+const WHOLE = /^\d{1,15}$/;
+// The largest count a limit holds: a larger report empties any key just the same.
+const MAX_REPORTED = 4_294_967_295;
+
+/**
+ * The refunds and extra charges `result` needs once the origin answered
+ * with `response`, or (`undefined`) once the request was refused without
+ * reaching the origin: no response, so nothing `count_when` counts. Pure:
+ * the caller sends them.
+ *
+ * @example
+ * settlementCalls(result, { status: 200, headers: new Headers() });
+ * // [{ object, call: { kind: "refund", key, limits, cost: 1, chargedAt } }] for a count_when [401] limit
+ */
+export function settlementCalls(result: RateLimitResult, response: Answered | undefined): Settlement[] {
+  const out: Settlement[] = [];
+  for (const outcome of result.descriptors ?? []) {
+    if (outcome.counter === undefined || outcome.chargedAt === undefined) continue;
+    const reported =
+      outcome.costFromResponse === undefined || response === undefined ? undefined : reportedCost(response.headers.get(outcome.costFromResponse));
+    // Per window, the hits it should hold for this request; grouped into one call per difference.
+    const byDelta = new Map<number, number[]>();
+    outcome.policies.forEach((policy, k) => {
+      // A concurrency slot is freed when the response ends (docs/concurrency.md): it is no count to settle.
+      if (policy.rule?.concurrency !== undefined) return;
+      const countWhen = policy.rule?.countWhen;
+      const counted = countWhen === undefined || (response !== undefined && countsStatus(countWhen, response.status));
+      const target = counted ? (reported ?? outcome.cost) : 0;
+      const delta = target - outcome.cost;
+      if (delta === 0) return;
+      let list = byDelta.get(delta);
+      if (list === undefined) byDelta.set(delta, (list = []));
+      list.push(k);
+    });
+    for (const [delta, windows] of byDelta) out.push(settlement(outcome, delta, windows));
+  }
+  return out;
+}
+
+function settlement(outcome: DescriptorOutcome, delta: number, windows: readonly number[]): Settlement {
+  const { object, call } = outcome.counter as NonNullable<DescriptorOutcome["counter"]>;
+  const limits = windows.map((k) => call.limits[k]);
+  // A charge over what is left takes what fits and empties the key: its next requests are refused.
+  if (delta > 0) return { object, call: { kind: "absorb", key: call.key, limits, cost: delta } };
+  return { object, call: { kind: "refund", key: call.key, limits, cost: -delta, chargedAt: outcome.chargedAt as number } };
+}
+
+// A missing or malformed report charges nothing beyond the reservation.
+function reportedCost(text: string | null): number | undefined {
+  const trimmed = text?.trim();
+  return trimmed !== undefined && WHOLE.test(trimmed) ? Math.min(Number(trimmed), MAX_REPORTED) : undefined;
+}
+
+/**
+ * Send the settlements of `result` for `response` in the background.
+ *
+ * @example
+ * settleAfterResponse(isolate.edge, result, upstream, defer); // returns at once
+ */
+export function settleAfterResponse(edge: EdgeRuntime, result: RateLimitResult, response: Answered | undefined, defer: Defer): void {
+  if (result.descriptors === undefined) return;
+  const calls = settlementCalls(result, response);
+  for (const { object, call } of calls) defer(edge.decideCalls(object, [{ call, cacheable: false }], defer));
+}

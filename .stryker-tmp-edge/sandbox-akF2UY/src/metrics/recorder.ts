@@ -1,0 +1,190 @@
+/**
+ * Per-isolate metric counts. Decisions add to an in-memory sum (no I/O on
+ * the request path); the sum is sent to the MetricsObject in the background
+ * (ctx.waitUntil) at most once per METRICS_FLUSH_MS, and a send is always
+ * scheduled while counts are pending, so no count waits longer than that
+ * (plus one RPC) to be visible. One recorder per isolate, held by the
+ * isolate's context (src/context/).
+ */
+// @ts-nocheck
+
+import type { Env } from "../config.ts";
+import type { Defer } from "../http/defer.ts";
+import type { DescriptorOutcome } from "../limiter/types.ts";
+import { CONFIG_LOAD_ERROR, CONFIG_LOAD_SUCCESS, DOMAIN_NOT_FOUND, FAILURE_MODE_DECISIONS, GLOBAL_SHADOW_MODE, limitMetric } from "./names.ts";
+import { OVERFLOW, SampleSums, type Sample } from "./samples.ts";
+import { LIMIT_STATS, limitStats, type StatDelta } from "./stats.ts";
+import { TrafficLog } from "./traffic.ts";
+
+/** Most series one isolate holds between sends; more fold into `_overflow`. */
+export const ISOLATE_MAX_SERIES = 2_000;
+
+/** Name of the one MetricsObject every isolate reports to. */
+export const METRICS_OBJECT = "global";
+
+const OVERFLOW_KEY = "\u0001overflow";
+
+/**
+ * One isolate's pending metric counts and their sends to the MetricsObject.
+ *
+ * @example
+ * const metrics = new MetricsRecorder(env.METRICS, settings.metricsFlushMs);
+ * metrics.recordOutcomes(result.descriptors ?? []);
+ * metrics.scheduleFlush((p) => ctx.waitUntil(p));
+ */
+export class MetricsRecorder {
+  private readonly pending = new SampleSums(ISOLATE_MAX_SERIES);
+  // Per-limit stats are summed apart, by one string key, so a decision costs a
+  // Map lookup and five additions; they become samples only when sent.
+  private readonly limitSums = new Map<string, { labels: readonly (readonly [string, string])[]; delta: StatDelta }>();
+  /** The dashboard's per-policy series and limited keys (docs/dashboard.md), sent with the counts. */
+  private readonly traffic = new TrafficLog();
+  private readonly metrics: Env["METRICS"] | undefined;
+  private readonly flushMs: number;
+  private scheduled = false;
+  private lastSendAt = 0;
+
+  /** `metrics` absent: an app using the middleware without a METRICS binding keeps no metrics. */
+  constructor(metrics: Env["METRICS"] | undefined, flushMs: number) {
+    this.metrics = metrics;
+    this.flushMs = flushMs;
+  }
+
+  /**
+   * Count the decision of every descriptor, with Envoy's per-limit stats.
+   * Series are labelled by domain, descriptor (the Envoy stat key of the
+   * matched rule, or the request's own `key_value` path when the rule sets
+   * `detailed_metric`) and limit name.
+   *
+   * @example
+   * metrics.recordOutcomes(result.descriptors ?? []);
+   */
+  recordOutcomes(outcomes: readonly DescriptorOutcome[]): void {
+    const now = Date.now();
+    for (const outcome of outcomes) {
+      if (outcome.policies.length === 0 || outcome.match === undefined) continue;
+      const node = outcome.match.node;
+      const descriptor = node.detailedMetric ? outcome.descriptor.map((e) => `${e.key}_${e.value}`).join(".") : node.statKey;
+      const consumed = outcome.policies.every((p) => p.decision.allowed);
+      for (const policy of outcome.policies) {
+        const delta = limitStats(policy.decision, outcome.cost, consumed, policy.shadow);
+        this.traffic.record(outcome.domain, node.statKey, policy, delta, outcome.descriptor, now);
+        let key = `${outcome.domain}\u0000${descriptor}\u0000${policy.name}`;
+        let entry = this.limitSums.get(key);
+        if (entry === undefined) {
+          const full = this.limitSums.size >= ISOLATE_MAX_SERIES;
+          if (full) key = OVERFLOW_KEY;
+          entry = this.limitSums.get(key);
+          if (entry === undefined) {
+            const labels = full
+              ? ([
+                  ["domain", OVERFLOW],
+                  ["descriptor", OVERFLOW],
+                  ["limit", OVERFLOW],
+                ] as const)
+              : ([
+                  ["domain", outcome.domain],
+                  ["descriptor", descriptor],
+                  ["limit", policy.name],
+                ] as const);
+            this.limitSums.set(key, (entry = { labels, delta: { total_hits: 0, over_limit: 0, near_limit: 0, within_limit: 0, shadow_mode: 0 } }));
+          }
+        }
+        for (const stat of LIMIT_STATS) entry.delta[stat] += delta[stat];
+      }
+    }
+  }
+
+  /**
+   * Count one descriptor sent for a domain the rules do not define.
+   *
+   * @example
+   * metrics.recordDomainNotFound("unknown-domain");
+   */
+  recordDomainNotFound(domain: string): void {
+    this.pending.add({ name: DOMAIN_NOT_FOUND, labels: [["domain", domain]], value: 1 });
+  }
+
+  /**
+   * Count a request SHADOW_MODE let through.
+   *
+   * @example
+   * if (result.reason === "shadow") metrics.recordGlobalShadow();
+   */
+  recordGlobalShadow(): void {
+    this.pending.add({ name: GLOBAL_SHADOW_MODE, labels: [], value: 1 });
+  }
+
+  /**
+   * Count a decision FAILURE_MODE made.
+   *
+   * @example
+   * metrics.recordFailureMode("open");
+   */
+  recordFailureMode(mode: "open" | "closed"): void {
+    this.pending.add({ name: FAILURE_MODE_DECISIONS, labels: [["mode", mode]], value: 1 });
+    this.traffic.recordFailure(mode, Date.now());
+  }
+
+  /**
+   * Count a rules upload, accepted or rejected.
+   *
+   * @example
+   * metrics.recordConfigLoad(result.ok);
+   */
+  recordConfigLoad(ok: boolean): void {
+    this.pending.add({ name: ok ? CONFIG_LOAD_SUCCESS : CONFIG_LOAD_ERROR, labels: [], value: 1 });
+  }
+
+  /**
+   * Make sure pending counts get sent: at once when the last send is at
+   * least METRICS_FLUSH_MS old, else when it will be. One send is scheduled
+   * at a time.
+   *
+   * @example
+   * metrics.scheduleFlush((p) => ctx.waitUntil(p));
+   */
+  scheduleFlush(defer: Defer): void {
+    if (this.scheduled || (this.pending.size === 0 && this.limitSums.size === 0 && this.traffic.size === 0)) return;
+    this.scheduled = true;
+    const wait = Math.max(0, this.lastSendAt + this.flushMs - Date.now());
+    defer(
+      (async () => {
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        // Counts added while this send is on the wire schedule the next one.
+        this.scheduled = false;
+        await this.send();
+      })(),
+    );
+  }
+
+  /**
+   * Send this isolate's pending counts now (the metrics endpoint does, so its
+   * own isolate is never stale). Never throws: counts that could not be sent
+   * are kept for the next send.
+   *
+   * @example
+   * await metrics.flushNow();
+   */
+  async flushNow(): Promise<void> {
+    await this.send();
+  }
+
+  private async send(): Promise<void> {
+    const batch = this.pending.take();
+    for (const { labels, delta } of this.limitSums.values()) {
+      for (const stat of LIMIT_STATS) batch.push({ name: limitMetric(stat), labels, value: delta[stat] });
+    }
+    this.limitSums.clear();
+    // The dashboard's traffic is not resent after a failed send (its rings are a view, not counters to keep exact).
+    const traffic = this.traffic.take();
+    if (batch.length === 0 || this.metrics === undefined) return;
+    this.lastSendAt = Date.now();
+    try {
+      await this.metrics.getByName(METRICS_OBJECT).add(batch, traffic);
+    } catch (error) {
+      for (const sample of batch) this.pending.add(sample as Sample);
+      console.error(JSON.stringify({ event: "floodgate.metrics_send_failed", error: String(error) }));
+    }
+  }
+}

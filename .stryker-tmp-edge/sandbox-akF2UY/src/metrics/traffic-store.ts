@@ -1,0 +1,146 @@
+/**
+ * The MetricsObject's half of the dashboard's traffic: every isolate's
+ * batches merged into fixed rings per policy (an hour of 10-second buckets,
+ * two 1-minute and six 10-minute heavy-hitters summaries), mirrored in SQLite
+ * one row per ring slot, so memory and storage are bounded by
+ * MAX_TRAFFIC_POLICIES whatever the traffic (docs/dashboard.md, "Memory").
+ */
+// @ts-nocheck
+
+import { BucketRing, SlotRing } from "./ring.ts";
+import { HeavyHitters, type SketchData } from "./sketch.ts";
+import {
+  FAILURE_COLUMNS,
+  HOUR_SLICE_MS,
+  HOUR_SLICES,
+  MAX_TRAFFIC_POLICIES,
+  NOW_SLICE_MS,
+  NOW_SLICES,
+  type PolicyRef,
+  SERIES_BUCKETS,
+  SERIES_COLUMNS,
+  type TrafficBatch,
+} from "./traffic-shape.ts";
+import { type HeldPolicy, type TrafficView, viewOf } from "./traffic-view.ts";
+
+type Span = "now" | "hour";
+const FAILURES = "";
+const MINUTES_PER_HOUR_SLICE = HOUR_SLICE_MS / NOW_SLICE_MS;
+
+/**
+ * Rings of every policy, kept in memory and written through to SQLite.
+ *
+ * @example
+ * const store = new TrafficStore(ctx.storage.sql);
+ * store.add(batch);
+ * store.read(Date.now());
+ */
+export class TrafficStore {
+  private readonly sql: SqlStorage;
+  private readonly policies = new Map<string, HeldPolicy>();
+  private readonly failures = new BucketRing(SERIES_BUCKETS, FAILURE_COLUMNS.length);
+  private dropped = 0;
+
+  constructor(sql: SqlStorage) {
+    this.sql = sql;
+    sql.exec("CREATE TABLE IF NOT EXISTS traffic_policies (id TEXT PRIMARY KEY, ref TEXT NOT NULL)");
+    sql.exec("CREATE TABLE IF NOT EXISTS traffic_buckets (policy TEXT, slot INTEGER, bucket INTEGER, counts TEXT, PRIMARY KEY (policy, slot))");
+    sql.exec("CREATE TABLE IF NOT EXISTS traffic_sketches (policy TEXT, span TEXT, slot INTEGER, period INTEGER, data TEXT, PRIMARY KEY (policy, span, slot))");
+    for (const row of sql.exec<{ id: string; ref: string }>("SELECT id, ref FROM traffic_policies")) {
+      this.policies.set(row.id, held(JSON.parse(row.ref) as PolicyRef));
+    }
+    for (const row of sql.exec<{ policy: string; bucket: number; counts: string }>("SELECT policy, bucket, counts FROM traffic_buckets")) {
+      const ring = row.policy === FAILURES ? this.failures : this.policies.get(row.policy)?.series;
+      ring?.add(row.bucket, JSON.parse(row.counts) as number[]);
+    }
+    for (const row of sql.exec<{ policy: string; span: Span; period: number; data: string }>("SELECT policy, span, period, data FROM traffic_sketches")) {
+      this.policies
+        .get(row.policy)
+        ?.[row.span].at(row.period)
+        ?.merge(JSON.parse(row.data) as SketchData);
+    }
+  }
+
+  /** Merge one isolate's batch. */
+  add(batch: TrafficBatch): void {
+    this.dropped += batch.dropped;
+    for (const [bucket, ...values] of batch.failures) {
+      if (this.failures.add(bucket, values)) this.writeBucket(FAILURES, this.failures, bucket);
+    }
+    for (const traffic of batch.policies) {
+      const newest = Math.max(...traffic.buckets.map(([bucket]) => bucket));
+      const policy = this.policies.get(traffic.id) ?? this.admit(traffic.id, traffic.ref, newest);
+      if (policy === undefined) {
+        this.dropped += 1;
+        continue;
+      }
+      for (const [bucket, ...values] of traffic.buckets) {
+        if (policy.series.add(bucket, values)) this.writeBucket(traffic.id, policy.series, bucket);
+      }
+      for (const [minute, sketch] of traffic.minutes) {
+        this.mergeSketch(traffic.id, policy, "now", minute, sketch);
+        this.mergeSketch(traffic.id, policy, "hour", Math.floor(minute / MINUTES_PER_HOUR_SLICE), sketch);
+      }
+    }
+  }
+
+  /**
+   * The last hour as the traffic endpoint shows it.
+   *
+   * @example
+   * store.read(Date.now()).policies[0].series; // [[1767225600, 12, 3, 2, 0], ...]
+   */
+  read(now: number): TrafficView {
+    return viewOf(this.policies, this.failures, this.dropped, now);
+  }
+
+  // A new policy when there is room, or in place of one idle for the whole hour.
+  private admit(id: string, ref: PolicyRef, newestBucket: number): HeldPolicy | undefined {
+    if (this.policies.size >= MAX_TRAFFIC_POLICIES) {
+      const idle = [...this.policies].find(([, p]) => p.series.newest() <= newestBucket - SERIES_BUCKETS)?.[0];
+      if (idle === undefined) return undefined;
+      this.policies.delete(idle);
+      for (const table of ["traffic_policies WHERE id", "traffic_buckets WHERE policy", "traffic_sketches WHERE policy"]) {
+        this.sql.exec(`DELETE FROM ${table} = ?`, idle);
+      }
+    }
+    const policy = held(ref);
+    this.policies.set(id, policy);
+    this.sql.exec("INSERT OR REPLACE INTO traffic_policies (id, ref) VALUES (?, ?)", id, JSON.stringify(ref));
+    return policy;
+  }
+
+  private mergeSketch(id: string, policy: HeldPolicy, span: Span, period: number, sketch: SketchData): void {
+    const ring = policy[span];
+    const summary = ring.at(period);
+    if (summary === undefined) return;
+    summary.merge(sketch);
+    this.sql.exec(
+      "INSERT OR REPLACE INTO traffic_sketches (policy, span, slot, period, data) VALUES (?, ?, ?, ?, ?)",
+      id,
+      span,
+      period % ring.size,
+      period,
+      JSON.stringify(summary.toData()),
+    );
+  }
+
+  private writeBucket(id: string, ring: BucketRing, bucket: number): void {
+    this.sql.exec(
+      "INSERT OR REPLACE INTO traffic_buckets (policy, slot, bucket, counts) VALUES (?, ?, ?, ?)",
+      id,
+      bucket % ring.size,
+      bucket,
+      JSON.stringify(ring.get(bucket)),
+    );
+  }
+}
+
+function held(ref: PolicyRef): HeldPolicy {
+  return {
+    ref,
+    series: new BucketRing(SERIES_BUCKETS, SERIES_COLUMNS.length),
+    now: new SlotRing(NOW_SLICES, () => new HeavyHitters()),
+    hour: new SlotRing(HOUR_SLICES, () => new HeavyHitters()),
+  };
+}

@@ -1,0 +1,15 @@
+/**
+ * `floodgate/durable`: the Durable Object classes to export from your
+ * Worker and bind in its wrangler.toml (docs/hono.md). `CounterObject` is
+ * the one every app needs; the others serve metrics, uploaded rules and
+ * queued requests.
+ *
+ * @example
+ * export { CounterObject } from "floodgate/durable";
+ */
+// @ts-nocheck
+
+export { CounterObject } from "../durable/counter-object.ts";
+export { MetricsObject } from "../metrics/metrics-object.ts";
+export { QueueStatusObject } from "../queue/status-object.ts";
+export { RulesObject } from "../rules/rules-object.ts";

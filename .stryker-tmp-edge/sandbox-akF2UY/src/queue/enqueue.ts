@@ -1,0 +1,119 @@
+/**
+ * The producer side of `on_limit: "queue"`: a request over only queue
+ * limits is serialized onto the queue and answered `202 Accepted` with the
+ * `Location` of its status. Its status object is created before the send,
+ * so a consumer that is quick never finds it missing. A Worker without the
+ * queue bindings (the default wrangler.toml leaves them out), or on a zone
+ * route without ORIGIN_URL (a delivery would come back through the route),
+ * answers such a request as any other over its limit: 429.
+ */
+// @ts-nocheck
+
+import { RESERVABLE } from "../algorithms/index.ts";
+import type { Isolate } from "../context/isolate.ts";
+import { counterKey } from "../durable/placement.ts";
+import { BodyTooLargeError, readBodyBytes } from "../http/body.ts";
+import { forwardHeaders, upstreamUrl } from "../http/forward.ts";
+import type { HeaderDialect } from "../http/header-dialect.ts";
+import { hasRouteOrigin } from "../http/origin-host.ts";
+import { rateLimitHeaders, tooManyRequests } from "../limiter/respond.ts";
+import { problem } from "../http/problem.ts";
+import type { DescriptorOutcome, RateLimitResult } from "../limiter/types.ts";
+import { messageBytes, QUEUE_MAX_BODY_BYTES, QUEUE_MAX_MESSAGE_BYTES, toBase64, type PaceTarget, type QueuedMessage } from "./message.ts";
+import { ownerHash } from "./owner.ts";
+
+/** Path prefix of the status endpoint (`Location` of a queued request). */
+export const QUEUED_PATH = "/__ratelimit/queued/";
+
+/**
+ * Queue `request`, which `result` (reason `queued`) put over its queue
+ * limits; answers 202 with the rate-limit headers in `dialect`, or 413
+ * for a body over `QUEUE_MAX_BODY_BYTES`, or a plain 429 when it cannot be
+ * queued (a binding or ORIGIN_URL missing).
+ *
+ * @example
+ * if (result.reason === "queued") return enqueueRequest(isolate, request, result, "draft-11");
+ */
+export async function enqueueRequest(isolate: Isolate<unknown>, request: Request, result: RateLimitResult, dialect?: HeaderDialect): Promise<Response> {
+  const { QUEUE: queue, QUEUED: statuses } = isolate.env;
+  const url = new URL(request.url);
+  const origin = isolate.settings.originUrl;
+  if (queue === undefined || statuses === undefined) {
+    const missing = queue === undefined ? "QUEUE" : "QUEUED";
+    return notQueued(result, `on_limit "queue" needs the ${missing} binding (see the on_limit "queue" block in wrangler.toml)`, dialect);
+  }
+  // The consumer would have to fetch the request's own URL, which leads back through this Worker's route.
+  if (origin === undefined && hasRouteOrigin(url.hostname)) return notQueued(result, 'on_limit "queue" on a zone route needs ORIGIN_URL', dialect);
+  let body: Uint8Array;
+  try {
+    body = await readBodyBytes(request, QUEUE_MAX_BODY_BYTES);
+  } catch (error) {
+    if (!(error instanceof BodyTooLargeError)) throw error;
+    return tooLarge(`A request queued for later delivery may have a body of at most ${QUEUE_MAX_BODY_BYTES} bytes.`);
+  }
+  const id = crypto.randomUUID();
+  const queuingDescriptors = queuingOutcomes(result);
+  const queuing = queuingDescriptors.map((outcome) => outcome.counter as PaceTarget);
+  const message: QueuedMessage = {
+    v: 1,
+    id,
+    queuedAt: Date.now(),
+    request: {
+      method: request.method,
+      path: url.pathname + url.search,
+      target: origin ? upstreamUrl(origin, url).href : null,
+      headers: [...forwardHeaders(request.headers)],
+      body: body.byteLength > 0 ? toBase64(body) : null,
+    },
+    pace: queuing.map(paceTarget),
+  };
+  if (messageBytes(message) > QUEUE_MAX_MESSAGE_BYTES) {
+    return tooLarge(`The request (headers and body) does not fit a queue message of ${QUEUE_MAX_MESSAGE_BYTES} bytes.`);
+  }
+  // The client's own descriptor values, not the counter's (a share_threshold counter is shared by a whole range).
+  const owner = await Promise.all(queuingDescriptors.map((outcome) => ownerHash(counterKey(outcome.domain, outcome.descriptor))));
+  const status = statuses.getByName(id);
+  try {
+    await status.create({ id, state: "queued", method: request.method, path: url.pathname, owner, queuedAt: message.queuedAt, attempts: 0 });
+    await queue.send(message, { contentType: "json" });
+  } catch (error) {
+    // Nothing was consumed for it, so the client may simply try again.
+    console.error(JSON.stringify({ event: "floodgate.queue.send_failed", id, error: String(error) }));
+    await status.discard().catch(() => undefined);
+    return problem(503, "Service Unavailable", "The request could not be queued; try again shortly.", { retry_after: 1 }, { "Retry-After": "1" });
+  }
+  const location = QUEUED_PATH + id;
+  const response = Response.json({ id, state: "queued", location }, { status: 202, headers: { Location: location, "Cache-Control": "no-store" } });
+  for (const [name, value] of rateLimitHeaders(result, dialect)) response.headers.set(name, value);
+  return response;
+}
+
+/** The counters whose queue limits turned the request away: the delivery takes its slot from them. */
+function queuingOutcomes(result: RateLimitResult): DescriptorOutcome[] {
+  const targets: DescriptorOutcome[] = [];
+  for (const outcome of result.descriptors ?? []) {
+    const queues = outcome.policies.some((p) => p.onLimit === "queue" && !p.decision.allowed && !p.shadow);
+    if (queues && outcome.counter !== undefined) targets.push(outcome);
+  }
+  return targets;
+}
+
+/** Every window of the counter, the bucket ones reservable (so deliveries get exact slots). */
+function paceTarget({ object, call }: PaceTarget): PaceTarget {
+  const limits = call.limits.map((limit) => ({ ...limit, reserve: RESERVABLE.has(limit.algorithm) }));
+  return { object, call: { key: call.key, limits, cost: call.cost } };
+}
+
+/**
+ * Nowhere to queue: refused like any request over its limit, and said in
+ * the Worker's log (rules:check and PUT /__ratelimit/rules refuse such rules,
+ * so only a config changed under running rules gets here).
+ */
+function notQueued(result: RateLimitResult, why: string, dialect: HeaderDialect | undefined): Response {
+  console.warn(JSON.stringify({ event: "floodgate.queue.unavailable", message: `${why}: requests over queue limits get 429` }));
+  return tooManyRequests({ ...result, reason: "limited" }, dialect);
+}
+
+function tooLarge(detail: string): Response {
+  return problem(413, "Content Too Large", detail, { max_body_bytes: QUEUE_MAX_BODY_BYTES });
+}

@@ -1,0 +1,57 @@
+/**
+ * Reading `remote_address` values that are addresses or CIDR ranges
+ * (docs/rules.md, "Address ranges") into a level's CidrTable.
+ */
+// @ts-nocheck
+
+import { type CidrTable, formatPrefix, hostBitsSet, IPV6_CLIENT_PREFIX, parsePrefix } from "./cidr.ts";
+import { isGlob } from "./glob.ts";
+import type { Diagnostics } from "./reader.ts";
+import type { CompiledNode } from "./types.ts";
+
+/** The descriptor key whose values may be address ranges. */
+export const RANGE_KEY = "remote_address";
+
+/**
+ * Whether a node's value is matched as an address range: a `remote_address`
+ * value that is an address or contains `/` (an invalid range is an error,
+ * never a literal). Other values (`unknown`, globs) match as text.
+ *
+ * @example
+ * isRangeValue("remote_address", "10.0.0.0/8"); // true
+ * isRangeValue("remote_address", "unknown");    // false
+ * isRangeValue("path", "10.0.0.0/8");           // false
+ */
+export function isRangeValue(key: string, value: string): boolean {
+  return key === RANGE_KEY && !isGlob(value) && (value.includes("/") || parsePrefix(value) !== undefined);
+}
+
+/**
+ * Add a node whose value passed `isRangeValue` to `table`, or record why it
+ * cannot be one: not a range, host bits set, an IPv6 range longer than the
+ * /64 client addresses are reduced to, or the same range twice.
+ *
+ * @example
+ * addRange(d, table, node, "$.descriptors[0].value"); // node.value "10.0.0.0/8"
+ */
+export function addRange(d: Diagnostics, table: CidrTable<CompiledNode>, node: CompiledNode, at: string): void {
+  const value = node.value as string;
+  const prefix = parsePrefix(value);
+  if (prefix === undefined) {
+    d.add(at, `${JSON.stringify(value)} is not an IP address or CIDR range (like "203.0.113.0/24" or "2001:db8::/32")`);
+    return;
+  }
+  if (hostBitsSet(prefix)) {
+    d.add(at, `${JSON.stringify(value)} has bits set past its /${prefix.length} prefix; write the range as "${formatPrefix(prefix)}"`);
+    return;
+  }
+  if (prefix.family === 6 && prefix.length > IPV6_CLIENT_PREFIX) {
+    d.add(
+      at,
+      `${JSON.stringify(value)} is longer than /${IPV6_CLIENT_PREFIX}: IPv6 clients are identified by their /${IPV6_CLIENT_PREFIX}, so it could never match; use a /${IPV6_CLIENT_PREFIX} or shorter range`,
+    );
+    return;
+  }
+  const twin = table.add(prefix, node);
+  if (twin !== undefined) d.add(at, `the range ${formatPrefix(prefix)} is already given as ${JSON.stringify(twin.value)} at this level`);
+}

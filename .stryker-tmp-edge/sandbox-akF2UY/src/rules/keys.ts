@@ -1,0 +1,118 @@
+/**
+ * The vocabulary of `rules.json`: every key, enum value and bound the
+ * validator enforces. `rules.schema.json` and the tests are checked against
+ * these lists, so the validator, the schema and the docs cannot drift apart.
+ */
+// @ts-nocheck
+
+import { BUCKET_ALGORITHMS, RESERVABLE } from "../algorithms/index.ts";
+import type { AlgorithmName } from "../algorithms/types.ts";
+import type { Placement, Unit } from "./types.ts";
+
+/** Allowed keys per object kind, in the order the docs present them. */
+export const RULE_KEYS = {
+  document: ["$schema", "domain", "descriptors", "routes", "placement", "shards"],
+  descriptor: ["key", "value", "rate_limit", "rate_limits", "descriptors", "shadow_mode", "detailed_metric", "quota_mode", "share_threshold"],
+  rateLimit: [
+    "name",
+    "replaces",
+    "unit",
+    "requests_per_unit",
+    "unlimited",
+    "unit_multiplier",
+    "algorithm",
+    "burst",
+    "persist_ms",
+    "durability",
+    "precount",
+    "on_limit",
+    "max_delay_ms",
+    "concurrency",
+    "count_when",
+  ],
+  countWhen: ["status"],
+  replaces: ["name"],
+  precount: ["sync_ms"],
+  route: ["match", "descriptors", "cost", "cost_from_response"],
+  cost: ["header", "body_bytes"],
+  costFromResponse: ["header"],
+  match: ["methods", "path", "host"],
+  routeEntry: ["key", "value", "header", "query", "cookie"],
+} as const satisfies Record<string, readonly string[]>;
+
+/** The object kinds of `RULE_KEYS`. */
+export type RuleObjectKind = keyof typeof RULE_KEYS;
+
+/**
+ * Keys Envoy's rate limit service knows but floodgate does not implement.
+ * Accepting them silently would change what a migrated config means, so they
+ * get a dedicated error instead of a "did you mean".
+ */
+export const ENVOY_ONLY_KEYS: readonly string[] = ["value_to_metric", "metadata"];
+
+/** Window length of one unit, in milliseconds (month = 30 days, year = 365 days). */
+export const UNIT_MS: Readonly<Record<Unit, number>> = {
+  second: 1_000,
+  minute: 60_000,
+  hour: 3_600_000,
+  day: 86_400_000,
+  week: 604_800_000,
+  month: 2_592_000_000,
+  year: 31_536_000_000,
+};
+
+export const UNITS = Object.keys(UNIT_MS) as readonly Unit[];
+
+export const ALGORITHMS: readonly AlgorithmName[] = ["token_bucket", "leaky_bucket", "fixed_window", "sliding_window_log", "sliding_window_counter", "gcra"];
+
+/** Algorithms with a capacity separate from the per-window rate. */
+export const BURST_ALGORITHMS: readonly AlgorithmName[] = BUCKET_ALGORITHMS;
+
+export const DEFAULT_ALGORITHM: AlgorithmName = "sliding_window_counter";
+
+export const PLACEMENTS: readonly Placement[] = ["sharded", "per_key"];
+
+/** `on_limit` actions (docs/on-limit.md): answer 429, wait for a reserved slot, or queue for later delivery. */
+export const ON_LIMIT_ACTIONS = ["reject", "delay", "queue"] as const;
+
+/**
+ * Algorithms that define a future slot, so `on_limit: "delay"` can reserve
+ * one (their state only moves forward; see `src/algorithms/reserve.ts`).
+ */
+export const DELAY_ALGORITHMS: readonly AlgorithmName[] = [...RESERVABLE];
+
+/** Route entry keys that take their value from the request without a source. */
+export const BUILTIN_KEYS = ["remote_address", "path", "method", "host"] as const;
+
+/** Route entry value sources; an entry names exactly one (or is a built-in key). */
+export const VALUE_SOURCES = ["value", "header", "query", "cookie"] as const;
+
+/** Numeric bounds shared by the validator and the schema. */
+export const BOUNDS = {
+  /** Envoy's `requests_per_unit` is a uint32. */
+  maxCount: 4_294_967_295,
+  /** Largest `requests_per_unit` for sliding_window_log, whose state holds an entry per request. */
+  maxLogLimit: 10_000,
+  defaultShards: 64,
+  maxShards: 1024,
+  /** Largest delay a timer can express (setTimeout's signed 32-bit limit). */
+  maxMs: 2_147_483_647,
+  /**
+   * Longest `max_delay_ms`: a request held at the edge longer than a minute
+   * meets client and proxy timeouts; slower traffic belongs in a queue.
+   */
+  maxDelayMs: 60_000,
+  /** Nesting of `descriptors`; deeper trees are almost certainly a generated mistake. */
+  maxDepth: 32,
+  /** Cap on reported errors so a pathological file cannot produce a huge report. */
+  maxErrors: 1000,
+} as const;
+
+/** `durability` of a rate limit: checkpointed every `persist_ms` (the default), or written before each answer. */
+export const DURABILITIES = ["checkpoint", "strict"] as const;
+
+/** Default and largest `persist_ms`: a checkpoint at most this long after a change. */
+export const PERSIST_MS = { default: 1_000, max: 60_000 } as const;
+
+/** Windows this long or longer are kept in storage; shorter ones live in memory only. */
+export const DURABLE_WINDOW_MS = 60_000;

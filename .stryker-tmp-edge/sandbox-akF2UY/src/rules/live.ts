@@ -1,0 +1,167 @@
+/**
+ * The rules each isolate decides with: the last version it learned from the
+ * RulesObject, else the bundled rules. Requests use the cached compiled
+ * rules; the version is re-checked in the background (ctx.waitUntil) once
+ * it is REFRESH_AFTER_MS old. Only a fresh isolate, or one idle past
+ * MAX_AGE_MS, waits for the check, so every isolate applies an upload
+ * within MAX_AGE_MS plus one RPC. An unreachable RulesObject never fails a
+ * request: the last good rules stay in force.
+ */
+// @ts-nocheck
+
+import type { RulesRecord } from "./rules-object.ts";
+import type { Env } from "../config.ts";
+import type { Defer } from "../http/defer.ts";
+import { compileRulesText } from "./index.ts";
+import type { CompiledRules } from "./types.ts";
+
+/** Age from which a request triggers a background version check. */
+export const REFRESH_AFTER_MS = 4_000;
+/** Age from which a request waits for the check (bounds propagation at ~8 s). */
+export const MAX_AGE_MS = 8_000;
+
+/** The rules in force on this isolate, and where they came from. */
+export interface RulesState {
+  readonly rules: CompiledRules;
+  readonly version: number;
+  readonly source: "stored" | "bundled";
+  readonly updatedAt?: string;
+}
+
+export interface LiveRulesOptions {
+  /** The RulesObject to follow; default "global". Tests use their own. */
+  readonly objectName?: string;
+  /** The bundled rules document, shown by `GET /__ratelimit/rules` while no upload is in force. */
+  readonly bundledJson?: unknown;
+  /** Override REFRESH_AFTER_MS / MAX_AGE_MS (tests use 0 to see a poll happen at once). */
+  readonly refreshAfterMs?: number;
+  readonly maxAgeMs?: number;
+}
+
+/**
+ * Rules that follow `PUT /__ratelimit/rules` on every isolate.
+ *
+ * @example
+ * const live = new LiveRules(bundledRules, { bundledJson: rulesJson });
+ * const rules = await live.current(env, 1000, (p) => ctx.waitUntil(p));
+ */
+export class LiveRules {
+  readonly objectName: string;
+  readonly bundledJson: unknown;
+  private readonly bundled: () => CompiledRules;
+  private readonly refreshAfterMs: number;
+  private readonly maxAgeMs: number;
+  private state?: RulesState;
+  private checkedAt = 0;
+  private checking?: Promise<void>;
+
+  constructor(bundled: () => CompiledRules, options: LiveRulesOptions = {}) {
+    this.bundled = bundled;
+    this.objectName = options.objectName ?? "global";
+    this.bundledJson = options.bundledJson;
+    this.refreshAfterMs = options.refreshAfterMs ?? REFRESH_AFTER_MS;
+    this.maxAgeMs = options.maxAgeMs ?? MAX_AGE_MS;
+  }
+
+  /**
+   * The rules to decide this request with. Synchronous on the hot path; a
+   * promise only when this isolate must wait for a check (first request, or
+   * idle past MAX_AGE_MS), bounded by `timeoutMs`.
+   *
+   * @example
+   * const rules = await live.current(env, 1000, defer);
+   */
+  current(env: Env, timeoutMs: number, defer: Defer): CompiledRules | Promise<CompiledRules> {
+    const age = Date.now() - this.checkedAt;
+    if (this.state !== undefined && age < this.refreshAfterMs) return this.state.rules;
+    if (this.state !== undefined && age < this.maxAgeMs) {
+      // One request checks in the background, kept alive by its own waitUntil; the others do not hand that
+      // request's promise to theirs (Workers drop continuations queued across requests).
+      if (this.checking === undefined) defer(this.check(env));
+      return this.state.rules;
+    }
+    return this.waitForCheck(env, timeoutMs, defer).then((state) => state.rules);
+  }
+
+  /**
+   * The full state after making sure it is current (for `GET /__ratelimit/rules`).
+   *
+   * @example
+   * const { version, source } = await live.fresh(env, 1000, defer);
+   */
+  async fresh(env: Env, timeoutMs: number, defer: Defer): Promise<RulesState> {
+    this.checkedAt = 0;
+    return this.waitForCheck(env, timeoutMs, defer);
+  }
+
+  /**
+   * Apply a version this isolate just stored, without waiting for a poll.
+   *
+   * @example
+   * live.accept({ rules, version: 4, source: "stored" });
+   */
+  accept(state: RulesState): void {
+    if (this.state === undefined || state.version > this.state.version) this.state = state;
+    this.checkedAt = Date.now();
+  }
+
+  /**
+   * The bundled rules as a state of version `version`.
+   *
+   * @example
+   * live.accept(live.bundledState(5)); // after DELETE /__ratelimit/rules
+   */
+  bundledState(version: number, updatedAt?: string): RulesState {
+    return { rules: this.bundled(), version, source: "bundled", ...(updatedAt ? { updatedAt } : {}) };
+  }
+
+  private async waitForCheck(env: Env, timeoutMs: number, defer: Defer): Promise<RulesState> {
+    // A check of this request's own (only a fresh or long-idle isolate waits, so a few concurrent polls at
+    // most): waiting on another request's would tie this one to a promise that request settles.
+    const check = this.poll(env);
+    // The check goes on in the background even if this request stops waiting.
+    defer(check);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<"timeout">((resolve) => {
+      timer = setTimeout(() => resolve("timeout"), timeoutMs);
+    });
+    const outcome = await Promise.race([check, timeout]);
+    if (timer !== undefined) clearTimeout(timer);
+    // A hung object must not make every request wait: count the wait as a check, the poll goes on in the background.
+    if (outcome === "timeout") this.checkedAt = Date.now();
+    return (this.state ??= this.bundledState(-1));
+  }
+
+  private check(env: Env): Promise<void> {
+    this.checking ??= this.poll(env).finally(() => {
+      this.checking = undefined;
+    });
+    return this.checking;
+  }
+
+  private async poll(env: Env): Promise<void> {
+    try {
+      const record = await env.RULES.getByName(this.objectName).since(this.state?.version ?? -1);
+      if (record !== null) this.apply(record);
+    } catch (error) {
+      console.error(JSON.stringify({ event: "floodgate.rules_poll_failed", error: String(error) }));
+    }
+    // A failed poll also counts as a check, so an unreachable object is not waited for on every request.
+    this.checkedAt = Date.now();
+  }
+
+  private apply(record: RulesRecord): void {
+    if (this.state !== undefined && record.version <= this.state.version && this.state.version >= 0) return;
+    if (record.source === "bundled" || record.text === undefined) {
+      this.state = this.bundledState(record.version, record.updatedAt);
+      return;
+    }
+    const result = compileRulesText(record.text, { source: "rules" });
+    if (!result.ok) {
+      // Stored rules were valid when stored; a newer validator may disagree. Keep the last good ones.
+      console.error(JSON.stringify({ event: "floodgate.stored_rules_invalid", version: record.version, errors: result.errors.slice(0, 10) }));
+      return;
+    }
+    this.state = { rules: result.rules, version: record.version, source: "stored", updatedAt: record.updatedAt };
+  }
+}

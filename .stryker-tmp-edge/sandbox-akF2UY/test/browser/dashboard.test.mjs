@@ -1,0 +1,136 @@
+// @ts-nocheck
+// The dashboard in a real browser: headless Chromium (Debian's package) driven
+// by puppeteer-core against `wrangler dev` with the bundled rules.json. Enters
+// the token, generates allowed and limited traffic, waits for the charts and
+// the top table, sees more traffic arrive while the page is open, looks the
+// limited key up and resets it, and fails on any
+// console error. Writes a screenshot to the temporary folder (to docs/dashboard.png,
+// the README's, with UPDATE_SCREENSHOT=1). Run by scripts/test.mjs when
+// Chromium is installed (CHROMIUM_PATH, or `chromium` on PATH).
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import puppeteer from "puppeteer-core";
+import { startDev } from "./dev-server.mjs";
+
+const TOKEN = "browser-test-token";
+const IP = "192.0.2.44";
+const OTHER_IP = "192.0.2.45";
+const chromium = process.env.CHROMIUM_PATH ?? execFileSync("sh", ["-c", "command -v chromium || command -v chromium-browser"], { encoding: "utf8" }).trim();
+
+let dev;
+let browser;
+
+before(async () => {
+  execFileSync(process.execPath, ["scripts/build-dashboard.mjs"]);
+  dev = await startDev({ ADMIN_TOKEN: TOKEN });
+  browser = await puppeteer.launch({
+    executablePath: chromium,
+    headless: true,
+    // Root in CI containers has no user namespaces for Chromium's sandbox.
+    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  await dev?.stop();
+});
+
+/** Traffic against rules.json: `GET /` is limited to 10 a minute per address ("demo"); "trial-*" keys are a shadow limit. */
+async function generateTraffic() {
+  const statuses = [];
+  for (let i = 0; i < 14; i++) statuses.push((await fetch(`${dev.base}/`, { headers: { "cf-connecting-ip": IP } })).status);
+  for (let i = 0; i < 15; i++) await fetch(`${dev.base}/search`, { headers: { "cf-connecting-ip": "198.51.100.9", "x-api-key": "trial-42" } });
+  return statuses;
+}
+
+test("token entry, live charts with data, the limited key in the top table, reset, no console errors", async (t) => {
+  try {
+    const statuses = await generateTraffic();
+    assert.deepEqual(statuses, [...Array(10).fill(200), ...Array(4).fill(429)], "the demo limit allows 10 then limits");
+
+    const page = await browser.newPage();
+    await page.setViewport({ width: 1280, height: 900 });
+    const errors = [];
+    page.on("console", (message) => message.type() === "error" && errors.push(message.text()));
+    page.on("pageerror", (error) => errors.push(String(error)));
+    page.on("requestfailed", (request) => errors.push(`${request.url()}: ${request.failure()?.errorText}`));
+    const cdp = await page.createCDPSession();
+    await cdp.send("Network.enable");
+    let transferred = 0;
+    cdp.on("Network.loadingFinished", (event) => (transferred += event.encodedDataLength));
+
+    const url = `${dev.base}/__ratelimit/dashboard`;
+    const response = await page.goto(url, { waitUntil: "networkidle0" });
+    assert.equal(response.status(), 200);
+    t.diagnostic(`page transfer before the token (HTML, CSS, JS, uPlot, headers included; gzip as wrangler dev serves it): ${transferred} bytes`);
+
+    await page.type("#token", TOKEN);
+    await page.click("#token-form button[type=submit]");
+    const key = `path=/,remote_address=${IP}`;
+    await page.waitForFunction((k) => [...document.querySelectorAll("#top-keys td.key")].some((td) => td.textContent === k), { timeout: 20_000 }, key);
+    await page.waitForSelector("#traffic .uplot canvas");
+
+    // The token lives in this tab's session storage only: not in the URL, not in a cookie.
+    assert.equal(await page.evaluate(() => sessionStorage.getItem("floodgate.adminToken")), TOKEN);
+    assert.equal(page.url(), url);
+    assert.equal(await page.evaluate(() => document.cookie), "");
+
+    const demo = await page.evaluate(() => {
+      const card = [...document.querySelectorAll("#traffic .policy")].find((c) =>
+        c.querySelector("h3").textContent.startsWith("api · path_/.remote_address · demo"),
+      );
+      const canvas = card.querySelector("canvas");
+      const { data } = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height);
+      let red = 0; // the "limited/s" line (#f04438)
+      for (let i = 0; i < data.length; i += 4) if (data[i + 3] > 0 && data[i] > 200 && data[i + 1] < 120 && data[i + 2] < 110) red += 1;
+      return { totals: card.querySelector("p").textContent, red };
+    });
+    assert.match(demo.totals, /allowed 10 · limited 4 /);
+    assert.ok(demo.red > 0, "the limited series is drawn");
+    const top = await page.evaluate(
+      (k) => [...document.querySelectorAll("#top-keys tr.key-row")].find((row) => row.querySelector("td.key").textContent === k).children[1].textContent,
+      key,
+    );
+    assert.equal(top, "4");
+    const health = await page.$eval("#health", (node) => node.textContent);
+    assert.match(health, /Shadow rules that would have limited \(1\)/);
+    assert.match(health, /api · api_key_trial-\* · trial/);
+
+    // Live: traffic from a second address in the next 10-second bucket reaches the open page without a reload.
+    await new Promise((resolve) => setTimeout(resolve, 10_000 - (Date.now() % 10_000) + 200));
+    for (let i = 0; i < 12; i++) await fetch(`${dev.base}/`, { headers: { "cf-connecting-ip": OTHER_IP } });
+    await page.waitForFunction(() => [...document.querySelectorAll("#traffic .policy p")].some((p) => p.textContent.startsWith("allowed 20 · limited 6 ")), {
+      timeout: 15_000,
+    });
+
+    // Look the key up from the top table, then reset it.
+    await page.evaluate((k) => {
+      const row = [...document.querySelectorAll("#top-keys tr.key-row")].find((r) => r.querySelector("td.key").textContent === k);
+      row.querySelector("button").click();
+    }, key);
+    await page.waitForSelector("#lookup-result td.remaining");
+    assert.equal(await page.$eval("#lookup-result td.remaining", (td) => td.textContent), "0");
+    await page.click("#lookup-reset");
+    await page.waitForFunction(() => document.querySelector("#lookup-result p")?.textContent === "Counter reset.");
+    assert.equal(await page.$eval("#lookup-result td.remaining", (td) => td.textContent), "10");
+    const counter = await fetch(`${dev.base}/__ratelimit/counters?domain=api&descriptor=path=/,remote_address=${IP}`, {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
+    assert.equal((await counter.json()).limits[0].remaining, 10);
+    assert.equal((await fetch(`${dev.base}/`, { headers: { "cf-connecting-ip": IP } })).status, 200, "the key is allowed again after the reset");
+
+    // The screenshot zoomed on the last 5 minutes, where the bursts are.
+    await page.select("#range", "300");
+    await page.waitForNetworkIdle({ idleTime: 500 });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: process.env.UPDATE_SCREENSHOT === "1" ? "docs/dashboard.png" : join(tmpdir(), "floodgate-dashboard.png"), fullPage: true });
+    assert.deepEqual(errors, [], "no console errors");
+  } catch (error) {
+    t.diagnostic(`wrangler dev log:\n${dev.log()}`);
+    throw error;
+  }
+});

@@ -1,0 +1,206 @@
+// @ts-nocheck
+// Checkpointed counters (docs/reliability.md, "Durability"): windows of a minute or longer
+// are written at most persist_ms after a change, one row per changed counter;
+// strict ones before the answer; memory is a bounded cache over storage.
+import { env } from "cloudflare:workers";
+import { evictAllDurableObjects, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { getAlgorithm } from "../../src/algorithms/index.ts";
+import type { Env } from "../../src/config.ts";
+import { CounterCache, MEMORY_UNITS } from "../../src/durable/counter-cache.ts";
+import type { CounterObject } from "../../src/durable/counter-object.ts";
+import { CounterStore } from "../../src/durable/counter-store.ts";
+import type { CounterCall, LimitCall } from "../../src/durable/protocol.ts";
+
+const counters = (env as unknown as Env).COUNTERS;
+let unique = 0;
+const fresh = (name: string) => `checkpoint-${name}-${Date.now()}-${unique++}`;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+const minute = (extra: Partial<LimitCall> = {}): LimitCall => ({
+  id: "fw-1m",
+  algorithm: "fixed_window",
+  limit: 1_000,
+  windowMs: 60_000,
+  burst: 1_000,
+  ...extra,
+});
+const hit = (key: string, limit: LimitCall, cost = 1): CounterCall => ({ key, cost, limits: [limit] });
+const remaining = async (name: string, key: string, limit: LimitCall) => (await counters.getByName(name).peek(hit(key, limit, 0))).decisions[0].remaining;
+
+describe("checkpointed counters", () => {
+  it("write a changed counter once per checkpoint, not once per hit, with the alarm set persist_ms after the change", async () => {
+    const name = fresh("timing");
+    const stub = counters.getByName(name);
+    // A checkpoint a minute away: none can fall inside the test, whatever the machine's speed.
+    const limit = minute({ persistMs: 60_000 });
+    const start = await stub.stats();
+    const before = Date.now();
+    await stub.decide([hit("k", limit)]);
+    const after = Date.now();
+    for (let i = 1; i < 50; i++) await stub.decide([hit("k", limit)]);
+    const during = await stub.stats();
+    expect(during.rowsWritten - start.rowsWritten).toBe(0);
+    expect(during.stored).toBe(0);
+    // An alarm is set no later than the first change's time plus persist_ms (the clock read after that
+    // call bounds it); it may be sooner, when an idle sweep is due first.
+    const alarm = await runInDurableObject(stub, (_o: CounterObject, state) => state.storage.getAlarm());
+    expect(alarm).toBeGreaterThan(before);
+    expect(alarm).toBeLessThanOrEqual(after + 60_000);
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    const checkpointed = await stub.stats();
+    expect(checkpointed.stored).toBe(1);
+    // One row (and its idle_at index entry): SQLite counts both; far from 50.
+    expect(checkpointed.rowsWritten - start.rowsWritten).toBeLessThanOrEqual(4);
+    await evictAllDurableObjects();
+    expect(await remaining(name, "k", limit)).toBe(1_000 - 50);
+  });
+
+  it("have written a change once persist_ms has passed (by the alarm, or by the next call if that comes first)", async () => {
+    const name = fresh("due");
+    const stub = counters.getByName(name);
+    const limit = minute({ persistMs: 200 });
+    const start = await stub.stats();
+    await stub.decide([hit("k", limit, 3)]);
+    const changedBy = Date.now();
+    // At least persist_ms after the change (waiting longer cannot break this): written by now.
+    await sleep(changedBy + 250 - Date.now());
+    await stub.decide([hit("k", limit)]);
+    const after = await stub.stats();
+    expect(after.stored).toBe(1);
+    expect(after.rowsWritten - start.rowsWritten).toBeGreaterThan(0);
+    expect(after.rowsWritten - start.rowsWritten).toBeLessThanOrEqual(4);
+  });
+
+  it("are checkpointed by the alarm when traffic stops, so a restart finds them", async () => {
+    const name = fresh("alarm");
+    const stub = counters.getByName(name);
+    await stub.decide([hit("a", minute(), 7), hit("b", minute({ id: "fw-1h", windowMs: 3_600_000 }), 2)]);
+    expect((await stub.stats()).stored).toBe(0);
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect((await stub.stats()).stored).toBe(2);
+    await evictAllDurableObjects();
+    expect(await remaining(name, "a", minute())).toBe(993);
+    expect(await remaining(name, "b", minute({ id: "fw-1h", windowMs: 3_600_000 }))).toBe(998);
+  });
+
+  it("lose at most the hits since the last checkpoint when the object dies", async () => {
+    const name = fresh("crash");
+    const stub = counters.getByName(name);
+    await stub.decide([hit("k", minute(), 5)]);
+    await runDurableObjectAlarm(stub);
+    await stub.decide([hit("k", minute(), 3)]);
+    await evictAllDurableObjects();
+    // The 5 checkpointed hits survive; the 3 of the last persist_ms are the loss the docs state.
+    expect(await remaining(name, "k", minute())).toBe(995);
+  });
+
+  it("with durability strict, write every change before its answer", async () => {
+    const name = fresh("strict");
+    const stub = counters.getByName(name);
+    const strict = minute({ strict: true });
+    for (let i = 1; i <= 3; i++) {
+      await stub.decide([hit("k", strict)]);
+      await evictAllDurableObjects();
+      expect(await remaining(name, "k", strict)).toBe(1_000 - i);
+    }
+  });
+
+  it("keep memory within MEMORY_UNITS under a key scan, and read paged-out counters back exactly", async () => {
+    const name = fresh("scan");
+    const stub = counters.getByName(name);
+    const hour = minute({ id: "fw-1h", windowMs: 3_600_000, limit: 10 });
+    const keys = MEMORY_UNITS + 5_000;
+    for (let from = 0; from < keys; from += 1_000) {
+      await stub.decide(Array.from({ length: 1_000 }, (_, i) => hit(`scan-${from + i}`, hour, 1 + ((from + i) % 3))));
+    }
+    const stats = await stub.stats();
+    expect(stats.memory).toBeLessThanOrEqual(MEMORY_UNITS);
+    // The first keys were paged out (written first: nothing lost) and come back on their next hit.
+    expect(stats.stored).toBeGreaterThanOrEqual(keys - MEMORY_UNITS);
+    const [back] = await stub.decide([hit("scan-0", hour)]);
+    expect(back.decisions[0].remaining).toBe(10 - 1 - 1);
+    const again = await stub.decide([hit("scan-1", hour), hit("scan-2", hour)]);
+    expect(again.map((v) => v.decisions[0].remaining)).toEqual([10 - 2 - 1, 10 - 3 - 1]);
+  });
+
+  it("write one row, not two, at a checkpoint that leaves a counter's idle time where it was", async () => {
+    const stub = counters.getByName(fresh("rows"));
+    await runInDurableObject(stub, (_o: CounterObject, state) => {
+      const store = new CounterStore(state.storage.sql);
+      const cache = new CounterCache(store);
+      const limit = minute();
+      const id = "k\u0001fw-1m";
+      const fixed = getAlgorithm("fixed_window");
+      const start = 1_800_000_000_000 - (1_800_000_000_000 % 60_000);
+      const written = (hitAt: number) => {
+        const before = store.rowsWritten;
+        cache.write(id, limit, fixed.decide(cache.read(id, limit), limit, hitAt, 1).state, hitAt);
+        cache.checkpoint();
+        return store.rowsWritten - before;
+      };
+      const first = written(start + 1_000); // a new row, and its idle_at index entry
+      expect(first).toBeGreaterThanOrEqual(2);
+      expect(written(start + 2_000)).toBe(1); // same window, same idle time: the state alone
+      expect(written(start + 3_000)).toBe(1);
+      expect(written(start + 61_000)).toBe(first); // a new window moves the idle time: row and index entry
+      expect(written(start + 62_000)).toBe(1);
+      // Read back from storage alone, exactly.
+      expect(new CounterCache(store).read(id, limit)).toEqual(cache.read(id, limit));
+    });
+  });
+
+  it("decide exactly as an unbounded memory would, however small the cache (property, real SQLite)", async () => {
+    const stub = counters.getByName(fresh("property"));
+    await runInDurableObject(stub, (_o: CounterObject, state) => {
+      const limits = [minute({ limit: 20, burst: 20 }), minute({ id: "tb-1h", algorithm: "token_bucket", limit: 30, windowMs: 3_600_000, burst: 12 })];
+      let run = 0;
+      fc.assert(
+        fc.property(
+          fc.integer({ min: 1, max: 5 }),
+          fc.array(
+            fc.record({
+              key: fc.integer({ min: 0, max: 12 }),
+              limit: fc.integer({ min: 0, max: 1 }),
+              cost: fc.integer({ min: 1, max: 4 }),
+              gap: fc.integer({ min: 0, max: 30_000 }),
+            }),
+            {
+              maxLength: 80,
+            },
+          ),
+          (capacity, hits) => {
+            const cache = new CounterCache(new CounterStore(state.storage.sql), capacity);
+            const oracle = new Map<string, unknown>();
+            const prefix = `p${run++}-`;
+            let now = 1_800_000_000_000;
+            for (const h of hits) {
+              now += h.gap;
+              const limit = limits[h.limit];
+              const id = `${prefix}${h.key}\u0001${limit.id}`;
+              const got = getAlgorithm(limit.algorithm).decide(cache.read(id, limit), limit, now, h.cost);
+              const want = getAlgorithm(limit.algorithm).decide(oracle.get(id), limit, now, h.cost);
+              if (JSON.stringify(got) !== JSON.stringify(want)) return false;
+              if (want.decision.allowed) {
+                cache.write(id, limit, got.state, now);
+                oracle.set(id, want.state);
+              }
+              if (cache.size > capacity) return false;
+              if (h.gap % 3 === 0) cache.checkpoint();
+            }
+            // What was written, by checkpoints and by paging out, reads back exactly in a fresh memory.
+            cache.checkpoint();
+            const after = new CounterCache(new CounterStore(state.storage.sql), capacity);
+            for (const [id, want] of oracle) {
+              const limit = limits[id.endsWith(limits[0].id) ? 0 : 1];
+              if (JSON.stringify(after.read(id, limit)) !== JSON.stringify(want)) return false;
+            }
+            return true;
+          },
+        ),
+        { numRuns: 60, seed: 17 },
+      );
+    });
+  });
+});

@@ -1,0 +1,204 @@
+// @ts-nocheck
+import { describe, expect, it, vi } from "vitest";
+import type { CounterCall, CounterVerdict } from "../../src/durable/protocol.ts";
+import { Coalescer, POLL_MS } from "../../src/edge/coalescer.ts";
+
+const call = (key: string): CounterCall => ({ key, cost: 1, limits: [] });
+const verdictFor = (c: CounterCall): CounterVerdict => ({
+  allowed: true,
+  decisions: [{ allowed: true, limit: 1, remaining: Number(c.key), resetAfterMs: 0, retryAfterMs: 0, effectiveWindowMs: 1000 }],
+});
+
+/** A transport whose RPCs complete only when the test says so. */
+function manualTransport() {
+  const batches: { name: string; calls: readonly CounterCall[]; at: number; finish: (error?: Error) => void }[] = [];
+  const send = (name: string, calls: readonly CounterCall[]) =>
+    new Promise<CounterVerdict[]>((resolve, reject) => {
+      batches.push({ name, calls, at: Date.now(), finish: (error) => (error ? reject(error) : resolve(calls.map(verdictFor))) });
+    });
+  return { batches, send };
+}
+
+// Long enough for every waiting caller to have looked at its batch once more.
+const tick = () => new Promise((r) => setTimeout(r, POLL_MS + 1));
+
+describe("request coalescing", () => {
+  it("sends the first call at once and batches the calls that arrive while it is in flight", async () => {
+    const t = manualTransport();
+    const coalescer = new Coalescer(t.send);
+    const results = [1, 2, 3, 4, 5].map((n) => coalescer.submit("obj", [call(String(n))]));
+    await tick();
+    expect(t.batches.map((b) => b.calls.length)).toEqual([1]);
+    t.batches[0].finish();
+    await tick();
+    expect(t.batches.map((b) => b.calls.map((c) => c.key))).toEqual([["1"], ["2", "3", "4", "5"]]);
+    t.batches[1].finish();
+    const verdicts = await Promise.all(results);
+    expect(verdicts.map((v) => v[0].decisions[0].remaining)).toEqual([1, 2, 3, 4, 5]);
+    expect(coalescer.rpcs).toBe(2);
+  });
+
+  it("keeps objects apart and hands each caller its own slice of a batch", async () => {
+    const t = manualTransport();
+    const coalescer = new Coalescer(t.send);
+    const a = coalescer.submit("a", [call("1")]);
+    const b = coalescer.submit("b", [call("2")]);
+    const a2 = coalescer.submit("a", [call("3"), call("4")]);
+    const a3 = coalescer.submit("a", [call("5")]);
+    await tick();
+    for (const batch of t.batches) batch.finish();
+    await tick();
+    for (const batch of t.batches) batch.finish();
+    expect((await a2).map((v) => v.decisions[0].remaining)).toEqual([3, 4]);
+    expect((await a3).map((v) => v.decisions[0].remaining)).toEqual([5]);
+    expect((await a)[0].decisions[0].remaining).toBe(1);
+    expect((await b)[0].decisions[0].remaining).toBe(2);
+  });
+
+  it("fails every caller of a failed batch, and the next batch still goes out", async () => {
+    const t = manualTransport();
+    const coalescer = new Coalescer(t.send, { contendedIntervalMs: 0 });
+    const first = coalescer.submit("obj", [call("1")]);
+    const second = coalescer.submit("obj", [call("2")]);
+    const third = coalescer.submit("obj", [call("3")]);
+    await tick();
+    t.batches[0].finish();
+    await tick();
+    t.batches[1].finish(new Error("boom"));
+    await first;
+    await expect(second).rejects.toThrow("boom");
+    await expect(third).rejects.toThrow("boom");
+    const fourth = coalescer.submit("obj", [call("4")]);
+    await tick();
+    t.batches[2].finish();
+    expect((await fourth)[0].decisions[0].remaining).toBe(4);
+  });
+
+  it("does not let an RPC that never returns stall the next batches beyond maxWaitMs", async () => {
+    // The coalescer's timers and clock move only when the test says.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    try {
+      const t = manualTransport();
+      const coalescer = new Coalescer(t.send, { maxWaitMs: 20 });
+      void coalescer.submit("obj", [call("1")]);
+      const next = coalescer.submit("obj", [call("2")]);
+      await vi.advanceTimersByTimeAsync(19);
+      expect(t.batches).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(t.batches).toHaveLength(2);
+      t.batches[1].finish();
+      await vi.advanceTimersByTimeAsync(POLL_MS);
+      expect((await next)[0].decisions[0].remaining).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("holds the next batch to a contended object until contendedIntervalMs after the last left, gathering what arrives meanwhile", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    try {
+      const t = manualTransport();
+      const coalescer = new Coalescer(t.send, { contendedIntervalMs: 40 });
+      const early = [1, 2, 3].map((n) => coalescer.submit("obj", [call(String(n))]));
+      await vi.advanceTimersByTimeAsync(0);
+      t.batches[0].finish(); // ["1"] alone: not contended, so ["2", "3"] leaves at its callers' next look
+      await vi.advanceTimersByTimeAsync(POLL_MS);
+      expect(t.batches.map((b) => b.calls.length)).toEqual([1, 2]);
+      const leftAt = t.batches[1].at;
+      t.batches[1].finish(); // two callers' calls: contended
+      await vi.advanceTimersByTimeAsync(POLL_MS);
+      await Promise.all(early); // the answers themselves are not held
+      const late = [4, 5, 6].map((n) => coalescer.submit("obj", [call(String(n))]));
+      await vi.advanceTimersByTimeAsync(leftAt + 39 - Date.now());
+      expect(t.batches).toHaveLength(2);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(t.batches.map((b) => b.calls.map((c) => c.key))).toEqual([["1"], ["2", "3"], ["4", "5", "6"]]);
+      expect(t.batches[2].at - leftAt).toBe(40);
+      t.batches[2].finish();
+      await vi.advanceTimersByTimeAsync(POLL_MS);
+      expect((await Promise.all(late)).map((v) => v[0].decisions[0].remaining)).toEqual([4, 5, 6]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("sends at once to an object whose last batch was its sender's alone", async () => {
+    const t = manualTransport();
+    const coalescer = new Coalescer(t.send, { contendedIntervalMs: 10_000 });
+    const first = coalescer.submit("obj", [call("1"), call("2")]);
+    await tick();
+    t.batches[0].finish();
+    await first;
+    const second = coalescer.submit("obj", [call("3")]);
+    await tick();
+    expect(t.batches).toHaveLength(2);
+    t.batches[1].finish();
+    expect((await second)[0].decisions[0].remaining).toBe(3);
+  });
+
+  it("keeps a batched caller's request alive until its answer, and a caller that gave up is failed by its own timer", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    try {
+      const t = manualTransport();
+      const coalescer = new Coalescer(t.send, { maxWaitMs: 100, keepAliveMs: 1_000 });
+      const first = coalescer.submit("obj", [call("1")]);
+      // A second caller joins the next batch; what it hands its request's waitUntil keeps that request alive.
+      const kept: Promise<unknown>[] = [];
+      let outcome = "pending";
+      const second = coalescer.submit("obj", [call("2")], (p) => void kept.push(p));
+      second.then(
+        () => (outcome = "answered"),
+        (error: Error) => (outcome = error.message),
+      );
+      expect(kept).toHaveLength(1);
+      let alive = true;
+      void kept[0].then(() => (alive = false));
+      // The first RPC never returns; after maxWaitMs the second batch goes out anyway, and hangs too.
+      await vi.advanceTimersByTimeAsync(100);
+      expect(t.batches).toHaveLength(2);
+      await vi.advanceTimersByTimeAsync(999);
+      expect(alive).toBe(true);
+      expect(outcome).toBe("pending");
+      // Past maxWaitMs + keepAliveMs it gives up: its own timer fails it (nothing awaiting it hangs), its request may end.
+      await vi.advanceTimersByTimeAsync(1);
+      expect(alive).toBe(false);
+      expect(outcome).toBe("no answer from obj within 1100 ms");
+      // The batch's late answer changes nothing for it.
+      t.batches[1].finish();
+      t.batches[0].finish();
+      await first;
+      await vi.advanceTimersByTimeAsync(10);
+      expect(outcome).toBe("no answer from obj within 1100 ms");
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("settles a batched caller's promise from that caller's own timer: the sender neither answers nor wakes it", async () => {
+    // Workers hand a promise settled from another request back to its own; if that request has ended by then, its
+    // continuations are dropped (workerd warns). So the sender only writes into the batch, and callers look.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    try {
+      const t = manualTransport();
+      const coalescer = new Coalescer(t.send);
+      const first = coalescer.submit("obj", [call("1")]);
+      let outcome = "pending";
+      void coalescer.submit("obj", [call("2")]).then(() => (outcome = "answered"));
+      t.batches[0].finish();
+      await first;
+      // The first RPC's return sends nothing: the next batch leaves when its caller next looks.
+      await vi.advanceTimersByTimeAsync(0);
+      expect(t.batches).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(POLL_MS);
+      expect(t.batches).toHaveLength(2);
+      // Its answer is written into the batch; the caller's own timer picks it up.
+      t.batches[1].finish();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(outcome).toBe("pending");
+      await vi.advanceTimersByTimeAsync(POLL_MS);
+      expect(outcome).toBe("answered");
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});

@@ -1,0 +1,77 @@
+/**
+ * Time a test drives, for the edge's background work (refresh chains,
+ * coalescer holds): the clock handed to the code under test and the timers
+ * it sets (vitest's fake setTimeout) move together, one millisecond at a
+ * time, only when the test calls `advance`. The counter objects stay real
+ * and keep their own clock; after every step `advance` waits until every
+ * call to them that the step set off has been answered, so what happens at
+ * a given instant no longer depends on how fast the machine is.
+ */
+// @ts-nocheck
+
+import { vi } from "vitest";
+import type { SendBatch } from "../../src/durable/protocol.ts";
+
+type Send = SendBatch;
+
+/**
+ * Fake timers on until `stop`; `now` is the driven clock, `track` wraps a
+ * transport so `advance` (and `settle`) can wait for its calls.
+ *
+ * @example
+ * const time = drivenTime();
+ * try { const table = new PrecountTable(time.track(send), time.now); await time.advance(50); } finally { time.stop(); }
+ */
+export function drivenTime(start = 1_000_000) {
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+  let clock = start;
+  const inflight = new Set<Promise<unknown>>();
+  /** Calls made through tracked transports, in order. */
+  let calls = 0;
+
+  function track(send: Send): Send {
+    return (name, batch) => {
+      calls += 1;
+      const answer = send(name, batch);
+      inflight.add(answer);
+      const done = () => void inflight.delete(answer);
+      answer.then(done, done);
+      return answer;
+    };
+  }
+
+  /** Wait until no tracked call is in flight and what their answers set off has run (timers due now included). */
+  async function settle(): Promise<void> {
+    for (;;) {
+      await vi.advanceTimersByTimeAsync(0);
+      if (inflight.size === 0) return;
+      await Promise.allSettled([...inflight]);
+    }
+  }
+
+  return {
+    now: () => clock,
+    track,
+    settle,
+    /** Calls made so far through tracked transports. */
+    calls: () => calls,
+    /**
+     * Move the clock and the timers `ms` forward, settling after each
+     * millisecond; with `clock: false` only the timers move (a clock that
+     * stands still while timers fire, as when a machine's clock is coarse).
+     */
+    async advance(ms: number, { clock: moveClock = true } = {}): Promise<void> {
+      await settle();
+      for (let i = 0; i < ms; i++) {
+        if (moveClock) clock += 1;
+        await vi.advanceTimersByTimeAsync(1);
+        await settle();
+      }
+    },
+    /** Move only the clock (no timer fires): what a long pause between two timer wake-ups looks like to the code. */
+    jump(ms: number): void {
+      clock += ms;
+    },
+    stop: () => vi.useRealTimers(),
+  };
+}

@@ -1,0 +1,54 @@
+/**
+ * Helpers for the Envoy decision API and the admin API: a gateway with an
+ * ADMIN_TOKEN over test rules, and `/__ratelimit/json` calls in Envoy's shape.
+ */
+// @ts-nocheck
+
+import type { Env } from "../../src/config.ts";
+import type { LiveRulesOptions } from "../../src/rules/live.ts";
+import { gateway } from "./app.ts";
+
+export const TOKEN = "test-admin-token";
+export const auth = { authorization: `Bearer ${TOKEN}` };
+
+/** One Envoy descriptor from [key, value] pairs. */
+export function d(...entries: [string, string][]): { entries: { key: string; value: string }[] } {
+  return { entries: entries.map(([key, value]) => ({ key, value })) };
+}
+
+export interface JsonAnswer {
+  readonly status: number;
+  readonly body: any;
+  readonly headers: Headers;
+}
+
+/**
+ * A gateway over `rules` with ADMIN_TOKEN set; `json(body)` posts to
+ * `/__ratelimit/json`, `admin(path, init)` calls any endpoint with the token.
+ */
+export function envoyApi(rules: unknown, vars: Partial<Env> = {}, options: LiveRulesOptions = {}) {
+  const call = gateway(rules, { ADMIN_TOKEN: TOKEN, ...vars }, options);
+  async function json(body: unknown): Promise<JsonAnswer> {
+    const res = await call("/__ratelimit/json", {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: typeof body === "string" ? body : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text === "" ? undefined : JSON.parse(text), headers: res.headers };
+  }
+  async function admin(path: string, init: RequestInit = {}): Promise<Response> {
+    return call(path, { ...init, headers: { ...auth, ...(init.headers as Record<string, string> | undefined) } });
+  }
+  return { call, json, admin };
+}
+
+/**
+ * Wait, if needed, until at least `marginMs` of the current aligned window of
+ * `windowMs` is left, so a short sequence of requests stays in one window
+ * (Envoy's fixed windows reset on the boundary). Only ever sleeps; asserts nothing.
+ */
+export async function freshWindow(windowMs: number, marginMs = Math.min(windowMs / 2, 5_000)): Promise<void> {
+  const left = windowMs - (Date.now() % windowMs);
+  if (left < marginMs) await new Promise((resolve) => setTimeout(resolve, left + 5));
+}

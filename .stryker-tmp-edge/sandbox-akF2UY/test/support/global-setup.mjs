@@ -1,0 +1,105 @@
+// @ts-nocheck
+// Runs in Node before the workerd test suite: starts a real HTTP origin on
+// 127.0.0.1 that echoes exactly what it received, so forwarding tests use
+// real fetch end to end. Its URL reaches tests as the TEST_ORIGIN_URL binding.
+//
+// `/status/NNN` answers status NNN (a 3xx with `Location: /landed`); `?tokens=N` answers the header
+// `x-tokens-used: N`, as a model endpoint reports what it spent. A request with an `x-test-tag` header is
+// recorded with its arrival time (when its headers arrived, in Node's clock,
+// which is the machine's) and `GET /__records?tag=T` lists the records of a
+// tag, so the delay and queue tests check delivery times against real arrivals.
+//
+// `/slow?ms=N` (with `x-test-tag`) answers its headers and a first line at
+// once and ends the body N ms later; it counts the requests of the tag in
+// flight (arrived, response not yet ended nor the connection closed), and
+// `GET /__inflight?tag=T` reports `{ now, max, total }`: the concurrency tests
+// count at the origin itself.
+import { createServer } from "node:http";
+
+export default async function setup({ provide }) {
+  /** tag -> records, in arrival order. */
+  const records = new Map();
+  /** tag -> { now, max, total } of `/slow` requests. */
+  const inflight = new Map();
+  const server = createServer((req, res) => {
+    const arrivedAt = Date.now();
+    const url = new URL(req.url ?? "/", "http://origin.test");
+    if (req.method === "GET" && url.pathname === "/__records") {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify(records.get(url.searchParams.get("tag")) ?? []));
+      return;
+    }
+    if (req.method === "GET" && url.pathname === "/__inflight") {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify(inflight.get(url.searchParams.get("tag")) ?? { now: 0, max: 0, total: 0 }));
+      return;
+    }
+    if (url.pathname === "/slow") {
+      slow(req, res, url, inflight);
+      return;
+    }
+    const chunks = [];
+    let firstChunkAt;
+    req.on("data", (chunk) => {
+      firstChunkAt ??= Date.now();
+      chunks.push(chunk);
+    });
+    req.on("end", () => {
+      const body = Buffer.concat(chunks);
+      const status = Number(/^\/status\/(\d{3})$/.exec(url.pathname)?.[1] ?? 200);
+      const echo = {
+        method: req.method,
+        url: req.url,
+        headers: req.headers,
+        body: body.toString("utf8"),
+        bodyLength: body.length,
+        chunks: chunks.length,
+        arrivedAt,
+        firstChunkAt,
+        endAt: Date.now(),
+        status,
+      };
+      const tag = req.headers["x-test-tag"];
+      if (typeof tag === "string") {
+        if (!records.has(tag)) records.set(tag, []);
+        records.get(tag).push(echo);
+      }
+      // A redirect points somewhere a follower would land on with a 200.
+      const location = status >= 300 && status < 400 ? { location: "/landed" } : {};
+      const tokens = url.searchParams.has("tokens") ? { "x-tokens-used": url.searchParams.get("tokens") } : {};
+      res.writeHead(status, { "content-type": "application/json", "x-test-origin": "yes", "set-cookie": "origin=1", ...location, ...tokens });
+      res.end(JSON.stringify(echo));
+    });
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  provide("originUrl", `http://127.0.0.1:${server.address().port}`);
+  return () => new Promise((resolve) => server.close(resolve));
+}
+
+/** `/slow`: first line now, end after `ms`; counted in flight until it ends or the connection closes. */
+function slow(req, res, url, inflight) {
+  const tag = String(req.headers["x-test-tag"] ?? "untagged");
+  if (!inflight.has(tag)) inflight.set(tag, { now: 0, max: 0, total: 0 });
+  const stats = inflight.get(tag);
+  stats.now += 1;
+  stats.total += 1;
+  stats.max = Math.max(stats.max, stats.now);
+  let open = true;
+  const done = () => {
+    if (!open) return;
+    open = false;
+    stats.now -= 1;
+    clearTimeout(timer);
+  };
+  req.resume();
+  res.on("close", done);
+  res.writeHead(200, { "content-type": "text/plain" });
+  res.write("start\n");
+  const timer = setTimeout(
+    () => {
+      done();
+      res.end("end\n");
+    },
+    Number(url.searchParams.get("ms") ?? 100),
+  );
+}
