@@ -18,6 +18,7 @@ export const MUTATION_TESTS = [
   "test/limiter/dialects.test.ts",
   "test/limiter/draft11-fields.test.ts",
   "test/limiter/retry-after.test.ts",
+  "test/limiter/settle.test.ts",
   "test/limiter/decide-plain.test.ts",
   "test/durable/lease-book.test.ts",
   "test/durable/precount-sync.test.ts",
