@@ -4,7 +4,8 @@
  * object's own lease and sync modules (src/durable/leases.ts,
  * precount-sync.ts) and the real algorithms, in the order
  * `CounterObject.decideOne` applies them, without its storage, alarms or
- * RPC. Decide and absorb calls only. The same scenarios through a real
+ * RPC. Decide and absorb calls only; `restart()` drops every object's
+ * leases and keeps its counts, as a restarted object does. The same scenarios through a real
  * object run in workerd (test/edge/precount.test.ts).
  */
 import { getAlgorithm } from "../../src/algorithms/index.ts";
@@ -20,7 +21,7 @@ import type { CounterCall, CounterVerdict, LimitCall, SendBatch } from "../../sr
  * const send = plainCounters(() => clock);
  * const [verdict] = await send("obj", [{ key: "k", cost: 1, limits }]);
  */
-export function plainCounters(now: () => number): SendBatch {
+export function plainCounters(now: () => number): SendBatch & { restart(): void } {
   const states = new Map<string, unknown>();
   const books = new Map<string, LeaseBook>();
   const step = (key: string, limit: LimitCall, at: number, cost: number) =>
@@ -49,7 +50,7 @@ export function plainCounters(now: () => number): SendBatch {
     return { allowed: true, decisions: steps.map((s) => s.decision) };
   }
 
-  return async (name, calls) => {
+  const send: SendBatch = async (name, calls) => {
     // An answer comes back later than it was asked, as over RPC.
     await Promise.resolve();
     let leases = books.get(name);
@@ -57,6 +58,8 @@ export function plainCounters(now: () => number): SendBatch {
     const at = now();
     return calls.map((call) => decideOne(call, leases, at));
   };
+  // A restart keeps the counts (checkpointed) and loses the leases, which live in the object's memory.
+  return Object.assign(send, { restart: () => books.clear() });
 }
 
 /**

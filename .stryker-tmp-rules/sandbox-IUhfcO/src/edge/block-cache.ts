@@ -1,0 +1,109 @@
+/**
+ * Certain-block cache: when a counter object answers "over the limit, next
+ * allowed at T", this isolate answers the same request 429 locally until T
+ * without asking the object. Exact, because a rejected request consumes
+ * nothing and time only frees quota: nothing another isolate does can make
+ * the request fit before T. (An admin counter reset or a rules change can;
+ * rules changes give limits new ids and so new cache keys, and a reset is
+ * seen by an isolate at the latest when its cached block expires.)
+ */
+// @ts-nocheck
+
+import type { CounterVerdict } from "../durable/protocol.ts";
+
+interface Block {
+  /** Local-clock instant before which the object would certainly reject (when the request was sent + retry-after). */
+  readonly blockedUntil: number;
+  /** Local-clock instant at which the object certainly allows again (when the answer arrived + retry-after), for Retry-After. */
+  readonly allowedBy: number;
+  readonly verdict: CounterVerdict;
+  /** When the verdict was received, to age its relative times. */
+  readonly receivedAt: number;
+}
+
+/** Default number of blocked counters remembered per isolate. */
+export const BLOCK_CACHE_SIZE = 10_000;
+
+/**
+ * A bounded LRU of certain blocks, keyed by counter call (key + limit ids + cost).
+ *
+ * @example
+ * const cache = new BlockCache();
+ * cache.remember(cacheKey, verdict, sentAt, Date.now());
+ * const cached = cache.lookup(cacheKey, Date.now()); // a verdict to answer 429 from, or undefined
+ */
+export class BlockCache {
+  private readonly blocks = new Map<string, Block>();
+  private readonly capacity: number;
+
+  constructor(capacity = BLOCK_CACHE_SIZE) {
+    this.capacity = capacity;
+  }
+
+  /**
+   * Remember a rejection if it is certain (finite retry-after, counted by
+   * every window). `sentAt`/`receivedAt` bracket the round trip, so the block
+   * ends no later than the object's T and Retry-After is never earlier.
+   *
+   * @example
+   * cache.remember(key, verdict, sentAt, receivedAt);
+   */
+  remember(key: string, verdict: CounterVerdict, sentAt: number, receivedAt: number): void {
+    // A rejection leased quota caused may pass as soon as the lease comes back: not certain.
+    if (verdict.allowed || verdict.provisional === true) return;
+    let wait = 0;
+    for (const decision of verdict.decisions) {
+      if (decision.allowed) continue;
+      if (!Number.isFinite(decision.retryAfterMs)) return; // can never pass: nothing to learn about time
+      wait = Math.max(wait, decision.retryAfterMs);
+    }
+    if (wait <= 0) return;
+    this.blocks.delete(key);
+    this.blocks.set(key, { blockedUntil: sentAt + wait, allowedBy: receivedAt + wait, verdict, receivedAt });
+    if (this.blocks.size > this.capacity) this.blocks.delete(this.blocks.keys().next().value as string);
+  }
+
+  /**
+   * The cached rejection for `key` as it stands at `now`, with its times
+   * re-based to `now`; undefined when there is none or it has expired.
+   *
+   * @example
+   * const verdict = cache.lookup(key, Date.now());
+   */
+  lookup(key: string, now: number): CounterVerdict | undefined {
+    const block = this.blocks.get(key);
+    if (block === undefined) return undefined;
+    if (now >= block.blockedUntil) {
+      this.blocks.delete(key);
+      return undefined;
+    }
+    const aged = now - block.receivedAt;
+    return {
+      allowed: false,
+      decisions: block.verdict.decisions.map((d) => ({
+        ...d,
+        remaining: d.allowed ? d.remaining : 0,
+        resetAfterMs: Math.max(0, d.resetAfterMs - aged),
+        retryAfterMs: d.allowed ? 0 : Math.max(1, d.retryAfterMs - aged),
+        effectiveWindowMs: Math.max(1, d.effectiveWindowMs - aged),
+      })),
+    };
+  }
+
+  /**
+   * Drop every cached block of a counter key (after an admin reset in this
+   * isolate; other isolates drop theirs when the block expires).
+   *
+   * @example
+   * cache.forget(counterKey);
+   */
+  forget(counterKey: string): void {
+    const prefix = `${counterKey}\u0001`;
+    for (const key of this.blocks.keys()) if (key.startsWith(prefix)) this.blocks.delete(key);
+  }
+
+  /** Number of cached blocks. */
+  get size(): number {
+    return this.blocks.size;
+  }
+}

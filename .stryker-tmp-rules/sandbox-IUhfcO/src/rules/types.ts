@@ -1,0 +1,220 @@
+/**
+ * The compiled, immutable form of `rules.json`. Parsing and validation happen
+ * once (`compileRules`); the request hot path only walks these structures.
+ */
+// @ts-nocheck
+
+import type { AlgorithmName, LimitSpec } from "../algorithms/types.ts";
+import type { CidrTable } from "./cidr.ts";
+
+/** Units allowed in `rate_limit.unit`, as in Envoy plus week/month/year. */
+export type Unit = "second" | "minute" | "hour" | "day" | "week" | "month" | "year";
+
+/** One validation problem, with the JSON path of the offending value. */
+export interface RuleError {
+  /** JSONPath-style location, e.g. `$[0].descriptors[2].rate_limit.unit`. */
+  readonly path: string;
+  /** What is wrong, in one sentence. */
+  readonly message: string;
+}
+
+/** A compiled rate limit (one element of `rate_limit` / `rate_limits`). */
+export interface CompiledLimit extends LimitSpec {
+  /** Stable identity of this limit's configuration; counter state is keyed by it. */
+  readonly id: string;
+  /** Policy name for headers and metrics: the rule's `name`, or a derived one. */
+  readonly name: string;
+  /** Whether `name` was given explicitly (only explicit names take part in `replaces`). */
+  readonly named: boolean;
+  /** Names of limits this one replaces (Envoy `replaces`). */
+  readonly replaces: readonly string[];
+  readonly unit: Unit;
+  readonly unitMultiplier: number;
+  readonly requestsPerUnit: number;
+  readonly algorithm: AlgorithmName;
+  /** Edge pre-counting (docs/precount.md, "Pre-counting"), if enabled on this limit. */
+  readonly precount?: {
+    readonly syncMs: number;
+  };
+  /** What happens to a request over this limit (docs/on-limit.md); the compiler always sets it, absent means `reject`. */
+  readonly onLimit?: OnLimitAction;
+  /** With `onLimit: "delay"`: the longest wait for a slot before answering 429. */
+  readonly maxDelayMs?: number;
+  /** Windows of a minute or longer: the longest a change waits for its checkpoint (absent: the default, 1000). */
+  readonly persistMs?: number;
+  /** `durability: "strict"`: every change written before its answer leaves the object. */
+  readonly strict?: boolean;
+  /** `concurrency: N` (docs/concurrency.md): at most N requests in flight; the window fields then only shape headers. */
+  readonly concurrency?: number;
+  /** Charge only requests whose origin response matches (`count_when`, docs/response-limits.md). */
+  readonly countWhen?: CountWhen;
+}
+
+/** `count_when`: the response statuses charged, as inclusive ranges. */
+export interface CountWhen {
+  readonly status: readonly (readonly [number, number])[];
+}
+
+/** `on_limit` of a rate limit (docs/on-limit.md). */
+export type OnLimitAction = "reject" | "delay" | "queue";
+
+/** A node of the descriptor tree. */
+export interface CompiledNode {
+  readonly key: string;
+  /** The exact or wildcard value, or undefined for a key-only node. */
+  readonly value?: string;
+  /** Limits applying at this node; empty with `unlimited` false means "whitelist". */
+  readonly limits: readonly CompiledLimit[];
+  readonly unlimited: boolean;
+  /**
+   * Names an `unlimited` rate limit at this node replaces (Envoy counts those
+   * too); limited nodes carry `replaces` on each CompiledLimit instead.
+   */
+  readonly unlimitedReplaces?: readonly string[];
+  readonly shadowMode: boolean;
+  readonly detailedMetric: boolean;
+  /** Envoy `quota_mode` (docs/rules.md): over this node's limits, a request is refused only when every quota descriptor is over. */
+  readonly quotaMode?: boolean;
+  /** Envoy `share_threshold` (docs/rules.md): every value this wildcard or range node matches counts in one counter. */
+  readonly shareThreshold?: boolean;
+  /**
+   * Envoy's stat key of this node below the domain: `key` or `key_value` per
+   * level, joined with `.` (e.g. `message_type_marketing.to_number`); the
+   * metrics endpoint labels series with it.
+   */
+  readonly statKey: string;
+  /** Child level (nested `descriptors`). */
+  readonly children: DescriptorLevel;
+}
+
+/** One level of the tree, indexed for O(1) exact lookups. */
+export interface DescriptorLevel {
+  /** Exact `key` + `value` nodes, keyed by `key + "\u0000" + value`. */
+  readonly exact: ReadonlyMap<string, CompiledNode>;
+  /** Wildcard-valued nodes per key, in file order, with their matchers. */
+  readonly wildcards: ReadonlyMap<string, readonly {
+    readonly matches: (value: string) => boolean;
+    readonly node: CompiledNode;
+  }[]>;
+  /** Key-only nodes, keyed by `key`. */
+  readonly keyOnly: ReadonlyMap<string, CompiledNode>;
+  /** `remote_address` nodes whose value is an address or CIDR range, by longest prefix (absent when there are none). */
+  readonly ranges?: CidrTable<CompiledNode>;
+}
+
+/** Where a route entry takes its value from. */
+export type EntrySource = {
+  readonly kind: "value";
+  readonly value: string;
+} | {
+  readonly kind: "header";
+  readonly name: string;
+} | {
+  readonly kind: "query";
+  readonly name: string;
+} | {
+  readonly kind: "cookie";
+  readonly name: string;
+} | {
+  readonly kind: "remote_address" | "path" | "method" | "host";
+};
+
+/** One entry of a route descriptor: the descriptor key and its value source. */
+export interface RouteEntry {
+  readonly key: string;
+  readonly source: EntrySource;
+}
+
+/** A compiled route: a matcher plus the descriptors it produces. */
+export interface CompiledRoute {
+  readonly methods?: ReadonlySet<string>;
+  /** Path matcher (exact or `*` glob). */
+  readonly path?: (path: string) => boolean;
+  /** Host matcher (exact or `*` glob, case-insensitive). */
+  readonly host?: (host: string) => boolean;
+  readonly descriptors: readonly (readonly RouteEntry[])[];
+  /** Hits each descriptor charges (`cost`; absent: 1). */
+  readonly cost?: RouteCost;
+  /** Lower-case response header whose number is charged after the origin answers (`cost_from_response`). */
+  readonly costFromResponse?: string;
+}
+
+/** Where a route's `cost` comes from (docs/response-limits.md). */
+export type RouteCost = {
+  readonly kind: "literal";
+  readonly value: number;
+} | {
+  readonly kind: "header";
+  readonly name: string;
+} | {
+  readonly kind: "body_bytes";
+};
+export type Placement = "sharded" | "per_key";
+
+/** One compiled domain document. */
+export interface CompiledDomain {
+  readonly domain: string;
+  readonly placement: Placement;
+  /** Shard count for `sharded` placement. */
+  readonly shards: number;
+  readonly root: DescriptorLevel;
+  readonly routes: readonly CompiledRoute[];
+}
+
+/** A whole compiled rules file. */
+export interface CompiledRules {
+  /** Domains by name, in file order. */
+  readonly domains: ReadonlyMap<string, CompiledDomain>;
+}
+
+/** One descriptor entry as a request presents it. */
+export interface DescriptorEntry {
+  readonly key: string;
+  readonly value: string;
+}
+
+/** The outcome of looking a request descriptor up in a domain's tree. */
+export interface DescriptorMatch {
+  /** The node that matched (at the same depth as the descriptor). */
+  readonly node: CompiledNode;
+  /** Limits to enforce (empty: whitelisted or unlimited). */
+  readonly limits: readonly CompiledLimit[];
+  readonly unlimited: boolean;
+  readonly shadowMode: boolean;
+  /** The node's `quota_mode`, when set. */
+  readonly quotaMode?: boolean;
+  /**
+   * The entries that name the counter when a `share_threshold` node matched
+   * on the way: the request's entries with each shared value replaced by the
+   * node's pattern (absent: the request's own entries).
+   */
+  readonly counterEntries?: readonly DescriptorEntry[];
+}
+
+/** Result of `compileRules`: either the compiled tree or every error found. */
+export type CompileResult = {
+  readonly ok: true;
+  readonly rules: CompiledRules;
+  readonly summary: string;
+} | {
+  readonly ok: false;
+  readonly errors: readonly RuleError[];
+};
+
+/** Descriptors of one request for one domain. */
+export interface DomainDescriptors {
+  readonly domain: CompiledDomain;
+  readonly descriptors: readonly (readonly DescriptorEntry[])[];
+  /**
+   * Hits per descriptor (Envoy's per-descriptor `hits_addend`), parallel to
+   * `descriptors`; an absent entry takes the decision's default cost. A parallel
+   * array keeps the HTTP path, which never sets it, allocation-free.
+   */
+  readonly costs?: readonly (number | undefined)[];
+  /** Matches decided by the caller instead of the tree (Envoy's per-descriptor `limit` override). */
+  readonly overrides?: readonly (DescriptorMatch | undefined)[];
+  /** The unit of `costs`, when not requests (a `body_bytes` cost). */
+  readonly quotaUnit?: "content-bytes";
+  /** Response header charged after the origin answers (`cost_from_response`). */
+  readonly costFromResponse?: string;
+}
