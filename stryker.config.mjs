@@ -2,8 +2,8 @@
 // Mutation testing (docs/testing.md, "Mutation testing"): `npm run test:mutation`.
 // Stryker's vitest runner runs tests in Node worker threads, not in workerd, so
 // the tests here are the ones that need no bindings (vitest.mutation.config.ts).
-// MUTATION_SCOPE=<folder> (algorithms, rules, edge, limiter, durable) mutates one
-// folder, with its report under reports/mutation/<folder>.{html,json}.
+// MUTATION_SCOPE=<folder>[,<folder>…] (algorithms, rules, edge, limiter, durable)
+// mutates those folders only, with the report under reports/mutation/<scope>.{html,json}.
 
 /** What each scope mutates: the pure core, the decision logic, and the lease and checkpoint code of src/durable. */
 export const SCOPES = {
@@ -15,8 +15,9 @@ export const SCOPES = {
 };
 
 const scope = process.env.MUTATION_SCOPE ?? "all";
-if (scope !== "all" && !(scope in SCOPES)) throw new Error(`MUTATION_SCOPE: "${scope}" is none of all, ${Object.keys(SCOPES).join(", ")}`);
-const mutate = scope === "all" ? Object.values(SCOPES).flat() : SCOPES[/** @type {keyof typeof SCOPES} */ (scope)];
+const scopes = scope === "all" ? Object.keys(SCOPES) : scope.split(",");
+for (const name of scopes) if (!(name in SCOPES)) throw new Error(`MUTATION_SCOPE: "${name}" is none of all, ${Object.keys(SCOPES).join(", ")}`);
+const mutate = scopes.flatMap((name) => SCOPES[/** @type {keyof typeof SCOPES} */ (name)]);
 
 /** @type {import("@stryker-mutator/api/core").PartialStrykerOptions} */
 export default {
@@ -30,8 +31,8 @@ export default {
   // A loaded machine (other work on the same cores) slows a run down: a mutant times out only well past its normal time.
   timeoutMS: 10_000,
   reporters: ["clear-text", "progress-append-only", "html", "json"],
-  htmlReporter: { fileName: `reports/mutation/${scope}.html` },
-  jsonReporter: { fileName: `reports/mutation/${scope}.json` },
+  htmlReporter: { fileName: `reports/mutation/${scopes.join("+")}.html` },
+  jsonReporter: { fileName: `reports/mutation/${scopes.join("+")}.json` },
   thresholds: { high: 90, low: 80, break: null },
   tempDirName: ".stryker-tmp",
   cleanTempDir: "always",

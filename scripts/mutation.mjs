@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run test:mutation`: mutation testing with StrykerJS (docs/testing.md, "Mutation testing").
 //   npm run test:mutation                      every scope (stryker.config.mjs), one report
-//   npm run test:mutation -- --scope edge      one folder: algorithms, rules, edge, limiter or durable
+//   npm run test:mutation -- --scope edge      one folder (algorithms, rules, edge, limiter, durable; several: edge,limiter)
 //   npm run test:mutation -- --quick           src/algorithms only, incremental, fails below 90 % (.ci/run)
 //   npm run test:mutation -- --quick --force   the quick run, every mutant again (rewrites its baseline)
 // Reports go to reports/mutation/ (git-ignored). Exits with Stryker's status.
