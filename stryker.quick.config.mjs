@@ -1,7 +1,7 @@
 // @ts-check
 // The short mutation run of .ci/run (`npm run test:mutation -- --quick`,
 // docs/testing.md, "Mutation testing"): src/algorithms against the algorithm
-// tests, failing below 90 %. Incremental: mutants whose code and covering
+// tests (and the draft-11 field oracles), failing below 90 %. Incremental: mutants whose code and covering
 // tests did not change since the committed baseline keep their result, so a
 // run re-tests only what changed; `-- --quick --force` re-tests every mutant
 // and rewrites the baseline (commit it).
@@ -11,7 +11,8 @@ import full from "./stryker.config.mjs";
 export default {
   ...full,
   mutate: ["src/algorithms/**/*.ts"],
-  testFiles: ["test/algorithms/*.test.ts"],
+  // draft11-fields holds every algorithm's effective window to exact oracles (the draft-11 `t` parameter).
+  testFiles: ["test/algorithms/*.test.ts", "test/limiter/draft11-fields.test.ts"],
   incremental: true,
   incrementalFile: "test/mutation/algorithms-baseline.json",
   reporters: ["clear-text", "progress-append-only", "html", "json"],

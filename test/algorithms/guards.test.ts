@@ -6,7 +6,7 @@
  * windows up to MAX_WINDOW_MS are exact.
  */
 import { describe, expect, it } from "vitest";
-import { algorithms, exactArithmeticOk, getAlgorithm, isAlgorithmName } from "../../src/algorithms/index.ts";
+import { algorithms, exactArithmeticOk, getAlgorithm, isAlgorithmName, refund } from "../../src/algorithms/index.ts";
 import { MAX_WINDOW_MS } from "../../src/algorithms/arith.ts";
 import type { AlgorithmName } from "../../src/algorithms/types.ts";
 
@@ -29,6 +29,13 @@ describe("algorithm guards", () => {
     }
   });
 
+  it("a refund checks its arguments as a decision does", () => {
+    const state = { w: 0, c: 3 };
+    expect(() => refund("fixed_window", state, limit, Number.NaN, 0, 1)).toThrow("now must be an integer ms timestamp, got NaN");
+    expect(() => refund("fixed_window", state, limit, 10, 0, -1)).toThrow("cost must be a non-negative integer, got -1");
+    expect(() => refund("token_bucket", { t: 0, n: 0 }, { ...limit, windowMs: 0 }, 10, 0, 1)).toThrow("windowMs must be an integer in [1, 2^50], got 0");
+  });
+
   it("an unknown name is refused by name, and nothing that only coerces to a name passes", () => {
     expect(() => getAlgorithm("tokens" as AlgorithmName)).toThrow("unknown rate-limit algorithm: tokens");
     expect(isAlgorithmName({ toString: () => "gcra" })).toBe(false);
@@ -39,5 +46,6 @@ describe("algorithm guards", () => {
     expect(exactArithmeticOk({ ...limit, windowMs: MAX_WINDOW_MS }, "fixed_window")).toBe(true);
     expect(exactArithmeticOk({ ...limit, windowMs: MAX_WINDOW_MS + 1 }, "fixed_window")).toBe(false);
     expect(exactArithmeticOk({ ...limit, windowMs: 0 }, "fixed_window")).toBe(false);
+    expect(exactArithmeticOk({ limit: 1, windowMs: 1, burst: 1 })).toBe(true);
   });
 });
