@@ -47,5 +47,8 @@ describe("algorithm guards", () => {
     expect(exactArithmeticOk({ ...limit, windowMs: MAX_WINDOW_MS + 1 }, "fixed_window")).toBe(false);
     expect(exactArithmeticOk({ ...limit, windowMs: 0 }, "fixed_window")).toBe(false);
     expect(exactArithmeticOk({ limit: 1, windowMs: 1, burst: 1 })).toBe(true);
+    // A bucket's largest amount, burst × w + l (here w = 1, l = 2), may reach 2^52 exactly, not one more.
+    expect(exactArithmeticOk({ limit: 2, windowMs: 1, burst: 2 ** 52 - 2 }, "token_bucket")).toBe(true);
+    expect(exactArithmeticOk({ limit: 2, windowMs: 1, burst: 2 ** 52 - 1 }, "token_bucket")).toBe(false);
   });
 });
