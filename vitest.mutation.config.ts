@@ -22,6 +22,7 @@ export const MUTATION_TESTS = [
   "test/limiter/retry-after.test.ts",
   "test/limiter/settle.test.ts",
   "test/limiter/decide-plain.test.ts",
+  "test/limiter/policy-order.test.ts",
   "test/durable/lease-book.test.ts",
   "test/durable/precount-sync.test.ts",
   "test/durable/counter-cache.test.ts",

@@ -133,6 +133,27 @@ describe("decision engine on plain objects", () => {
     expect(outcomes.map((o) => o.counter === undefined)).toEqual([false, true, true]);
   });
 
+  it("decides pre-counted limits in the isolate once hot, with no object call; without a defer, through the object", async () => {
+    const { edge, domain, counters } = setup([{ key: "hot", rate_limit: { ...fixed("minute", 1_000), precount: { sync_ms: 100 } } }]);
+    const request = [{ domain, descriptors: [[{ key: "hot", value: "k" }]] }];
+    const background: Promise<unknown>[] = [];
+    const options = { timeoutMs: 1_000, defer: (p: Promise<unknown>) => void background.push(p) };
+    // The first learns the counter, the second asks for a lease: both through the object.
+    await decide(edge, request, options);
+    await decide(edge, request, options);
+    expect(counters.calls()).toBe(2);
+    for (let remaining = 997; remaining > 990; remaining--) expect(await decide(edge, request, options)).toMatchObject({ allowed: true, remaining });
+    expect([counters.calls(), edge.precount.stats.local]).toEqual([2, 7]);
+    // Without a defer (the decision API) nothing is pre-counted: every call asks the object.
+    await decide(edge, request, { timeoutMs: 1_000 });
+    expect(counters.calls()).toBe(3);
+    // The same counter twice in one request: each hit counted, in order (the view has not synced the direct hit yet).
+    const twice = [{ domain, descriptors: [[{ key: "hot", value: "k" }], [{ key: "hot", value: "k" }]] }];
+    const both = await decide(edge, twice, options);
+    expect(both.policies.map((p) => p.decision.remaining)).toEqual([990, 989]);
+    expect(edge.precount.stats.local).toBe(9);
+  });
+
   it("gives up on counters that do not answer within the timeout, or fail, with CounterUnavailableError", async () => {
     const domain = domainOf({ domain: "plain", descriptors: [{ key: "k", rate_limit: fixed("minute", 2) }] });
     const request = [{ domain, descriptors: [[{ key: "k", value: "v" }]] }];
