@@ -10,7 +10,7 @@ import type { LimitCall } from "../../src/durable/protocol.ts";
 import { settlementCalls } from "../../src/limiter/settle.ts";
 import type { DescriptorOutcome, PolicyOutcome, RateLimitResult } from "../../src/limiter/types.ts";
 import type { CompiledLimit } from "../../src/rules/types.ts";
-import { compiled } from "../support/app.ts";
+import { compileOk as compiled } from "../rules/helpers.ts";
 
 const rules = compiled({
   domain: "settle",

@@ -1,0 +1,39 @@
+// @ts-check
+// Mutation testing (docs/testing.md, "Mutation testing"): `npm run test:mutation`.
+// Stryker's vitest runner runs tests in Node worker threads, not in workerd, so
+// the tests here are the ones that need no bindings (vitest.mutation.config.ts).
+// MUTATION_SCOPE=<folder>[,<folder>…] (algorithms, rules, edge, limiter, durable)
+// mutates those folders only, with the report under reports/mutation/<scope>.{html,json}.
+
+/** What each scope mutates: the pure core, the decision logic, and the lease and checkpoint code of src/durable. */
+export const SCOPES = {
+  algorithms: ["src/algorithms/**/*.ts"],
+  rules: ["src/rules/**/*.ts", "!src/rules/rules-object.ts"],
+  edge: ["src/edge/**/*.ts"],
+  limiter: ["src/limiter/**/*.ts"],
+  durable: ["src/durable/leases.ts", "src/durable/precount-sync.ts", "src/durable/counter-cache.ts"],
+};
+
+const scope = process.env.MUTATION_SCOPE ?? "all";
+const scopes = scope === "all" ? Object.keys(SCOPES) : scope.split(",");
+for (const name of scopes) if (!(name in SCOPES)) throw new Error(`MUTATION_SCOPE: "${name}" is none of all, ${Object.keys(SCOPES).join(", ")}`);
+const mutate = scopes.flatMap((name) => SCOPES[/** @type {keyof typeof SCOPES} */ (name)]);
+
+/** @type {import("@stryker-mutator/api/core").PartialStrykerOptions} */
+export default {
+  testRunner: "vitest",
+  vitest: { configFile: "vitest.mutation.config.ts", related: false },
+  mutate,
+  coverageAnalysis: "perTest",
+  concurrency: 2,
+  // Module-level constants would need a fresh module graph per mutant; their values are pinned by name in the tests.
+  ignoreStatic: true,
+  // A loaded machine (other work on the same cores) slows a run down: a mutant times out only well past its normal time.
+  timeoutMS: 10_000,
+  reporters: ["clear-text", "progress-append-only", "html", "json"],
+  htmlReporter: { fileName: `reports/mutation/${scopes.join("+")}.html` },
+  jsonReporter: { fileName: `reports/mutation/${scopes.join("+")}.json` },
+  thresholds: { high: 90, low: 80, break: null },
+  tempDirName: ".stryker-tmp",
+  cleanTempDir: "always",
+};

@@ -1,0 +1,258 @@
+/**
+ * The counter object's memory over its store (src/durable/counter-cache.ts)
+ * at chosen instants: which windows are stored, when a change is due for
+ * its checkpoint (to the millisecond), which write a checkpoint makes, how
+ * the memory bound pages out the least recently hit window (writing it
+ * first), and what a sweep keeps. The store here keeps rows in a Map with
+ * the SQLite store's semantics, so the file also runs in Node (mutation
+ * testing, docs/testing.md); the same paths through real storage are in
+ * test/durable/checkpoint.test.ts.
+ */
+import { describe, expect, it } from "vitest";
+import { CounterCache } from "../../src/durable/counter-cache.ts";
+import { CounterStore, type StoredCounter } from "../../src/durable/counter-store.ts";
+import type { LimitCall } from "../../src/durable/protocol.ts";
+import { DURABLE_WINDOW_MS, PERSIST_MS } from "../../src/rules/keys.ts";
+
+const noSql = { exec: () => ({ toArray: () => [], rowsRead: 0, rowsWritten: 0 }) } as unknown as SqlStorage;
+
+/** Rows by id, as the SQLite table holds them; `ops` lists each write ("save id", "state id"), `loads` each read. */
+class MapStore extends CounterStore {
+  readonly rows = new Map<string, { state: string; idleAt: number }>();
+  readonly ops: string[] = [];
+  loads = 0;
+  constructor() {
+    super(noSql);
+  }
+  override load(id: string): StoredCounter | undefined {
+    this.loads += 1;
+    const row = this.rows.get(id);
+    return row === undefined ? undefined : { state: JSON.parse(row.state), idleAt: row.idleAt };
+  }
+  override save(id: string, state: unknown, idleAt: number): void {
+    this.ops.push(`save ${id}`);
+    this.rows.set(id, { state: JSON.stringify(state), idleAt });
+  }
+  override saveState(id: string, state: unknown): boolean {
+    const row = this.rows.get(id);
+    if (row === undefined) return false;
+    this.ops.push(`state ${id}`);
+    row.state = JSON.stringify(state);
+    return true;
+  }
+  override deletePrefix(prefix: string): void {
+    for (const id of this.rows.keys()) if (id.startsWith(prefix)) this.rows.delete(id);
+  }
+  override deleteIdle(now: number): void {
+    for (const [id, row] of this.rows) if (row.idleAt <= now) this.rows.delete(id);
+  }
+  override earliestIdleAt(): number {
+    return Math.min(Infinity, ...[...this.rows.values()].map((row) => row.idleAt));
+  }
+  override count(): number {
+    return this.rows.size;
+  }
+}
+
+const minute = (extra: Partial<LimitCall> = {}): LimitCall => ({
+  id: "m",
+  algorithm: "fixed_window",
+  limit: 100,
+  windowMs: DURABLE_WINDOW_MS,
+  burst: 100,
+  ...extra,
+});
+const second: LimitCall = { id: "s", algorithm: "fixed_window", limit: 100, windowMs: DURABLE_WINDOW_MS - 1, burst: 100 };
+/** A fixed window's state: `c` hits in the window starting at `w` (idle at w + window once c > 0). */
+const fw = (c: number, w = 0) => ({ w, c });
+
+describe("counter cache", () => {
+  it("keeps windows shorter than a minute in memory only, until they are idle", () => {
+    const store = new MapStore();
+    const cache = new CounterCache(store);
+    expect(cache.write("v", second, fw(3), 10)).toBe(DURABLE_WINDOW_MS - 1);
+    expect(cache.read("v", second)).toEqual(fw(3));
+    expect([cache.checkpointDue(10 ** 9), cache.nextCheckpointAt, cache.size, store.loads]).toEqual([false, Infinity, 1, 0]);
+    expect(cache.sweep(DURABLE_WINDOW_MS - 2)).toBe(DURABLE_WINDOW_MS - 1);
+    expect(cache.sweep(DURABLE_WINDOW_MS - 1)).toBe(Infinity);
+    expect([cache.read("v", second), cache.size, store.ops]).toEqual([undefined, 0, []]);
+  });
+
+  it("writes a stored window's change when persist_ms has passed since its first unsaved change, not before", () => {
+    const store = new MapStore();
+    const cache = new CounterCache(store);
+    cache.write("a", minute({ persistMs: 5_000 }), fw(1), 100);
+    // A later change to the same window does not push its checkpoint back.
+    cache.write("a", minute({ persistMs: 5_000 }), fw(2), 3_000);
+    // Another window's first change with a shorter persist_ms brings it forward; without one, the default.
+    cache.write("b", minute({ id: "b" }), fw(1), 4_000);
+    expect(cache.nextCheckpointAt).toBe(4_000 + PERSIST_MS.default);
+    expect(cache.checkpointDue(4_999)).toBe(false);
+    expect(cache.checkpointDue(5_000)).toBe(true);
+    expect(store.ops).toEqual([]);
+    cache.checkpoint();
+    expect(store.ops).toEqual(["save a", "save b"]);
+    expect(store.rows.get("a")).toEqual({ state: JSON.stringify(fw(2)), idleAt: DURABLE_WINDOW_MS });
+    expect([cache.nextCheckpointAt, cache.checkpointDue(10 ** 9)]).toEqual([Infinity, false]);
+    // Nothing changed since: a second checkpoint writes nothing.
+    cache.checkpoint();
+    expect(store.ops).toHaveLength(2);
+  });
+
+  it("a strict window's change is due at once", () => {
+    const cache = new CounterCache(new MapStore());
+    cache.write("a", minute({ persistMs: 60_000 }), fw(1), 0);
+    expect(cache.checkpointDue(0)).toBe(false);
+    cache.write("s", minute({ id: "s", strict: true }), fw(1), 0);
+    expect(cache.checkpointDue(0)).toBe(true);
+    cache.checkpoint();
+    expect(cache.checkpointDue(0)).toBe(false);
+  });
+
+  it("rewrites only the state of a stored row whose idle time has not moved", () => {
+    const store = new MapStore();
+    const cache = new CounterCache(store);
+    cache.write("a", minute(), fw(1), 0);
+    cache.checkpoint();
+    cache.write("a", minute(), fw(2), 10);
+    cache.checkpoint();
+    // A new window moves the idle time: the whole row.
+    cache.write("a", minute(), fw(1, DURABLE_WINDOW_MS), DURABLE_WINDOW_MS);
+    cache.checkpoint();
+    expect(store.ops).toEqual(["save a", "state a", "save a"]);
+    expect(store.rows.get("a")?.idleAt).toBe(2 * DURABLE_WINDOW_MS);
+    // A row read back from storage is known: its next change rewrites the state alone.
+    const again = new CounterCache(store);
+    expect(again.read("a", minute())).toEqual(fw(1, DURABLE_WINDOW_MS));
+    again.write("a", minute(), fw(5, DURABLE_WINDOW_MS), DURABLE_WINDOW_MS + 1);
+    again.checkpoint();
+    expect(store.ops.at(-1)).toBe("state a");
+    // Its row gone meanwhile (swept elsewhere): the whole row is written again.
+    store.rows.delete("a");
+    again.write("a", minute(), fw(6, DURABLE_WINDOW_MS), DURABLE_WINDOW_MS + 2);
+    again.checkpoint();
+    expect(store.ops.at(-1)).toBe("save a");
+  });
+
+  it("reads a stored window from storage once, and remembers one that is not stored", () => {
+    const store = new MapStore();
+    store.save("a", fw(7), DURABLE_WINDOW_MS);
+    const cache = new CounterCache(store);
+    expect([cache.read("a", minute()), cache.read("a", minute()), store.loads]).toEqual([fw(7), fw(7), 1]);
+    expect([cache.read("none", minute()), cache.read("none", minute()), store.loads]).toEqual([undefined, undefined, 2]);
+    // The marker of a window known not stored is no counter state.
+    expect(cache.size).toBe(1);
+  });
+
+  it("pages out the least recently hit window past its memory units, writing an unsaved one first", () => {
+    const store = new MapStore();
+    const cache = new CounterCache(store, 3);
+    cache.write("a", minute(), fw(1), 0);
+    cache.write("b", minute(), fw(2), 0);
+    cache.write("c", minute(), fw(3), 0);
+    // A hit on a makes b the least recent.
+    expect(cache.read("a", minute())).toEqual(fw(1));
+    cache.write("d", minute(), fw(4), 0);
+    expect(store.ops).toEqual(["save b"]);
+    expect(cache.size).toBe(3);
+    // b comes back from storage as it was; that pages out c, the least recent now.
+    expect(cache.read("b", minute())).toEqual(fw(2));
+    expect(store.ops).toEqual(["save b", "save c"]);
+    cache.checkpoint();
+    expect(store.ops.slice(2).sort()).toEqual(["save a", "save d"]);
+    expect([...store.rows.keys()].sort()).toEqual(["a", "b", "c", "d"]);
+    // Paging out a saved window writes nothing.
+    cache.read("c", minute());
+    expect(store.ops).toHaveLength(4);
+  });
+
+  it("a window hit again moves to the most recent without counting twice", () => {
+    const store = new MapStore();
+    const cache = new CounterCache(store, 2);
+    cache.write("a", minute(), fw(1), 0);
+    cache.write("b", minute(), fw(1), 0);
+    for (let i = 2; i < 6; i++) cache.write("a", minute(), fw(i), 0);
+    expect(store.ops).toEqual([]);
+    cache.write("c", minute(), fw(1), 0);
+    expect(store.ops).toEqual(["save b"]);
+  });
+
+  it("counts a sliding log by its entries, and a window known not stored as one unit", () => {
+    const store = new MapStore();
+    const log: LimitCall = { ...minute({ id: "log" }), algorithm: "sliding_window_log" };
+    const cache = new CounterCache(store, 4);
+    // Nine entries: 1 + ⌈9 / 4⌉ = 4 units, the whole capacity.
+    const entries = Array.from({ length: 9 }, (_, i) => [i, 1]);
+    cache.write("log", log, entries, 10);
+    cache.read("a", minute());
+    // The marker for a (1 unit) pages the log out.
+    expect(store.ops).toEqual(["save log"]);
+    expect(cache.size).toBe(0);
+    const small = new CounterCache(new MapStore(), 4);
+    // Eight entries: 3 units, so a marker still fits beside it.
+    small.write("log", log, entries.slice(0, 8), 10);
+    small.read("a", minute());
+    expect(small.size).toBe(1);
+    small.read("b", minute());
+    expect(small.size).toBe(0);
+    // A log rewritten keeps its weight once; paged out, all of its weight is freed.
+    const again = new MapStore();
+    const logs = new CounterCache(again, 4);
+    logs.write("log", log, entries.slice(0, 8), 10);
+    logs.write("log", log, entries.slice(0, 8), 11);
+    logs.write("x", minute({ id: "x" }), fw(1), 11);
+    expect(again.ops).toEqual([]);
+    logs.write("y", minute({ id: "y" }), fw(1), 11);
+    expect(again.ops).toEqual(["save log"]);
+    logs.write("z", minute({ id: "z" }), fw(1), 11);
+    logs.write("w", minute({ id: "w" }), fw(1), 11);
+    expect(again.ops).toEqual(["save log"]);
+    // One window heavier than the whole capacity: the one just hit is never paged out.
+    const heavy = new CounterCache(new MapStore(), 2);
+    heavy.write("log", log, entries, 10);
+    expect(heavy.size).toBe(1);
+    // Markers page out like states.
+    const one = new CounterCache(new MapStore(), 1);
+    one.read("a", minute());
+    one.read("b", minute());
+    one.write("c", minute({ id: "c" }), fw(1), 0);
+    expect(one.size).toBe(1);
+  });
+
+  it("a sweep writes what is unsaved, drops idle windows from memory and storage, and says when the next goes idle", () => {
+    const store = new MapStore();
+    const cache = new CounterCache(store);
+    store.save("old", fw(1, -DURABLE_WINDOW_MS), 0);
+    store.save("later", fw(1, 5 * DURABLE_WINDOW_MS), 6 * DURABLE_WINDOW_MS);
+    cache.write("a", minute(), fw(1), 0);
+    cache.write("b", minute(), fw(1, DURABLE_WINDOW_MS), DURABLE_WINDOW_MS);
+    cache.read("none", minute());
+    expect(cache.sweep(DURABLE_WINDOW_MS)).toBe(2 * DURABLE_WINDOW_MS);
+    expect([...store.rows.keys()].sort()).toEqual(["b", "later"]);
+    // b stays in memory: no read from storage.
+    const loads = store.loads;
+    expect(cache.read("b", minute())).toEqual(fw(1, DURABLE_WINDOW_MS));
+    expect(store.loads).toBe(loads);
+    expect(cache.read("a", minute())).toBeUndefined();
+    expect(cache.sweep(2 * DURABLE_WINDOW_MS)).toBe(6 * DURABLE_WINDOW_MS);
+    expect(cache.sweep(6 * DURABLE_WINDOW_MS)).toBe(Infinity);
+  });
+
+  it("a reset forgets every window of one counter key, unsaved changes included, and no other", () => {
+    const store = new MapStore();
+    const cache = new CounterCache(store);
+    cache.write("k\u0001m", minute(), fw(1), 0);
+    cache.checkpoint();
+    cache.write("k\u0001n", minute({ id: "n" }), fw(2), 0);
+    cache.write("k\u0001s", second, fw(3), 0);
+    cache.write("k2\u0001m", minute(), fw(4), 0);
+    cache.write("k2\u0001s", second, fw(5), 0);
+    cache.reset("k\u0001");
+    cache.checkpoint();
+    expect([...store.rows.keys()]).toEqual(["k2\u0001m"]);
+    expect([cache.read("k\u0001m", minute()), cache.read("k\u0001n", minute()), cache.read("k\u0001s", second)]).toEqual([undefined, undefined, undefined]);
+    const loads = store.loads;
+    expect([cache.read("k2\u0001m", minute()), cache.read("k2\u0001s", second)]).toEqual([fw(4), fw(5)]);
+    expect(store.loads).toBe(loads);
+  });
+});

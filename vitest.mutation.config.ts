@@ -1,0 +1,40 @@
+import { defineConfig } from "vitest/config";
+
+// Mutation testing (docs/testing.md, "Mutation testing"): Stryker's vitest runner
+// replaces the test pool with Node worker threads, so it cannot run the workerd
+// pool of vitest.config.ts. This config runs, in plain Node, the test files that
+// need no bindings: the pure core and the decision logic. Files that import
+// cloudflare:* (real objects, storage, fetch) stay in the workerd suite only.
+export const MUTATION_TESTS = [
+  "test/algorithms/*.test.ts",
+  "test/rules/*.test.ts",
+  "test/edge/block-cache.test.ts",
+  "test/edge/coalescer.test.ts",
+  "test/edge/coalescer-bounds.test.ts",
+  "test/edge/block-cache-exact.test.ts",
+  "test/edge/precount-lease-size.test.ts",
+  "test/edge/precount-view.test.ts",
+  "test/edge/route.test.ts",
+  "test/edge/precount-table.test.ts",
+  "test/edge/precount-chain-plain.test.ts",
+  "test/limiter/concurrency-plan.test.ts",
+  "test/limiter/dialects.test.ts",
+  "test/limiter/draft11-fields.test.ts",
+  "test/limiter/retry-after.test.ts",
+  "test/limiter/settle.test.ts",
+  "test/limiter/decide-plain.test.ts",
+  "test/limiter/policy-order.test.ts",
+  "test/limiter/timeout.test.ts",
+  "test/durable/lease-book.test.ts",
+  "test/durable/precount-sync.test.ts",
+  "test/durable/counter-cache.test.ts",
+];
+
+export default defineConfig({
+  test: {
+    include: MUTATION_TESTS,
+    environment: "node",
+    // Instrumented code runs many times slower than plain (every branch counts its hits), on a busy machine slower still.
+    testTimeout: 120_000,
+  },
+});
