@@ -8,7 +8,6 @@ import { defineConfig } from "vitest/config";
 export const MUTATION_TESTS = [
   "test/algorithms/*.test.ts",
   "test/rules/*.test.ts",
-  "test/edge/block-cache.test.ts",
   "test/edge/coalescer.test.ts",
   "test/edge/coalescer-bounds.test.ts",
   "test/edge/block-cache-exact.test.ts",

@@ -37,7 +37,26 @@ const MARKER_BYTES = 64;
 const LOG_PAIR_BYTES = 48;
 const idBytes = (id: string): number => 2 * id.length;
 const stateBytes = (state: unknown): number => ENTRY_BYTES + (Array.isArray(state) ? state.length * LOG_PAIR_BYTES : 0);
-const markerBytes = (id: string): number => MARKER_BYTES + idBytes(id);
+
+/**
+ * The bytes a window of `state` under `id` is weighed at.
+ *
+ * @example
+ * new CounterCache(store, 3 * windowBytes("a", { count: 1, windowStart: 0 })); // room for three such windows
+ */
+export function windowBytes(id: string, state: unknown): number {
+  return idBytes(id) + stateBytes(state);
+}
+
+/**
+ * The bytes a "known not stored" marker for `id` is weighed at.
+ *
+ * @example
+ * markerBytes("a"); // what remembering that "a" has no row costs
+ */
+export function markerBytes(id: string): number {
+  return MARKER_BYTES + idBytes(id);
+}
 
 /**
  * Counter states by storage id (counter key, U+0001, limit id).
@@ -78,14 +97,14 @@ export class CounterCache {
       return cached?.state;
     }
     const loaded = this.store.load(id);
-    const entry = loaded === undefined ? null : { ...loaded, weight: idBytes(id) + stateBytes(loaded.state), savedIdleAt: loaded.idleAt };
+    const entry = loaded === undefined ? null : { ...loaded, weight: windowBytes(id, loaded.state), savedIdleAt: loaded.idleAt };
     this.keep(id, entry);
     return entry?.state;
   }
 
   /** Commit a window's new state, and return when it goes idle; stored windows are saved by the next checkpoint (strict ones in this event). */
   write(id: string, limit: LimitCall, state: unknown, now: number): number {
-    const entry: Entry = { state, idleAt: getAlgorithm(limit.algorithm).idleAt(state, limit), weight: idBytes(id) + stateBytes(state) };
+    const entry: Entry = { state, idleAt: getAlgorithm(limit.algorithm).idleAt(state, limit), weight: windowBytes(id, state) };
     if (limit.windowMs < DURABLE_WINDOW_MS) {
       this.keepVolatile(id, entry);
       return entry.idleAt;

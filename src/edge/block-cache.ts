@@ -17,7 +17,7 @@ interface Block {
   readonly verdict: CounterVerdict;
   /** When the verdict was received, to age its relative times. */
   readonly receivedAt: number;
-  /** Bytes it takes with its key (see `bytesOf`). */
+  /** Bytes it takes with its key (see `blockBytes`). */
   readonly weight: number;
 }
 
@@ -32,7 +32,15 @@ export const BLOCK_CACHE_BYTES = 4 * 1024 * 1024;
 // and the key at two bytes a character (it may also be held as the concatenation it was built from).
 const BLOCK_BYTES = 200;
 const DECISION_BYTES = 100;
-const bytesOf = (key: string, verdict: CounterVerdict): number => BLOCK_BYTES + 2 * key.length + DECISION_BYTES * verdict.decisions.length;
+/**
+ * The bytes a block of `verdict` under `key` is weighed at.
+ *
+ * @example
+ * new BlockCache(2 * blockBytes(key, verdict)); // room for two such blocks
+ */
+export function blockBytes(key: string, verdict: CounterVerdict): number {
+  return BLOCK_BYTES + 2 * key.length + DECISION_BYTES * verdict.decisions.length;
+}
 
 /**
  * A bounded LRU of certain blocks, keyed by counter call (key + limit ids +
@@ -71,7 +79,7 @@ export class BlockCache {
     }
     if (wait <= 0) return;
     this.drop(key);
-    const weight = bytesOf(key, verdict);
+    const weight = blockBytes(key, verdict);
     // A block heavier than the whole cache (every block, with a cache of 0 bytes: the cache off) is not kept.
     if (weight > this.capacity) return;
     this.blocks.set(key, { blockedUntil: sentAt + wait, allowedBy: receivedAt + wait, verdict, receivedAt, weight });

@@ -9,7 +9,7 @@
  * test/durable/checkpoint.test.ts.
  */
 import { describe, expect, it } from "vitest";
-import { CounterCache } from "../../src/durable/counter-cache.ts";
+import { CounterCache, markerBytes, windowBytes } from "../../src/durable/counter-cache.ts";
 import { CounterStore, type StoredCounter } from "../../src/durable/counter-store.ts";
 import type { LimitCall } from "../../src/durable/protocol.ts";
 import { DURABLE_WINDOW_MS, PERSIST_MS } from "../../src/rules/keys.ts";
@@ -144,9 +144,10 @@ describe("counter cache", () => {
     expect(cache.size).toBe(1);
   });
 
-  it("pages out the least recently hit window past its memory units, writing an unsaved one first", () => {
+  it("pages out the least recently hit window past its memory bytes, writing an unsaved one first", () => {
     const store = new MapStore();
-    const cache = new CounterCache(store, 3);
+    // Room for three windows of one-letter ids.
+    const cache = new CounterCache(store, 3 * windowBytes("a", fw(1)));
     cache.write("a", minute(), fw(1), 0);
     cache.write("b", minute(), fw(2), 0);
     cache.write("c", minute(), fw(3), 0);
@@ -168,7 +169,7 @@ describe("counter cache", () => {
 
   it("a window hit again moves to the most recent without counting twice", () => {
     const store = new MapStore();
-    const cache = new CounterCache(store, 2);
+    const cache = new CounterCache(store, 2 * windowBytes("a", fw(1)));
     cache.write("a", minute(), fw(1), 0);
     cache.write("b", minute(), fw(1), 0);
     for (let i = 2; i < 6; i++) cache.write("a", minute(), fw(i), 0);
@@ -177,19 +178,20 @@ describe("counter cache", () => {
     expect(store.ops).toEqual(["save b"]);
   });
 
-  it("counts a sliding log by its entries, and a window known not stored as one unit", () => {
+  it("weighs a sliding log with its entries, and a window known not stored by its marker", () => {
     const store = new MapStore();
     const log: LimitCall = { ...minute({ id: "log" }), algorithm: "sliding_window_log" };
-    const cache = new CounterCache(store, 4);
-    // Nine entries: 1 + ⌈9 / 4⌉ = 4 units, the whole capacity.
     const entries = Array.from({ length: 9 }, (_, i) => [i, 1]);
+    // Exactly the log's nine entries: the marker for a pages the log out.
+    const cache = new CounterCache(store, windowBytes("log", entries));
     cache.write("log", log, entries, 10);
+    expect(cache.bytes).toBe(windowBytes("log", entries));
     cache.read("a", minute());
-    // The marker for a (1 unit) pages the log out.
     expect(store.ops).toEqual(["save log"]);
     expect(cache.size).toBe(0);
-    const small = new CounterCache(new MapStore(), 4);
-    // Eight entries: 3 units, so a marker still fits beside it.
+    expect(cache.bytes).toBe(markerBytes("a"));
+    // Room for an eight entries' log and one marker, not two.
+    const small = new CounterCache(new MapStore(), windowBytes("log", entries.slice(0, 8)) + markerBytes("a"));
     small.write("log", log, entries.slice(0, 8), 10);
     small.read("a", minute());
     expect(small.size).toBe(1);
@@ -197,26 +199,28 @@ describe("counter cache", () => {
     expect(small.size).toBe(0);
     // A log rewritten keeps its weight once; paged out, all of its weight is freed.
     const again = new MapStore();
-    const logs = new CounterCache(again, 4);
+    const eight = windowBytes("log", entries.slice(0, 8));
+    const one = windowBytes("x", fw(1));
+    const logs = new CounterCache(again, eight + one);
     logs.write("log", log, entries.slice(0, 8), 10);
     logs.write("log", log, entries.slice(0, 8), 11);
     logs.write("x", minute({ id: "x" }), fw(1), 11);
     expect(again.ops).toEqual([]);
+    expect(logs.bytes).toBe(eight + one);
     logs.write("y", minute({ id: "y" }), fw(1), 11);
     expect(again.ops).toEqual(["save log"]);
-    logs.write("z", minute({ id: "z" }), fw(1), 11);
-    logs.write("w", minute({ id: "w" }), fw(1), 11);
-    expect(again.ops).toEqual(["save log"]);
+    expect(logs.bytes).toBe(2 * one);
     // One window heavier than the whole capacity: the one just hit is never paged out.
-    const heavy = new CounterCache(new MapStore(), 2);
+    const heavy = new CounterCache(new MapStore(), one);
     heavy.write("log", log, entries, 10);
     expect(heavy.size).toBe(1);
     // Markers page out like states.
-    const one = new CounterCache(new MapStore(), 1);
-    one.read("a", minute());
-    one.read("b", minute());
-    one.write("c", minute({ id: "c" }), fw(1), 0);
-    expect(one.size).toBe(1);
+    const single = new CounterCache(new MapStore(), one);
+    single.read("a", minute());
+    single.read("b", minute());
+    single.write("c", minute({ id: "c" }), fw(1), 0);
+    expect(single.size).toBe(1);
+    expect(single.bytes).toBe(one);
   });
 
   it("a sweep writes what is unsaved, drops idle windows from memory and storage, and says when the next goes idle", () => {

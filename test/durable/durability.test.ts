@@ -5,7 +5,7 @@ import type { CounterObject } from "../../src/durable/counter-object.ts";
 import type { CounterCall } from "../../src/durable/protocol.ts";
 import type { Env } from "../../src/config.ts";
 import { gateway, uniqueIp } from "../support/app.ts";
-import { driveObject, OBJECT_EPOCH } from "../support/driven-time.ts";
+import { driveObject, OBJECT_EPOCH } from "../support/driven-object.ts";
 
 const counters = (env as unknown as Env).COUNTERS;
 

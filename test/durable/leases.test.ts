@@ -7,7 +7,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Env } from "../../src/config.ts";
-import { driveObject, OBJECT_EPOCH } from "../support/driven-time.ts";
+import { driveObject, OBJECT_EPOCH } from "../support/driven-object.ts";
 import { perHour } from "../support/limits.ts";
 import type { AbsorbCall, CounterCall, LimitCall } from "../../src/durable/protocol.ts";
 

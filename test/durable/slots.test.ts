@@ -8,7 +8,7 @@ import { evictAllDurableObjects } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { Env } from "../../src/config.ts";
 import type { CounterCall, LimitCall, SlotLease } from "../../src/durable/protocol.ts";
-import { driveObject, OBJECT_EPOCH } from "../support/driven-time.ts";
+import { driveObject, OBJECT_EPOCH } from "../support/driven-object.ts";
 
 const counters = (env as unknown as Env).COUNTERS;
 const slots = (n: number): LimitCall => ({ id: "concurrency", algorithm: "fixed_window", limit: n, windowMs: 1000, burst: n, concurrency: true });

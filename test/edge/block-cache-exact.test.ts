@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { CounterVerdict } from "../../src/durable/protocol.ts";
-import { BlockCache } from "../../src/edge/block-cache.ts";
+import { blockBytes, BlockCache } from "../../src/edge/block-cache.ts";
 
 const rejected = (retryAfterMs: number, resetAfterMs = 5_000, effectiveWindowMs = 5_000): CounterVerdict => ({
   allowed: false,
@@ -33,7 +33,7 @@ describe("certain-block cache, exactly", () => {
   });
 
   it("makes a block remembered again the newest, so the oldest other goes first", () => {
-    const cache = new BlockCache(2);
+    const cache = new BlockCache(2 * blockBytes("a", rejected(1_000)));
     cache.remember("a", rejected(1_000), 0, 0);
     cache.remember("b", rejected(1_000), 0, 0);
     cache.remember("a", rejected(1_000), 1, 1);

@@ -5,7 +5,8 @@ import type { CounterVerdict, LimitCall } from "../../src/durable/protocol.ts";
 import { BLOCK_CACHE_BYTES, BlockCache } from "../../src/edge/block-cache.ts";
 import { PrecountTable } from "../../src/edge/precount.ts";
 import { EdgeRuntime } from "../../src/edge/runtime.ts";
-import { driveObject, drivenTime, OBJECT_EPOCH } from "../support/driven-time.ts";
+import { drivenTime } from "../support/driven-time.ts";
+import { driveObject, OBJECT_EPOCH } from "../support/driven-object.ts";
 
 const counters = (env as unknown as Env).COUNTERS;
 

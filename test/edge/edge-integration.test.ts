@@ -6,7 +6,8 @@ import type { Env } from "../../src/config.ts";
 import { decide } from "../../src/limiter/decide.ts";
 import type { DomainDescriptors } from "../../src/rules/types.ts";
 import { compiled } from "../support/app.ts";
-import { driveObject, drivenTime, OBJECT_EPOCH } from "../support/driven-time.ts";
+import { drivenTime } from "../support/driven-time.ts";
+import { driveObject, OBJECT_EPOCH } from "../support/driven-object.ts";
 
 const counters = (env as unknown as Env).COUNTERS;
 

@@ -14,7 +14,8 @@ import { MAX_LEASE_TTL_MS } from "../../src/durable/precount-sync.ts";
 import type { CounterCall, SendBatch } from "../../src/durable/protocol.ts";
 import { leaseTtl, PrecountTable } from "../../src/edge/precount.ts";
 import { BOUNDS } from "../../src/rules/keys.ts";
-import { driveObject, drivenTime, OBJECT_EPOCH } from "../support/driven-time.ts";
+import { drivenTime } from "../support/driven-time.ts";
+import { driveObject, OBJECT_EPOCH } from "../support/driven-object.ts";
 
 const counters = (env as unknown as Env).COUNTERS;
 const send: SendBatch = (name, calls) => counters.getByName(name).decide(calls);

@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import type { CounterCall, CounterVerdict, SendBatch } from "../../src/durable/protocol.ts";
 import { CHAIN_HANDOFF_MS, CHAIN_MAX_MS, PRECOUNT_ENTRIES, PrecountTable } from "../../src/edge/precount.ts";
 import type { Env } from "../../src/config.ts";
-import { driveObject, drivenTime, OBJECT_EPOCH } from "../support/driven-time.ts";
+import { drivenTime } from "../support/driven-time.ts";
+import { driveObject, OBJECT_EPOCH } from "../support/driven-object.ts";
 import { ORACLES } from "../algorithms/oracles.ts";
 
 const counters = (env as unknown as Env).COUNTERS;

@@ -10,7 +10,7 @@ import type { DecideCall, LimitCall } from "../../src/durable/protocol.ts";
 import { EdgeRuntime } from "../../src/edge/runtime.ts";
 import { SlotHold } from "../../src/gateway/slots.ts";
 import type { RateLimitResult } from "../../src/limiter/types.ts";
-import { driveObject, OBJECT_EPOCH } from "../support/driven-time.ts";
+import { driveObject, OBJECT_EPOCH } from "../support/driven-object.ts";
 
 const counters = (env as unknown as Env).COUNTERS;
 const one: LimitCall = { id: "concurrency", algorithm: "fixed_window", limit: 1, windowMs: 1000, burst: 1, concurrency: true };

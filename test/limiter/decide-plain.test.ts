@@ -11,6 +11,9 @@ import { EdgeRuntime } from "../../src/edge/runtime.ts";
 import { CounterUnavailableError, decide, decideEach } from "../../src/limiter/decide.ts";
 import type { Env } from "../../src/config.ts";
 import { domainOf } from "../rules/helpers.ts";
+
+// The shard key's default is derived from an id the namespace gives a fixed name.
+const idFromName = (name: string) => ({ toString: () => `plain-id:${name}` });
 import { plainNamespace } from "../support/plain-counters.ts";
 
 const MINUTE = 60_000;
@@ -158,13 +161,13 @@ describe("decision engine on plain objects", () => {
     const domain = domainOf({ domain: "plain", descriptors: [{ key: "k", rate_limit: fixed("minute", 2) }] });
     const request = [{ domain, descriptors: [[{ key: "k", value: "v" }]] }];
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
-    const hanging = { getByName: () => ({ decide: () => new Promise(() => undefined) }) } as unknown as Env["COUNTERS"];
+    const hanging = { getByName: () => ({ decide: () => new Promise(() => undefined) }), idFromName } as unknown as Env["COUNTERS"];
     const waiting = decide(new EdgeRuntime(hanging, { coalesce: false }), request, { timeoutMs: 50 });
     const outcome = expect(waiting).rejects.toThrow(new CounterUnavailableError("no answer from counters within 50 ms"));
     await vi.advanceTimersByTimeAsync(49);
     await vi.advanceTimersByTimeAsync(1);
     await outcome;
-    const failing = { getByName: () => ({ decide: () => Promise.reject(new Error("object gone")) }) } as unknown as Env["COUNTERS"];
+    const failing = { getByName: () => ({ decide: () => Promise.reject(new Error("object gone")) }), idFromName } as unknown as Env["COUNTERS"];
     await expect(decide(new EdgeRuntime(failing, { coalesce: false }), request, { timeoutMs: 50 })).rejects.toThrow(
       new CounterUnavailableError("Error: object gone"),
     );

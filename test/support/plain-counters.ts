@@ -81,6 +81,8 @@ export function plainNamespace(now: () => number) {
         return send(name, batch);
       },
     }),
+    // The shard key's default is derived from an id the namespace gives a fixed name.
+    idFromName: (name: string) => ({ toString: () => `plain-id:${name}` }),
   } as unknown as Env["COUNTERS"];
   return { binding, send, calls: () => calls };
 }
