@@ -23,7 +23,7 @@ const SEP = "\u0001";
 
 /** What `stats()` reports. */
 export interface CounterStats {
-  /** Memory units held (counter-cache.ts): what MEMORY_UNITS bounds, plus windows too short to store. */
+  /** Counter states in memory (stored windows and windows too short to store); `memoryBytes` is what MEMORY_BYTES bounds. */
   readonly memory: number;
   /** Estimated bytes of counter state in memory, ids and "not stored" markers included; at most about MEMORY_BYTES. */
   readonly memoryBytes: number;
