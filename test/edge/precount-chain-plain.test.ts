@@ -10,7 +10,7 @@
 import { describe, expect, it } from "vitest";
 import type { CounterCall, SendBatch } from "../../src/durable/protocol.ts";
 import { CHAIN_HANDOFF_MS, CHAIN_MAX_MS, PrecountTable } from "../../src/edge/precount.ts";
-import { drivenTime } from "../support/driven-time.ts";
+import { drivenTime, trackedRequest } from "../support/driven-time.ts";
 import { plainCounters } from "../support/plain-counters.ts";
 
 const S = 25;
@@ -20,18 +20,7 @@ const limitCall = (key: string, limit: number): CounterCall => ({
   limits: [{ id: `fw-${limit}`, algorithm: "fixed_window", limit, windowMs: 3_600_000, burst: limit }],
 });
 
-/** A request's waitUntil: `settled` once all the work it was given has ended. */
-function request() {
-  const work: Promise<unknown>[] = [];
-  let running = 0;
-  const defer = (p: Promise<unknown>) => {
-    work.push(p);
-    running += 1;
-    const end = () => void (running -= 1);
-    p.then(end, end);
-  };
-  return { work, defer, settled: () => work.length > 0 && running === 0 };
-}
+const request = trackedRequest;
 
 describe("pre-counting refresh chains", () => {
   it("an idle key syncs at the next multiples of sync_ms: once with the local hits, once more to see no change, then stops", async () => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { CounterCall, CounterVerdict, SendBatch } from "../../src/durable/protocol.ts";
 import { CHAIN_HANDOFF_MS, CHAIN_MAX_MS, PRECOUNT_ENTRIES, PrecountTable } from "../../src/edge/precount.ts";
 import type { Env } from "../../src/config.ts";
-import { drivenTime } from "../support/driven-time.ts";
+import { drivenTime, trackedRequest } from "../support/driven-time.ts";
 import { driveObject, OBJECT_EPOCH } from "../support/driven-object.ts";
 import { ORACLES } from "../algorithms/oracles.ts";
 
@@ -491,18 +491,7 @@ describe("edge pre-counting refresh chain hosting", () => {
         return send(name, calls);
       };
       const { table, rpcs: sends } = drivenEdge(time, busy);
-      /** A request's waitUntil: `settled` once all the work it was given has ended. */
-      const request = () => {
-        const work: Promise<unknown>[] = [];
-        let running = 0;
-        const defer = (p: Promise<unknown>) => {
-          work.push(p);
-          running += 1;
-          const end = () => void (running -= 1);
-          p.then(end, end);
-        };
-        return { work, defer, settled: () => work.length > 0 && running === 0 };
-      };
+      const request = trackedRequest;
       const first = request();
       await table.decide(objectName, call, S, first.defer); // strong: learns the counter, starts nothing
       expect(first.work).toHaveLength(0);

@@ -76,3 +76,21 @@ export function drivenTime(start = 1_000_000) {
     stop: () => vi.useRealTimers(),
   };
 }
+
+/**
+ * A request's waitUntil for tests: `settled` once all the work it was given has ended.
+ *
+ * @example
+ * const first = trackedRequest(); await table.decide(call, now, first.defer); expect(first.settled()).toBe(true);
+ */
+export function trackedRequest() {
+  const work: Promise<unknown>[] = [];
+  let running = 0;
+  const defer = (p: Promise<unknown>) => {
+    work.push(p);
+    running += 1;
+    const end = () => void (running -= 1);
+    p.then(end, end);
+  };
+  return { work, defer, settled: () => work.length > 0 && running === 0 };
+}
