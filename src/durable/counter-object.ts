@@ -11,7 +11,10 @@ import { CounterCache } from "./counter-cache.ts";
 import { CounterStore } from "./counter-store.ts";
 import { LeaseBook } from "./leases.ts";
 import { absorb, type CounterAccess, decideBesideLeases, leasedOn } from "./precount-sync.ts";
-import type { CounterCall, CounterVerdict, LimitCall, RefundCall, ReserveCall } from "./protocol.ts";
+import type { Env } from "../config.ts";
+import type { CounterCall, CounterVerdict, LimitCall, RefundCall, RelayCall, ReserveCall } from "./protocol.ts";
+import { counterStub, hintOfObject } from "./regions.ts";
+import { RegionalRelay, type RelayStats } from "./relay.ts";
 import { decideWithSlots, settleSlots, SlotBook, type WindowAccess } from "./slots.ts";
 
 /** The shortest gap between sweeps of idle counters (a sweep waits for the first counter that can be idle). */
@@ -31,6 +34,10 @@ export interface CounterStats {
   readonly stored: number;
   /** `decide` RPCs served since this instance started. */
   readonly calls: number;
+  /** As a regional object: global hits it allowed from its leases, hits it asked its home for, calls to the home. */
+  readonly relay: RelayStats;
+  /** As a regional object: estimated bytes of its global keys' state (at most about RELAY_BYTES). */
+  readonly relayBytes: number;
   /** SQLite rows read and written since this instance started, as billed. */
   readonly rowsRead: number;
   readonly rowsWritten: number;
@@ -65,6 +72,15 @@ export class CounterObject extends DurableObject {
    * isolates calling it on one clock (test/support/driven-time.ts).
    */
   clock: () => number = () => Date.now();
+  /**
+   * As a region's copy of a home object: the regional leases of global keys
+   * (docs/placement.md). It calls its home only through `counterStub` on
+   * this object's `env.COUNTERS`, so a subclass may wrap that binding.
+   */
+  readonly relay = new RegionalRelay(
+    (home, calls) => counterStub((this.env as unknown as Env).COUNTERS, home).decide(calls) as Promise<CounterVerdict[]>,
+    () => this.clock(),
+  );
 
   constructor(ctx: DurableObjectState, env: unknown) {
     super(ctx, env as never);
@@ -82,16 +98,24 @@ export class CounterObject extends DurableObject {
    * @example
    * await stub.decide([{ key, limits: [perSecond, perDay], cost: 1 }]);
    */
-  decide(calls: readonly CounterCall[]): CounterVerdict[] {
+  decide(calls: readonly CounterCall[]): CounterVerdict[] | Promise<CounterVerdict[]> {
     this.calls += 1;
     const now = this.clock();
     try {
-      return calls.map((call) => this.decideCall(call, now));
+      const answers = calls.map((call) => (call.kind === "relay" ? this.relayOne(call, now) : this.decideCall(call, now)));
+      // Relayed hits that need the home are answered when it has; every other answer is final already.
+      return answers.some((answer) => answer instanceof Promise) ? Promise.all(answers) : (answers as CounterVerdict[]);
     } finally {
       // Same event, so the same implicit transaction: written before the answers leave.
       if (this.cache.checkpointDue(now)) this.cache.checkpoint();
       this.schedule(now);
     }
+  }
+
+  /** A global hit relayed to this region's copy: decided by the relay, or here if this object is no region's copy. */
+  private relayOne(call: RelayCall, now: number): CounterVerdict | Promise<CounterVerdict> {
+    if (hintOfObject(call.object) !== undefined) return this.relay.decide(call);
+    return this.decideOne({ key: call.key, limits: call.limits, cost: call.cost }, now);
   }
 
   private decideCall(call: CounterCall, now: number): CounterVerdict {
@@ -109,6 +133,9 @@ export class CounterObject extends DurableObject {
       case "release":
       case "renew":
         return settleSlots(call, this.slots, SEP, now);
+      case "relay":
+        // decide() hands relayed calls to relayOne; a relay inside a peek is read here.
+        return this.decideOne({ key: call.key, limits: call.limits, cost: call.cost }, now);
       default:
         return unknownKind(call);
     }
@@ -146,6 +173,8 @@ export class CounterObject extends DurableObject {
       memoryBytes: this.cache.bytes,
       stored: this.store.count(),
       calls: this.calls,
+      relay: { ...this.relay.stats },
+      relayBytes: this.relay.bytes,
       rowsRead: this.store.rowsRead,
       rowsWritten: this.store.rowsWritten,
     };

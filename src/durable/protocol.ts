@@ -114,8 +114,20 @@ export interface RefundCall extends CallTarget {
   readonly chargedAt: number;
 }
 
+/**
+ * A strong decision on a global counter, sent to the region's copy of its
+ * home object (docs/placement.md, "Global limits decided in the region"):
+ * that object decides it from the quota its home leased the region, or asks
+ * the home on its behalf. `object` is the regional object's own name
+ * (`inRegion(home, region)`): it learns its home and its region from it.
+ */
+export interface RelayCall extends CallTarget {
+  readonly kind: "relay";
+  readonly object: string;
+}
+
 /** One hit (or several, via `cost`) against one counter key and all its windows. */
-export type CounterCall = DecideCall | ReserveCall | AbsorbCall | SlotCall | RefundCall;
+export type CounterCall = DecideCall | ReserveCall | AbsorbCall | SlotCall | RefundCall | RelayCall;
 
 /** The object's answer to one CounterCall. */
 export interface CounterVerdict {

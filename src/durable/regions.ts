@@ -70,6 +70,18 @@ export function hintOfObject(name: string): LocationHint | undefined {
 }
 
 /**
+ * The home object of a region's copy: its name without the region.
+ *
+ * @example
+ * homeOf("api/shard/17@weur"); // "api/shard/17"
+ * homeOf("api/shard/17"); // "api/shard/17"
+ */
+export function homeOf(name: string): string {
+  const at = name.lastIndexOf(SEPARATOR);
+  return at >= 0 && REGION_SET.has(name.slice(at + 1)) ? name.slice(0, at) : name;
+}
+
+/**
  * The stub of the counter object `name`, with its location hint when it has
  * one. Every caller addresses counter objects through here, so a regional
  * object is created in its region whoever asks first (an admin lookup

@@ -96,16 +96,18 @@ export function plan(requests: readonly DomainDescriptors[], options: PlanOption
       const honoured = options.onLimit === true && !shadow;
       // Hits that may be given back after the response are taken at the object, which says when.
       const refundable = costFromResponse !== undefined || limits.some((limit) => limit.countWhen !== undefined);
-      const call = refundableCall(counterCall(key, limits, cost, honoured, slot), refundable);
+      const direct = refundableCall(counterCall(key, limits, cost, honoured, slot), refundable);
       const globalName = objectName(domain.domain, domain.placement, domain.shards, globalKey, shardKey);
-      const name = region === undefined ? globalName : inRegion(globalName, region);
-      outcomes[index].counter = { object: name, call };
-      let list = byObject.get(name);
-      if (list === undefined) byObject.set(name, (list = []));
       // A rejection that delays or queues is not a plain 429, and a reservation is the object's to take: no cache, no pre-count.
       // A slot is the object's to give and to free: never from a cache or a pre-counted budget either.
       const plain = slot === undefined && !limits.some((limit) => actionOf(limit, honoured) !== undefined);
       const syncMs = precount && plain && !refundable ? precountSyncMs(limits) : undefined;
+      const relayTo = region === undefined ? relayRegion(options.region, limits, plain && !refundable) : undefined;
+      const name = region !== undefined ? inRegion(globalName, region) : relayTo !== undefined ? inRegion(globalName, relayTo) : globalName;
+      const call: CounterCall = relayTo === undefined ? direct : { key, limits: direct.limits, cost, kind: "relay", object: name };
+      outcomes[index].counter = { object: name, call };
+      let list = byObject.get(name);
+      if (list === undefined) byObject.set(name, (list = []));
       // A refund can free a cached rejection's quota early, so those are always asked.
       list.push({ call, cacheable: !shadow && plain && !refundable, syncMs, outcome: index, limits, honoured });
     }
@@ -124,11 +126,24 @@ export function actionOf(limit: CompiledLimit, honoured: boolean): "delay" | "qu
   return honoured && (limit.onLimit === "delay" || limit.onLimit === "queue") ? limit.onLimit : undefined;
 }
 
-/** The smallest `sync_ms` when every limit is pre-counted; otherwise undefined (strong mode). */
+/**
+ * The region whose copy of the home object decides a global call
+ * (docs/placement.md, "Global limits decided in the region"): the
+ * request's, when it has one and the call is a plain strong decision.
+ * Pre-counted limits lease to isolates from the home directly; slots, reservations and
+ * refundable hits are the home's to take; strict limits write every change
+ * at the home before answering, so they are decided there.
+ */
+function relayRegion(region: Region | undefined, limits: readonly CompiledLimit[], plain: boolean): Region | undefined {
+  if (region === undefined || region === LOCAL_REGION || !plain) return undefined;
+  return limits.some((limit) => limit.strict === true || limit.concurrency !== undefined || limit.precount !== undefined) ? undefined : region;
+}
+
 function refundableCall(call: CounterCall, refundable: boolean): CounterCall {
   return refundable ? { ...call, refundable: true } : call;
 }
 
+/** The smallest `sync_ms` when every limit is pre-counted; otherwise undefined (strong mode). */
 function precountSyncMs(limits: readonly CompiledLimit[]): number | undefined {
   let syncMs: number | undefined;
   for (const limit of limits) {

@@ -155,9 +155,14 @@ describe('scope "region" (docs/placement.md)', () => {
     addressed.length = 0;
     await send("regional", user);
     expect(addressed.map(({ name, hint }) => [name.slice(name.lastIndexOf("@")), hint])).toEqual([["@local", undefined]]);
-    // A global key's object carries no region and no hint.
+    // A global key from a region asks that region's copy of its home object (which relays to the home,
+    // docs/placement.md "Global limits decided in the region"); with no location, the home itself, with no hint.
     addressed.length = 0;
     await send("global", user, FRANKFURT);
+    expect(addressed).toHaveLength(1);
+    expect(addressed[0]).toEqual({ name: expect.stringMatching(/^gw-region\/shard\/\d+@weur$/), hint: "weur" });
+    addressed.length = 0;
+    await send("global", user);
     expect(addressed).toHaveLength(1);
     expect(addressed[0].name).not.toContain("@");
     expect(addressed[0].hint).toBeUndefined();

@@ -1,0 +1,247 @@
+/**
+ * A regional object's side of global limits decided in the region
+ * (docs/placement.md, "Global limits decided in the region"). Toward the
+ * key's home object it is a pre-counting holder (the lease protocol of
+ * precount-sync.ts, unchanged at the home): it allows a hit from the
+ * regional lease when the lease covers it, and otherwise asks the home on
+ * the hit's behalf in one call that also reports what the region allowed
+ * and asks for the next lease. Every RELAY_SYNC_MS it reports hits and
+ * renews leases nearing their end, for all its keys in one call, and gives
+ * back idle keys' leases. Leases live in memory only: nothing is written.
+ */
+import type { CounterCall, CounterVerdict, RelayCall } from "./protocol.ts";
+import { leaseId } from "./precount-sync.ts";
+import { homeOf } from "./regions.ts";
+import { canSpend, type Held, localVerdict, newHeld, RELAY_IDLE_MS, RELAY_LEASE_TTL_MS, RELAY_RENEW_MS, RELAY_SYNC_MS, syncCall, takeLease } from "./relay-lease.ts";
+
+export { RELAY_IDLE_MS, RELAY_LEASE_MIN, RELAY_LEASE_TTL_MS, RELAY_RENEW_MS, RELAY_SYNC_MS } from "./relay-lease.ts";
+
+/** Bytes of per-key state a regional object keeps for global keys; idle keys beyond it are dropped, their leases given back. */
+export const RELAY_BYTES = 1 << 20;
+
+/** Sends calls to a home object by name (the regional object's `counterStub(env.COUNTERS, home).decide`). */
+export type HomeSend = (home: string, calls: readonly CounterCall[]) => Promise<CounterVerdict[]>;
+
+/** What a regional object did for global keys, for tests and the bench. */
+export interface RelayStats {
+  /** Hits allowed from a regional lease (no call to the home). */
+  local: number;
+  /** Hits the home decided, asked on the request's behalf. */
+  asked: number;
+  /** Calls to the home (each a batch). */
+  homeCalls: number;
+  /** Hits allowed from a lease the home no longer knew (it restarted) that did not fit: the overshoot. */
+  overshoot: number;
+}
+
+interface Queued {
+  readonly calls: readonly CounterCall[];
+  readonly resolve: (answers: CounterVerdict[]) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/**
+ * The regional leases of one regional object.
+ *
+ * @example
+ * const relay = new RegionalRelay((home, calls) => counterStub(env.COUNTERS, home).decide(calls), () => Date.now());
+ * const verdict = await relay.decide({ kind: "relay", object: "api/shard/3@weur", key, limits, cost: 1 });
+ */
+export class RegionalRelay {
+  readonly stats: RelayStats = { local: 0, asked: 0, homeCalls: 0, overshoot: 0 };
+  /** This object instance as the home's lease book names it: a restarted one starts afresh. */
+  readonly holder: string = crypto.randomUUID();
+  private readonly held = new Map<string, Held>();
+  private heldBytes = 0;
+  private home: string | undefined;
+  private queued: Queued[] = [];
+  /** Leases of dropped keys, given back with the next call to the home. */
+  private giveBack: CounterCall[] = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly send: HomeSend;
+  private readonly now: () => number;
+
+  constructor(send: HomeSend, now: () => number) {
+    this.send = send;
+    this.now = now;
+  }
+
+  /** Estimated bytes of per-key state (RELAY_BYTES bounds it, keys with hits on their way aside). */
+  get bytes(): number {
+    return this.heldBytes;
+  }
+
+  /** Keys held. */
+  get size(): number {
+    return this.held.size;
+  }
+
+  /**
+   * Decide a relayed hit: at once from the lease, or through the home.
+   *
+   * @example
+   * const verdict = await relay.decide(call);
+   */
+  decide(call: RelayCall): CounterVerdict | Promise<CounterVerdict> {
+    this.home ??= homeOf(call.object);
+    const now = this.now();
+    const id = leaseId(call);
+    const held = this.held.get(id);
+    if (held !== undefined) {
+      // Least recently used first out: a hit moves the key to the end.
+      this.held.delete(id);
+      this.held.set(id, held);
+      if (call.cost > 0 && canSpend(held, call.cost, now)) {
+        held.pending += call.cost;
+        held.hitsSinceSync += call.cost;
+        held.lastHitAt = now;
+        this.stats.local += 1;
+        this.wake(now);
+        return localVerdict(held, now);
+      }
+    }
+    return this.ask(id, held, call, now);
+  }
+
+  private async ask(id: string, existing: Held | undefined, call: RelayCall, now: number): Promise<CounterVerdict> {
+    this.stats.asked += 1;
+    const held = existing ?? this.add(id, newHeld(call, now));
+    if (held.budget > 0) held.short += call.cost;
+    held.hitsSinceSync += call.cost;
+    held.lastHitAt = now;
+    // The hit first, decided beside every lease (this region's too: it asks because its lease does not cover it).
+    const calls: CounterCall[] = [{ key: call.key, limits: call.limits, cost: call.cost }];
+    const syncs = !held.syncing;
+    const sent = syncs ? held.pending : 0;
+    if (syncs) {
+      held.pending = 0;
+      held.inflight += sent;
+      held.syncing = true;
+      calls.push(syncCall(held, sent, this.holder, now));
+    }
+    let answers: CounterVerdict[];
+    try {
+      answers = await this.enqueue(calls);
+    } catch (error) {
+      // The home did not answer: the carried hits wait for the next sync rather than being lost.
+      if (syncs) held.pending += sent;
+      throw error;
+    } finally {
+      if (syncs) {
+        held.syncing = false;
+        held.inflight -= sent;
+      }
+    }
+    if (syncs) this.took(held, sent, answers[1], now);
+    this.wake(this.now());
+    return answers[0];
+  }
+
+  private took(held: Held, sent: number, verdict: CounterVerdict, sentAt: number): void {
+    if (sent > 0) this.stats.overshoot += sent - (verdict.accepted ?? sent);
+    takeLease(held, verdict, sentAt, this.now());
+  }
+
+  /** Report and renew (or give back) one key's lease in the background. */
+  private async sync(held: Held, now: number): Promise<void> {
+    const sent = held.pending;
+    held.pending = 0;
+    held.inflight += sent;
+    held.syncing = true;
+    const call = syncCall(held, sent, this.holder, now);
+    try {
+      const [verdict] = await this.enqueue([call]);
+      held.inflight -= sent;
+      this.took(held, sent, verdict, now);
+    } catch {
+      // The home did not answer: the hits wait for the next sync rather than being lost.
+      held.inflight -= sent;
+      held.pending += sent;
+    } finally {
+      held.syncing = false;
+    }
+  }
+
+  /** Every RELAY_SYNC_MS while keys are held: report hits, renew leases nearing their end, give back idle ones. */
+  private async tick(): Promise<void> {
+    this.timer = undefined;
+    const now = this.now();
+    const syncs: Promise<void>[] = [];
+    for (const [id, held] of this.held) {
+      if (held.syncing) continue;
+      const idle = now - held.lastHitAt >= RELAY_IDLE_MS;
+      if (held.pending > 0 || (held.budget > 0 && (idle || held.until - now <= RELAY_RENEW_MS))) syncs.push(this.sync(held, now));
+      else if (idle && held.budget === 0 && held.inflight === 0) this.remove(id);
+    }
+    if (syncs.length === 0 && this.giveBack.length > 0) syncs.push(this.enqueue([]).then(noop, noop));
+    await Promise.all(syncs);
+    if (this.held.size > 0) this.wake(this.now());
+  }
+
+  private wake(now: number): void {
+    if (this.timer !== undefined) return;
+    // On multiples of the period, so every key's sync leaves in one call.
+    const due = (Math.floor(now / RELAY_SYNC_MS) + 1) * RELAY_SYNC_MS;
+    this.timer = setTimeout(() => void this.tick(), due - now);
+  }
+
+  /** Calls made in one turn leave for the home together, with any leases given back. */
+  private enqueue(calls: readonly CounterCall[]): Promise<CounterVerdict[]> {
+    return new Promise((resolve, reject) => {
+      this.queued.push({ calls, resolve, reject });
+      if (this.queued.length === 1) queueMicrotask(() => this.flush());
+    });
+  }
+
+  private flush(): void {
+    const batch = this.queued;
+    const back = this.giveBack;
+    this.queued = [];
+    this.giveBack = [];
+    const calls = batch.flatMap((queued) => queued.calls);
+    this.stats.homeCalls += 1;
+    this.send(this.home as string, [...calls, ...back]).then(
+      (answers) => {
+        let at = 0;
+        for (const queued of batch) {
+          queued.resolve(answers.slice(at, at + queued.calls.length));
+          at += queued.calls.length;
+        }
+      },
+      (error) => {
+        for (const queued of batch) queued.reject(error);
+      },
+    );
+  }
+
+  private add(id: string, held: Held): Held {
+    this.held.set(id, held);
+    this.heldBytes += held.bytes;
+    if (this.heldBytes > RELAY_BYTES) this.evict();
+    return held;
+  }
+
+  // Oldest first; a key with hits on their way is kept, so no hit goes unreported.
+  private evict(): void {
+    let scanned = 0;
+    for (const [id, held] of this.held) {
+      if (this.heldBytes <= RELAY_BYTES || ++scanned > 64) return;
+      if (held.syncing || held.pending > 0 || held.inflight > 0) continue;
+      if (held.budget > 0) {
+        const release = held.budget;
+        this.giveBack.push({ ...held.call, kind: "absorb", cost: 0, lease: { holder: this.holder, want: 0, release, ttlMs: RELAY_LEASE_TTL_MS } });
+        this.wake(this.now());
+      }
+      this.remove(id);
+    }
+  }
+
+  private remove(id: string): void {
+    const held = this.held.get(id);
+    if (held === undefined) return;
+    this.held.delete(id);
+    this.heldBytes -= held.bytes;
+  }
+}
+
+function noop(): void {}
