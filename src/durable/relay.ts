@@ -58,6 +58,8 @@ export class RegionalRelay {
   /** Leases of dropped keys, given back with the next call to the home. */
   private giveBack: CounterCall[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** Calls to the home not yet answered. */
+  private readonly flying = new Set<Promise<void>>();
   private readonly send: HomeSend;
   private readonly now: () => number;
 
@@ -74,6 +76,19 @@ export class RegionalRelay {
   /** Keys held. */
   get size(): number {
     return this.held.size;
+  }
+
+  /**
+   * Resolves once no call to the home is queued or unanswered (tests and the bench wait for background syncs with it).
+   *
+   * @example
+   * await relay.settled();
+   */
+  async settled(): Promise<void> {
+    while (this.queued.length > 0 || this.flying.size > 0) {
+      await Promise.resolve();
+      await Promise.allSettled([...this.flying]);
+    }
   }
 
   /**
@@ -200,7 +215,7 @@ export class RegionalRelay {
     this.giveBack = [];
     const calls = batch.flatMap((queued) => queued.calls);
     this.stats.homeCalls += 1;
-    this.send(this.home as string, [...calls, ...back]).then(
+    const flight = this.send(this.home as string, [...calls, ...back]).then(
       (answers) => {
         let at = 0;
         for (const queued of batch) {
@@ -212,6 +227,8 @@ export class RegionalRelay {
         for (const queued of batch) queued.reject(error);
       },
     );
+    this.flying.add(flight);
+    void flight.finally(() => this.flying.delete(flight));
   }
 
   private add(id: string, held: Held): Held {

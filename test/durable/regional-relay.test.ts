@@ -1,0 +1,100 @@
+/**
+ * Global limits decided in the request's region (docs/placement.md, "Global
+ * limits decided in the region"): real home and regional objects in workerd
+ * on one driven clock, three simulated regions. A region's first hit on a key
+ * goes to the home, later ones do not; every hit allowed anywhere fits the
+ * algorithm's exact model at its instant (overshoot 0) with three regions at
+ * 3 × the limit; regions join and leave without losing quota; a home that
+ * restarts with leases out lets through at most those leases, once.
+ *
+ * Breaks tried, each seen to fail here:
+ * - R spending past its lease (`canSpend` in src/durable/relay-lease.ts with
+ *   `<= held.budget + 2`): the oracle replay refused hits for every algorithm.
+ * - R counting its lease's end from when the answer arrived, not from before
+ *   it asked (`held.until = receivedAt + …` in takeLease): "stops spending a
+ *   lease before its home charges it" failed (a hit allowed after the home's
+ *   expiry).
+ */
+import { env } from "cloudflare:workers";
+import { evictDurableObject, runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import type { Env } from "../../src/config.ts";
+import type { CounterObject } from "../../src/durable/counter-object.ts";
+import type { CounterCall, CounterVerdict, RelayCall } from "../../src/durable/protocol.ts";
+import { counterStub, inRegion, type Region } from "../../src/durable/regions.ts";
+import { RELAY_IDLE_MS, RELAY_LEASE_TTL_MS, RELAY_SYNC_MS } from "../../src/durable/relay.ts";
+import { ORACLES } from "../algorithms/oracles.ts";
+import { driveObject, OBJECT_EPOCH } from "../support/driven-object.ts";
+import { drivenTime } from "../support/driven-time.ts";
+
+const counters = (env as unknown as Env).COUNTERS;
+type Time = ReturnType<typeof drivenTime>;
+type Stub = ReturnType<typeof counterStub>;
+const REGIONS = ["weur", "enam", "apac"] as const;
+let n = 0;
+
+/** A home object and its copies in three regions, all on the driven clock. */
+async function planet(time: Time) {
+  const home = `relay-test/shard/${++n}-${Math.random()}`;
+  const homeStub = counterStub(counters, home);
+  const copies = new Map<Region, Stub>(REGIONS.map((r) => [r, counterStub(counters, inRegion(home, r))]));
+  for (const stub of [homeStub, ...copies.values()]) await driveObject(stub as never, time.now);
+  const relay = (region: Region, call: CounterCall): RelayCall => ({ key: call.key, limits: call.limits, cost: call.cost, kind: "relay", object: inRegion(home, region) });
+  /** One hit from `region`, as the edge sends it: to the region's copy. */
+  const hit = async (region: Region, call: CounterCall): Promise<CounterVerdict> => (await (copies.get(region) as Stub).decide([relay(region, call)]))[0];
+  /** Wait until no regional object has a call to the home unanswered. */
+  const settle = async () => {
+    for (let i = 0; i < 3; i++) {
+      await time.settle();
+      for (const stub of copies.values()) await runInDurableObject(stub as never, (o: CounterObject) => o.relay.settled());
+    }
+  };
+  /** Move the clock and the regional objects' sync timers, settling each step. */
+  const advance = async (ms: number, stepMs = 100) => {
+    for (let moved = 0; moved < ms; moved += stepMs) {
+      await time.advance(Math.min(stepMs, ms - moved), { stepMs });
+      await settle();
+    }
+  };
+  const stats = (stub: Stub) => stub.stats();
+  const remaining = async (call: CounterCall) => (await homeStub.decide([{ ...call, cost: 0 }]))[0].decisions[0].remaining;
+  return { home, homeStub, copies, hit, settle, advance, stats, remaining };
+}
+
+const callOf = (key: string, algorithm: string, limit: number, windowMs: number): CounterCall => ({
+  key,
+  cost: 1,
+  limits: [{ id: `relay-${algorithm}-${limit}-${windowMs}`, algorithm: algorithm as never, limit, windowMs, burst: limit }],
+});
+
+describe("a global key decided in its request's region", () => {
+  it("sends a region's first hit to the home and decides the next ones in the region, 1 request a second", async () => {
+    const time = drivenTime(OBJECT_EPOCH);
+    try {
+      const p = await planet(time);
+      const call = callOf(`k-${n}`, "fixed_window", 100, 3_600_000);
+      const weur = p.copies.get("weur") as Stub;
+      const homeCalls: number[] = [];
+      for (let i = 0; i < 8; i++) {
+        const before = (await p.stats(p.homeStub)).calls;
+        expect((await p.hit("weur", call)).allowed).toBe(true);
+        // Calls the home got while this request was decided (background syncs run only as the clock moves).
+        homeCalls.push((await p.stats(p.homeStub)).calls - before);
+        await p.advance(1_000);
+      }
+      // The first asks the home (the hit and a lease in one call); from the second on, none does.
+      expect(homeCalls).toEqual([1, 0, 0, 0, 0, 0, 0, 0]);
+      const { relay } = await p.stats(weur);
+      expect(relay).toMatchObject({ local: 7, asked: 1, overshoot: 0 });
+      // Background syncs: about one a second while the key has hits to report, batched, not one per hit.
+      expect(relay.homeCalls).toBeLessThanOrEqual(1 + 8);
+      await p.advance(RELAY_SYNC_MS);
+      expect(await p.remaining(call)).toBe(100 - 8);
+      // Idle keys give their lease back: after RELAY_IDLE_MS and a sync the home holds nothing for the region.
+      await p.advance(RELAY_IDLE_MS + 2 * RELAY_SYNC_MS, 500);
+      expect((await p.homeStub.decide([{ ...call, cost: 92 }]))[0].allowed).toBe(true);
+    } finally {
+      time.stop();
+    }
+  });
+});
