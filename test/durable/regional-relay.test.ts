@@ -98,3 +98,84 @@ describe("a global key decided in its request's region", () => {
     }
   });
 });
+
+/** Each step of 100 ms, region i sends a hit when (step + i) % 5 < 3: 6 a second each, 18 in all. */
+const sends = (step: number, i: number) => (step + i) % 5 < 3;
+
+describe("three regions at 3 × the limit", () => {
+  // Docs, "The bound": a region allows only hits its lease covers, and the home counts every lease as taken, so every
+  // hit allowed anywhere fits the exact model (test/algorithms/oracles.ts) at the instant it was allowed. A 10 s window
+  // of 60 (6 a second) against 18 a second from three regions for 15 s: quota refills while the regions spend it.
+  const algorithms = ["fixed_window", "sliding_window_log", "sliding_window_counter", "token_bucket", "leaky_bucket", "gcra"] as const;
+  for (const algorithm of algorithms) {
+    it(`${algorithm}: every hit allowed in any region fits the exact model at its instant`, async () => {
+      const time = drivenTime(OBJECT_EPOCH);
+      try {
+        const p = await planet(time);
+        const spec = { limit: 60, windowMs: 10_000, burst: 60 };
+        const call = callOf(`alg-${algorithm}-${n}`, algorithm, spec.limit, spec.windowMs);
+        const allowedAt: number[] = [];
+        const perRegion = REGIONS.map(() => 0);
+        for (let step = 0; step < 150; step++) {
+          const from = REGIONS.filter((_, i) => sends(step, i));
+          // The clock stands still while a step is decided: every hit of it was allowed now.
+          const verdicts = await Promise.all(from.map((r) => p.hit(r, call)));
+          verdicts.forEach((v, j) => {
+            if (!v.allowed) return;
+            allowedAt.push(time.now());
+            perRegion[REGIONS.indexOf(from[j] as (typeof REGIONS)[number])] += 1;
+          });
+          await p.advance(100);
+        }
+        const oracle = ORACLES[algorithm](spec);
+        const refused = allowedAt.filter((t) => {
+          const fits = oracle.fits(t, 1);
+          oracle.commit(t, 1);
+          return !fits;
+        });
+        expect(refused).toEqual([]);
+        // Every region got some, refills were used, and regions decided locally.
+        expect(perRegion.every((k) => k > 0)).toBe(true);
+        expect(allowedAt.length).toBeGreaterThan(spec.limit);
+        let local = 0;
+        for (const stub of p.copies.values()) {
+          const { relay } = await p.stats(stub);
+          expect(relay.overshoot).toBe(0);
+          local += relay.local;
+        }
+        expect(local).toBeGreaterThan(0);
+      } finally {
+        time.stop();
+      }
+    });
+  }
+
+  // False denies: quota a region holds and does not spend is refused to the others. With all three regions over the
+  // limit, every lease is spent, so each full fixed window gives (nearly) the whole limit.
+  it("false denies stay within 2 % of the limit in every full fixed window", async () => {
+    const time = drivenTime(OBJECT_EPOCH);
+    try {
+      const p = await planet(time);
+      const spec = { limit: 600, windowMs: 10_000 };
+      const call = callOf(`fd-${n}`, "fixed_window", spec.limit, spec.windowMs);
+      // Start at a window's start, so the windows below are whole.
+      time.jump(spec.windowMs - (time.now() % spec.windowMs));
+      const perWindow = new Map<number, number>();
+      for (let step = 0; step < 300; step++) {
+        // 60 a second from each region: 3 × the limit over each window.
+        const verdicts = await Promise.all(REGIONS.flatMap((r) => Array.from({ length: 6 }, () => p.hit(r, call))));
+        const window = Math.floor(time.now() / spec.windowMs);
+        perWindow.set(window, (perWindow.get(window) ?? 0) + verdicts.filter((v) => v.allowed).length);
+        await p.advance(100);
+      }
+      const counts = [...perWindow.values()];
+      expect(counts).toHaveLength(3);
+      for (const allowed of counts) {
+        expect(allowed).toBeLessThanOrEqual(spec.limit);
+        expect(allowed).toBeGreaterThanOrEqual(spec.limit * 0.98);
+      }
+    } finally {
+      time.stop();
+    }
+  });
+});
