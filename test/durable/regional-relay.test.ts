@@ -22,7 +22,7 @@ import type { Env } from "../../src/config.ts";
 import type { CounterObject } from "../../src/durable/counter-object.ts";
 import type { CounterCall, CounterVerdict, RelayCall } from "../../src/durable/protocol.ts";
 import { counterStub, inRegion, type Region } from "../../src/durable/regions.ts";
-import { RELAY_IDLE_MS, RELAY_LEASE_TTL_MS, RELAY_SYNC_MS } from "../../src/durable/relay.ts";
+import { RELAY_BYTES, RELAY_IDLE_MS, RELAY_LEASE_TTL_MS, RELAY_SYNC_MS } from "../../src/durable/relay.ts";
 import { ORACLES } from "../algorithms/oracles.ts";
 import { driveObject, OBJECT_EPOCH } from "../support/driven-object.ts";
 import { drivenTime } from "../support/driven-time.ts";
@@ -323,6 +323,40 @@ describe("a regional lease's end", () => {
       // The scenario ran: weur's hits in the new window were allowed (through the home, its lease over).
       expect(weurAfter).toEqual([true, true, true]);
       expect(allowedAt.filter((t) => t >= boundary).length).toBeGreaterThan(limit / 2);
+    } finally {
+      time.stop();
+    }
+  });
+});
+
+describe("a regional object's memory", () => {
+  // Docs, "What it costs": a regional object keeps at most about RELAY_BYTES of global keys' state, dropping idle keys
+  // first and giving their leases back, so a key scan leaves neither it nor the home holding a lease per key scanned.
+  // Break tried: dropping a key without giving its lease back (the `giveBack.push` in relay.ts left out): the home
+  // held a lease for every key scanned.
+  it("stays within RELAY_BYTES under a key scan, and the home holds leases only for the keys it keeps", async () => {
+    const time = drivenTime(OBJECT_EPOCH);
+    try {
+      const p = await planet(time);
+      const weur = p.copies.get("weur") as Stub;
+      const scanned = 4_000;
+      const batch = 200;
+      let largest = 0;
+      for (let at = 0; at < scanned; at += batch) {
+        const calls = Array.from({ length: batch }, (_, i) => {
+          const c = callOf(`scan-${n}-${at + i}-${"x".repeat(20)}`, "fixed_window", 100, 3_600_000);
+          return { key: c.key, limits: c.limits, cost: 1, kind: "relay" as const, object: inRegion(p.home, "weur") };
+        });
+        expect((await weur.decide(calls)).every((v) => v.allowed)).toBe(true);
+        await p.settle();
+        largest = Math.max(largest, (await p.stats(weur)).relayBytes);
+      }
+      // A batch in flight is kept whole until answered (its keys have hits on their way).
+      expect(largest).toBeLessThanOrEqual(RELAY_BYTES + batch * 600);
+      await p.advance(RELAY_SYNC_MS);
+      const kept = await runInDurableObject(weur as never, (o: CounterObject) => o.relay.size);
+      expect(kept).toBeLessThan(scanned - 1_000);
+      expect((await leaseBook(p.homeStub)).keys).toBeLessThanOrEqual(kept);
     } finally {
       time.stop();
     }
