@@ -1,0 +1,88 @@
+/**
+ * Global limits decided in the request's region, through the real gateway
+ * (docs/placement.md, "Global limits decided in the region"): a request
+ * with a location asks its region's copy of the key's home object, which
+ * asks the home only for a key's first hit in the region; a request with no
+ * location, a strict limit and a pre-counted one go to the home as before.
+ *
+ * Breaks tried, each seen to fail here: `relayRegion` in src/limiter/plan.ts
+ * returning undefined (every request went to the home: the addressed names
+ * and the regional object's stats); strict limits not excluded there (the
+ * strict case addressed the regional copy).
+ */
+import { describe, expect, it } from "vitest";
+import type { Env } from "../../src/config.ts";
+import { homeOf } from "../../src/durable/regions.ts";
+import { gateway, testEnv } from "../support/app.ts";
+
+const LIMIT = 5;
+const leaf = (extra: Record<string, unknown> = {}) => [{ key: "user", rate_limit: { unit: "hour", requests_per_unit: LIMIT, ...extra } }];
+const TIERS = { global: leaf(), strict: leaf({ durability: "strict" }), precounted: leaf({ precount: { sync_ms: 50 } }) };
+const rules = {
+  domain: "gw-relay",
+  descriptors: Object.entries(TIERS).map(([tier, descriptors]) => ({ key: "tier", value: tier, descriptors })),
+  routes: Object.keys(TIERS).map((tier) => ({
+    match: { path: `/${tier}` },
+    descriptors: [
+      [
+        { key: "tier", value: tier },
+        { key: "user", header: "x-user" },
+      ],
+    ],
+  })),
+};
+
+type Cf = RequestInit["cf"];
+const FRANKFURT = { colo: "FRA", continent: "EU", country: "DE" } as unknown as Cf; // weur
+const SINGAPORE = { colo: "SIN", continent: "AS", country: "SG" } as unknown as Cf; // apac
+
+function setup() {
+  const addressed: { name: string; hint?: string }[] = [];
+  const real = testEnv.COUNTERS;
+  const counters = {
+    getByName(name: string, options?: DurableObjectNamespaceGetDurableObjectOptions) {
+      addressed.push({ name, hint: options?.locationHint });
+      return real.getByName(name, options);
+    },
+    idFromName: (name: string) => real.idFromName(name),
+  } as unknown as Env["COUNTERS"];
+  const call = gateway(rules, { COUNTERS: counters });
+  const send = (tier: string, user: string, cf?: Cf) => call(`/${tier}`, { headers: { "x-user": user }, ...(cf ? { cf } : {}) });
+  return { addressed, send, stats: (name: string) => real.getByName(name).stats() };
+}
+
+let n = 0;
+const uniqueUser = () => `r${++n}-${Date.now()}`;
+
+describe("a global limit decided in the request's region", () => {
+  it("asks the home for a key's first hit in a region only; the limit stays exact across regions", async () => {
+    const { addressed, send, stats } = setup();
+    const user = uniqueUser();
+    const statuses: number[] = [];
+    for (let i = 0; i < LIMIT + 2; i++) statuses.push((await send("global", user, FRANKFURT)).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
+    const regional = addressed[0].name;
+    expect(addressed.every((a) => a.name === regional && a.hint === "weur")).toBe(true);
+    // The first hit asked the home (with a lease of the 4 left), the next four were decided in the region, and the two
+    // refused asked the home again (the lease was spent).
+    const { relay } = await stats(regional);
+    expect(relay.local).toBe(LIMIT - 1);
+    expect(relay.asked).toBe(3);
+    // Another region gets nothing more: the home counts weur's lease as taken.
+    expect((await send("global", user, SINGAPORE)).status).toBe(429);
+    expect((await stats(homeOf(regional))).calls).toBeGreaterThan(0);
+  });
+
+  it("leaves a request with no location, a strict limit and a pre-counted one at the home", async () => {
+    const { addressed, send } = setup();
+    const user = uniqueUser();
+    expect((await send("global", user)).status).toBe(200);
+    expect((await send("strict", user, FRANKFURT)).status).toBe(200);
+    expect((await send("precounted", user, FRANKFURT)).status).toBe(200);
+    expect(addressed).toHaveLength(3);
+    for (const { name, hint } of addressed) {
+      expect(name).not.toContain("@");
+      expect(hint).toBeUndefined();
+    }
+  });
+});
