@@ -12,7 +12,18 @@
 import type { CounterCall, CounterVerdict, RelayCall } from "./protocol.ts";
 import { leaseId } from "./precount-sync.ts";
 import { homeOf } from "./regions.ts";
-import { canSpend, type Held, localVerdict, newHeld, RELAY_IDLE_MS, RELAY_LEASE_TTL_MS, RELAY_RENEW_MS, RELAY_SYNC_MS, syncCall, takeLease } from "./relay-lease.ts";
+import {
+  canSpend,
+  type Held,
+  localVerdict,
+  newHeld,
+  RELAY_IDLE_MS,
+  RELAY_LEASE_TTL_MS,
+  RELAY_RENEW_MS,
+  RELAY_SYNC_MS,
+  syncCall,
+  takeLease,
+} from "./relay-lease.ts";
 
 export { RELAY_IDLE_MS, RELAY_LEASE_MIN, RELAY_LEASE_TTL_MS, RELAY_RENEW_MS, RELAY_SYNC_MS } from "./relay-lease.ts";
 

@@ -39,7 +39,13 @@ async function planet(time: Time) {
   const homeStub = counterStub(counters, home);
   const copies = new Map<Region, Stub>(REGIONS.map((r) => [r, counterStub(counters, inRegion(home, r))]));
   for (const stub of [homeStub, ...copies.values()]) await driveObject(stub as never, time.now);
-  const relay = (region: Region, call: CounterCall): RelayCall => ({ key: call.key, limits: call.limits, cost: call.cost, kind: "relay", object: inRegion(home, region) });
+  const relay = (region: Region, call: CounterCall): RelayCall => ({
+    key: call.key,
+    limits: call.limits,
+    cost: call.cost,
+    kind: "relay",
+    object: inRegion(home, region),
+  });
   /** One hit from `region`, as the edge sends it: to the region's copy. */
   const hit = async (region: Region, call: CounterCall): Promise<CounterVerdict> => (await (copies.get(region) as Stub).decide([relay(region, call)]))[0];
   /** Wait until no regional object has a call to the home unanswered. */
