@@ -11,7 +11,6 @@ import { CounterCache } from "./counter-cache.ts";
 import { CounterStore } from "./counter-store.ts";
 import { LeaseBook } from "./leases.ts";
 import { absorb, type CounterAccess, decideBesideLeases, leasedOn } from "./precount-sync.ts";
-import type { Env } from "../config.ts";
 import type { CounterCall, CounterVerdict, LimitCall, RefundCall, RelayCall, ReserveCall } from "./protocol.ts";
 import { counterStub, hintOfObject } from "./regions.ts";
 import { RegionalRelay, type RelayStats } from "./relay.ts";
@@ -23,6 +22,11 @@ export const SWEEP_INTERVAL_MS = 10_000;
 // Separates counter key from limit id in storage ids; counter keys are JSON
 // text, in which a raw U+0001 cannot occur, so the split is unambiguous.
 const SEP = "\u0001";
+
+/** What a regional object needs of `env.COUNTERS` to call its home (docs/placement.md). */
+interface HomeNamespace {
+  getByName(name: string, options?: DurableObjectNamespaceGetDurableObjectOptions): { decide(calls: readonly CounterCall[]): Promise<CounterVerdict[]> };
+}
 
 /** What `stats()` reports. */
 export interface CounterStats {
@@ -78,7 +82,7 @@ export class CounterObject extends DurableObject {
    * this object's `env.COUNTERS`, so a subclass may wrap that binding.
    */
   readonly relay = new RegionalRelay(
-    (home, calls) => counterStub((this.env as unknown as Env).COUNTERS, home).decide(calls) as Promise<CounterVerdict[]>,
+    (home, calls) => counterStub((this.env as unknown as { COUNTERS: HomeNamespace }).COUNTERS, home).decide(calls),
     () => this.clock(),
   );
 

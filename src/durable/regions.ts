@@ -5,7 +5,11 @@
  * `scope: "region"` has one copy per region: its key and its object name
  * carry the region, and its object is created with the region's hint.
  */
-import type { Env } from "../config.ts";
+
+/** What `counterStub` needs of a namespace (`env.COUNTERS`, or a wrapper a bench puts around it). */
+export interface CounterNamespace {
+  getByName(name: string, options?: DurableObjectNamespaceGetDurableObjectOptions): unknown;
+}
 
 /** Cloudflare's Durable Object location hints, one per region. */
 export const LOCATION_HINTS = ["wnam", "enam", "sam", "weur", "eeur", "apac", "oc", "afr", "me"] as const;
@@ -90,7 +94,7 @@ export function homeOf(name: string): string {
  * @example
  * await counterStub(env.COUNTERS, "api/shard/17@weur").decide(calls);
  */
-export function counterStub(counters: Env["COUNTERS"], name: string): ReturnType<Env["COUNTERS"]["getByName"]> {
+export function counterStub<N extends CounterNamespace>(counters: N, name: string): ReturnType<N["getByName"]> {
   const locationHint = hintOfObject(name);
-  return locationHint === undefined ? counters.getByName(name) : counters.getByName(name, { locationHint });
+  return (locationHint === undefined ? counters.getByName(name) : counters.getByName(name, { locationHint })) as ReturnType<N["getByName"]>;
 }

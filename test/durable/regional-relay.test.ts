@@ -29,7 +29,7 @@ import { drivenTime } from "../support/driven-time.ts";
 
 const counters = (env as unknown as Env).COUNTERS;
 type Time = ReturnType<typeof drivenTime>;
-type Stub = ReturnType<typeof counterStub>;
+type Stub = ReturnType<typeof counters.getByName>;
 const REGIONS = ["weur", "enam", "apac"] as const;
 let n = 0;
 
