@@ -12,6 +12,7 @@
 import type { CounterCall, CounterVerdict, RelayCall } from "./protocol.ts";
 import { leaseId } from "./precount-sync.ts";
 import { homeOf } from "./regions.ts";
+import { HomeLink, type HomeSend } from "./relay-link.ts";
 import {
   canSpend,
   type Held,
@@ -25,13 +26,11 @@ import {
   takeLease,
 } from "./relay-lease.ts";
 
+export type { HomeSend } from "./relay-link.ts";
 export { RELAY_IDLE_MS, RELAY_LEASE_MIN, RELAY_LEASE_TTL_MS, RELAY_RENEW_MS, RELAY_SYNC_MS } from "./relay-lease.ts";
 
 /** Bytes of per-key state a regional object keeps for global keys; idle keys beyond it are dropped, their leases given back. */
 export const RELAY_BYTES = 1 << 20;
-
-/** Sends calls to a home object by name (the regional object's `counterStub(env.COUNTERS, home).decide`). */
-export type HomeSend = (home: string, calls: readonly CounterCall[]) => Promise<CounterVerdict[]>;
 
 /** What a regional object did for global keys, for tests and the bench. */
 export interface RelayStats {
@@ -45,12 +44,6 @@ export interface RelayStats {
   overshoot: number;
 }
 
-interface Queued {
-  readonly calls: readonly CounterCall[];
-  readonly resolve: (answers: CounterVerdict[]) => void;
-  readonly reject: (error: unknown) => void;
-}
-
 /**
  * The regional leases of one regional object.
  *
@@ -59,18 +52,14 @@ interface Queued {
  * const verdict = await relay.decide({ kind: "relay", object: "api/shard/3@weur", key, limits, cost: 1 });
  */
 export class RegionalRelay {
-  readonly stats: RelayStats = { local: 0, asked: 0, homeCalls: 0, overshoot: 0 };
+  private readonly counts = { local: 0, asked: 0, overshoot: 0 };
   /** This object instance as the home's lease book names it: a restarted one starts afresh. */
   readonly holder: string = crypto.randomUUID();
   private readonly held = new Map<string, Held>();
   private heldBytes = 0;
-  private home: string | undefined;
-  private queued: Queued[] = [];
-  /** Leases of dropped keys, given back with the next call to the home. */
-  private giveBack: CounterCall[] = [];
+  /** Set by the first relayed call (this object's name names its home). */
+  private link: HomeLink | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
-  /** Calls to the home not yet answered. */
-  private readonly flying = new Set<Promise<void>>();
   private readonly send: HomeSend;
   private readonly now: () => number;
 
@@ -82,6 +71,11 @@ export class RegionalRelay {
   /** Estimated bytes of per-key state (RELAY_BYTES bounds it, keys with hits on their way aside). */
   get bytes(): number {
     return this.heldBytes;
+  }
+
+  /** What this object did for global keys so far. */
+  get stats(): RelayStats {
+    return { ...this.counts, homeCalls: this.link?.sent ?? 0 };
   }
 
   /** Keys held. */
@@ -96,10 +90,7 @@ export class RegionalRelay {
    * await relay.settled();
    */
   async settled(): Promise<void> {
-    while (this.queued.length > 0 || this.flying.size > 0) {
-      await Promise.resolve();
-      await Promise.allSettled([...this.flying]);
-    }
+    await this.link?.settled();
   }
 
   /**
@@ -109,7 +100,10 @@ export class RegionalRelay {
    * const verdict = await relay.decide(call);
    */
   decide(call: RelayCall): CounterVerdict | Promise<CounterVerdict> {
-    this.home ??= homeOf(call.object);
+    const home = homeOf(call.object);
+    this.link ??= new HomeLink(this.send, home);
+    // One regional object relays to one home: a call naming another would charge the wrong counter.
+    if (home !== this.link.home) throw new Error(`relay call for ${call.object} reached the copy of ${this.link.home}`);
     const now = this.now();
     const id = leaseId(call);
     const held = this.held.get(id);
@@ -121,7 +115,7 @@ export class RegionalRelay {
         held.pending += call.cost;
         held.hitsSinceSync += call.cost;
         held.lastHitAt = now;
-        this.stats.local += 1;
+        this.counts.local += 1;
         this.wake(now);
         return localVerdict(held, now);
       }
@@ -130,7 +124,7 @@ export class RegionalRelay {
   }
 
   private async ask(id: string, existing: Held | undefined, call: RelayCall, now: number): Promise<CounterVerdict> {
-    this.stats.asked += 1;
+    this.counts.asked += 1;
     const held = existing ?? this.add(id, newHeld(call, now));
     if (held.budget > 0) held.short += call.cost;
     held.hitsSinceSync += call.cost;
@@ -147,7 +141,7 @@ export class RegionalRelay {
     }
     let answers: CounterVerdict[];
     try {
-      answers = await this.enqueue(calls);
+      answers = await this.home().call(calls);
     } catch (error) {
       // The home did not answer: the carried hits wait for the next sync rather than being lost.
       if (syncs) held.pending += sent;
@@ -164,7 +158,7 @@ export class RegionalRelay {
   }
 
   private took(held: Held, sent: number, verdict: CounterVerdict, sentAt: number): void {
-    if (sent > 0) this.stats.overshoot += sent - (verdict.accepted ?? sent);
+    if (sent > 0) this.counts.overshoot += sent - (verdict.accepted ?? sent);
     takeLease(held, verdict, sentAt, this.now());
   }
 
@@ -176,7 +170,7 @@ export class RegionalRelay {
     held.syncing = true;
     const call = syncCall(held, sent, this.holder, now);
     try {
-      const [verdict] = await this.enqueue([call]);
+      const [verdict] = await this.home().call([call]);
       held.inflight -= sent;
       this.took(held, sent, verdict, now);
     } catch {
@@ -199,7 +193,7 @@ export class RegionalRelay {
       if (held.pending > 0 || (held.budget > 0 && (idle || held.until - now <= RELAY_RENEW_MS))) syncs.push(this.sync(held, now));
       else if (idle && held.budget === 0 && held.inflight === 0) this.remove(id);
     }
-    if (syncs.length === 0 && this.giveBack.length > 0) syncs.push(this.enqueue([]).then(noop, noop));
+    if (syncs.length === 0 && this.link?.owesBack) syncs.push(this.link.call([]).then(noop, noop));
     await Promise.all(syncs);
     if (this.held.size > 0) this.wake(this.now());
   }
@@ -211,35 +205,10 @@ export class RegionalRelay {
     this.timer = setTimeout(() => void this.tick(), due - now);
   }
 
-  /** Calls made in one turn leave for the home together, with any leases given back. */
-  private enqueue(calls: readonly CounterCall[]): Promise<CounterVerdict[]> {
-    return new Promise((resolve, reject) => {
-      this.queued.push({ calls, resolve, reject });
-      if (this.queued.length === 1) queueMicrotask(() => this.flush());
-    });
-  }
-
-  private flush(): void {
-    const batch = this.queued;
-    const back = this.giveBack;
-    this.queued = [];
-    this.giveBack = [];
-    const calls = batch.flatMap((queued) => queued.calls);
-    this.stats.homeCalls += 1;
-    const flight = this.send(this.home as string, [...calls, ...back]).then(
-      (answers) => {
-        let at = 0;
-        for (const queued of batch) {
-          queued.resolve(answers.slice(at, at + queued.calls.length));
-          at += queued.calls.length;
-        }
-      },
-      (error) => {
-        for (const queued of batch) queued.reject(error);
-      },
-    );
-    this.flying.add(flight);
-    void flight.finally(() => this.flying.delete(flight));
+  /** The link to the home (made by the first relayed call, before any key is held). */
+  private home(): HomeLink {
+    if (this.link === undefined) throw new Error("no relayed call yet");
+    return this.link;
   }
 
   private add(id: string, held: Held): Held {
@@ -257,7 +226,7 @@ export class RegionalRelay {
       if (held.syncing || held.pending > 0 || held.inflight > 0) continue;
       if (held.budget > 0) {
         const release = held.budget;
-        this.giveBack.push({ ...held.call, kind: "absorb", cost: 0, lease: { holder: this.holder, want: 0, release, ttlMs: RELAY_LEASE_TTL_MS } });
+        this.home().giveBack({ ...held.call, kind: "absorb", cost: 0, lease: { holder: this.holder, want: 0, release, ttlMs: RELAY_LEASE_TTL_MS } });
         this.wake(this.now());
       }
       this.remove(id);

@@ -1,0 +1,103 @@
+/**
+ * A regional object's calls to its home (docs/placement.md, "Global limits
+ * decided in the region"): the calls made in one turn leave together as one
+ * batch, with any leases given back, so the syncs of all its keys cost one
+ * call per sync period.
+ */
+import type { CounterCall, CounterVerdict } from "./protocol.ts";
+
+/** Sends calls to a home object by name (the regional object's `counterStub(env.COUNTERS, home).decide`). */
+export type HomeSend = (home: string, calls: readonly CounterCall[]) => Promise<CounterVerdict[]>;
+
+interface Queued {
+  readonly calls: readonly CounterCall[];
+  readonly resolve: (answers: CounterVerdict[]) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/**
+ * One regional object's link to its home.
+ *
+ * @example
+ * const link = new HomeLink((home, calls) => counterStub(env.COUNTERS, home).decide(calls), "api/shard/3");
+ * const [verdict] = await link.call([hit]);
+ */
+export class HomeLink {
+  /** Calls sent to the home (each a batch). */
+  sent = 0;
+  private queued: Queued[] = [];
+  /** Leases of dropped keys, given back with the next batch. */
+  private back: CounterCall[] = [];
+  /** Batches not yet answered. */
+  private readonly flying = new Set<Promise<void>>();
+  private readonly send: HomeSend;
+  readonly home: string;
+
+  constructor(send: HomeSend, home: string) {
+    this.send = send;
+    this.home = home;
+  }
+
+  /** Whether leases wait to be given back. */
+  get owesBack(): boolean {
+    return this.back.length > 0;
+  }
+
+  /**
+   * Send `calls` with the others of this turn; resolves with their answers, in order.
+   *
+   * @example
+   * const [hit, sync] = await link.call([hitCall, syncCall]);
+   */
+  call(calls: readonly CounterCall[]): Promise<CounterVerdict[]> {
+    return new Promise((resolve, reject) => {
+      this.queued.push({ calls, resolve, reject });
+      if (this.queued.length === 1) queueMicrotask(() => this.flush());
+    });
+  }
+
+  /**
+   * Give a lease back with the next batch (its answer is not needed).
+   *
+   * @example
+   * link.giveBack({ ...call, kind: "absorb", cost: 0, lease: { holder, want: 0, release: 4, ttlMs } });
+   */
+  giveBack(call: CounterCall): void {
+    this.back.push(call);
+  }
+
+  /**
+   * Resolves once no batch is queued or unanswered (tests and the bench wait for background syncs with it).
+   *
+   * @example
+   * await link.settled();
+   */
+  async settled(): Promise<void> {
+    while (this.queued.length > 0 || this.flying.size > 0) {
+      await Promise.resolve();
+      await Promise.allSettled([...this.flying]);
+    }
+  }
+
+  private flush(): void {
+    const batch = this.queued;
+    const back = this.back;
+    this.queued = [];
+    this.back = [];
+    this.sent += 1;
+    const flight = this.send(this.home, [...batch.flatMap((queued) => queued.calls), ...back]).then(
+      (answers) => {
+        let at = 0;
+        for (const queued of batch) {
+          queued.resolve(answers.slice(at, at + queued.calls.length));
+          at += queued.calls.length;
+        }
+      },
+      (error) => {
+        for (const queued of batch) queued.reject(error);
+      },
+    );
+    this.flying.add(flight);
+    void flight.finally(() => this.flying.delete(flight));
+  }
+}
