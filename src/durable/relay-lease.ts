@@ -24,6 +24,13 @@ export const RELAY_IDLE_MS = 5_000;
 /** The least lease a region asks for: a key at one request a second decides in the region from its second request on. */
 export const RELAY_LEASE_MIN = 4;
 
+/**
+ * A region asks for at most this fraction of a key's smallest limit (1/4,
+ * rounded up): with a small limit, one region's lease leaves the others
+ * most of it.
+ */
+export const RELAY_LEASE_SHARE = 4;
+
 /** How much a lease that ran short grows at the next sync (as for isolates: a congestion window's slow start). */
 export const RELAY_LEASE_GROWTH = 4;
 
@@ -98,7 +105,7 @@ export function canSpend(held: Held, cost: number, now: number): boolean {
  * The sync for `held` at `now`: its `hits` to report, and the lease it asks
  * for, what the region's rate would take in two sync periods and two round
  * trips to the home (at least RELAY_LEASE_MIN; × RELAY_LEASE_GROWTH after
- * running short), or, idle for RELAY_IDLE_MS, none, giving back the rest.
+ * running short; at most the smallest limit ÷ RELAY_LEASE_SHARE), or, idle for RELAY_IDLE_MS, none, giving back the rest.
  *
  * @example
  * const call = syncCall(held, held.pending, holder, Date.now());
@@ -108,7 +115,8 @@ export function syncCall(held: Held, hits: number, holder: string, now: number):
   const rate = held.hitsSinceSync / Math.max(RELAY_SYNC_MS, now - held.syncSentAt);
   const idle = now - held.lastHitAt >= RELAY_IDLE_MS;
   const sized = Math.ceil(2 * (RELAY_SYNC_MS + held.roundTripMs) * rate);
-  const want = idle ? 0 : Math.max(RELAY_LEASE_MIN, sized, held.short > 0 ? RELAY_LEASE_GROWTH * held.budget : 0);
+  const cap = Math.ceil(Math.min(...held.call.limits.map((limit) => limit.limit)) / RELAY_LEASE_SHARE);
+  const want = idle ? 0 : Math.min(cap, Math.max(RELAY_LEASE_MIN, sized, held.short > 0 ? RELAY_LEASE_GROWTH * held.budget : 0));
   // The caller counts `hits` in flight already.
   const release = idle ? Math.max(0, held.budget - held.pending - held.inflight) : 0;
   if (release > 0) held.budget -= release;

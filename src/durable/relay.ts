@@ -27,7 +27,7 @@ import {
 } from "./relay-lease.ts";
 
 export type { HomeSend } from "./relay-link.ts";
-export { RELAY_IDLE_MS, RELAY_LEASE_MIN, RELAY_LEASE_TTL_MS, RELAY_RENEW_MS, RELAY_SYNC_MS } from "./relay-lease.ts";
+export { RELAY_IDLE_MS, RELAY_LEASE_MIN, RELAY_LEASE_SHARE, RELAY_LEASE_TTL_MS, RELAY_RENEW_MS, RELAY_SYNC_MS } from "./relay-lease.ts";
 
 /** Bytes of per-key state a regional object keeps for global keys; idle keys beyond it are dropped, their leases given back. */
 export const RELAY_BYTES = 1 << 20;

@@ -63,11 +63,11 @@ describe("a global limit decided in the request's region", () => {
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
     const regional = addressed[0].name;
     expect(addressed.every((a) => a.name === regional && a.hint === "weur")).toBe(true);
-    // The first hit asked the home (with a lease of the 4 left), the next four were decided in the region, and the two
-    // refused asked the home again (the lease was spent).
+    // The first hit asked the home (with a lease: at most a quarter of the limit, rounded up, so 2), the next ones were
+    // decided in the region while the lease lasted, and only hits it could not cover asked the home again.
     const { relay } = await stats(regional);
-    expect(relay.local).toBe(LIMIT - 1);
-    expect(relay.asked).toBe(3);
+    expect(relay.local + relay.asked).toBe(LIMIT + 2);
+    expect(relay.local).toBeGreaterThanOrEqual(2);
     // Another region gets nothing more: the home counts weur's lease as taken.
     expect((await send("global", user, SINGAPORE)).status).toBe(429);
     expect((await stats(homeOf(regional))).calls).toBeGreaterThan(0);
