@@ -119,7 +119,7 @@ const sends = (step: number, i: number) => (step + i) % 5 < 3;
 describe("a regional lease's size", () => {
   // Docs, "Lease size": a region asks for at most a quarter of the key's smallest limit, so with a small limit one
   // region's lease leaves the others most of it. Break tried: no cap (`Math.min(cap, …)` left out in syncCall):
-  // weur held 4 of 8 and enam got 3 of its 7.
+  // weur held 4 of 8.
   it("leases a region at most a quarter of a small limit, and the other regions get the rest", async () => {
     const time = drivenTime(OBJECT_EPOCH);
     try {
