@@ -116,6 +116,28 @@ describe("a global key decided in its request's region", () => {
 /** Each step of 100 ms, region i sends a hit when (step + i) % 5 < 3: 6 a second each, 18 in all. */
 const sends = (step: number, i: number) => (step + i) % 5 < 3;
 
+describe("a relay call and its object", () => {
+  // A relay call decides through a lease only in a region's copy; one reaching a home object (no region in its
+  // name) is decided there, as a plain call, and a copy refuses a call naming another home.
+  it("decides a relay call at an object that is no region's copy, and refuses one naming another home", async () => {
+    const time = drivenTime(OBJECT_EPOCH);
+    try {
+      const p = await planet(time);
+      const call = callOf(`own-${n}`, "fixed_window", 10, 3_600_000);
+      const [atHome] = await p.homeStub.decide([{ ...call, kind: "relay", object: p.home }]);
+      expect(atHome.allowed).toBe(true);
+      expect((await p.stats(p.homeStub)).relay.asked).toBe(0);
+      expect(await p.remaining(call)).toBe(9);
+      expect((await p.hit("weur", call)).allowed).toBe(true);
+      const weur = p.copies.get("weur") as Stub;
+      const other = { ...call, kind: "relay" as const, object: inRegion(`${p.home}-other`, "weur") };
+      await runInDurableObject(weur as never, (o: CounterObject) => expect(() => o.relay.decide(other)).toThrow(/reached the copy/));
+    } finally {
+      time.stop();
+    }
+  });
+});
+
 describe("a regional lease's size", () => {
   // Docs, "Lease size": a region asks for at most a quarter of the key's smallest limit, so with a small limit one
   // region's lease leaves the others most of it. Break tried: no cap (`Math.min(cap, …)` left out in syncCall):
