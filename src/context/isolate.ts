@@ -61,6 +61,7 @@ export class Isolate<R = LiveRules> {
     this.rules = rules;
     this.edge = new EdgeRuntime(parts.counters, {
       coalesce: options.coalesce ?? true,
+      now: options.now,
       decisionTimeoutMs: this.settings.decisionTimeoutMs,
       shardSecret: this.settings.shardKey,
     });
@@ -89,6 +90,8 @@ export interface IsolateOptions {
    * value turns it off in a deployment.
    */
   readonly coalesce?: boolean;
+  /** The edge's clock (default `Date.now`): tests drive it, with the counter objects on the same clock. */
+  readonly now?: () => number;
 }
 
 /** The context of the isolate serving `env`. */

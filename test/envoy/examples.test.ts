@@ -1,7 +1,9 @@
 // Envoy's README examples 1–9, imported from YAML by `npm run rules:import`
 // (test/fixtures/envoy/*.json are that command's output, checked by
 // test/cli/rules-import.test.mjs), each behaving through /__ratelimit/json
-// as the README describes.
+// as the README describes. Each example's objects and isolate stand on one
+// driven clock at the start of a day (so of every window the examples use):
+// no window turns during a test, however slow the machine.
 import { describe, expect, it } from "vitest";
 import example1 from "../fixtures/envoy/example1.json";
 import example2 from "../fixtures/envoy/example2.json";
@@ -13,16 +15,23 @@ import example6 from "../fixtures/envoy/example6.json";
 import example7 from "../fixtures/envoy/example7.json";
 import example8 from "../fixtures/envoy/example8.json";
 import example9 from "../fixtures/envoy/example9.json";
-import { d, envoyApi, freshWindow } from "../support/envoy.ts";
+import { testEnv } from "../support/app.ts";
+import { drivenCounters, OBJECT_EPOCH } from "../support/driven-object.ts";
+import { d, envoyApi } from "../support/envoy.ts";
+
+/** The decision API over `rules`, its counter objects and isolate on one clock that stands at OBJECT_EPOCH (a day's start). */
+function drivenApi(rules: unknown) {
+  const now = () => OBJECT_EPOCH;
+  return envoyApi(rules, { COUNTERS: drivenCounters(testEnv.COUNTERS, now) }, { now });
+}
 
 const reset = expect.stringMatching(/^\d+s$/);
 const limit = (requestsPerUnit: number, unit: string, name?: string) => ({ ...(name ? { name } : {}), requestsPerUnit, unit });
 
 describe("Example 1: one key, two values, 500 per second each", () => {
-  const { json } = envoyApi(example1);
+  const { json } = drivenApi(example1);
 
   it("counts database=users and database=default apart, and limits neither other value", async () => {
-    await freshWindow(1000);
     const users = await json({ domain: "mongo_cps", descriptors: [d(["database", "users"])], hits_addend: 500 });
     expect(users.status).toBe(200);
     expect(users.body).toEqual({ overallCode: "OK", statuses: [{ code: "OK", currentLimit: limit(500, "SECOND"), durationUntilReset: "1s" }] });
@@ -36,10 +45,9 @@ describe("Example 1: one key, two values, 500 per second each", () => {
 });
 
 describe("Example 2: nested descriptors, several per request", () => {
-  const { json } = envoyApi(example2);
+  const { json } = drivenApi(example2);
 
   it("allows 5 marketing messages a day to a number while counting its 100-a-day limit too", async () => {
-    await freshWindow(86_400_000);
     const send = () =>
       json({ domain: "messaging", descriptors: [d(["message_type", "marketing"], ["to_number", "2061111111"]), d(["to_number", "2061111111"])] });
     for (let i = 1; i <= 5; i++) {
@@ -72,10 +80,9 @@ describe("Example 2: nested descriptors, several per request", () => {
 });
 
 describe("Example 3: key+value beats key alone", () => {
-  const { json } = envoyApi(example3);
+  const { json } = drivenApi(example3);
 
   it("gives 50.0.0.1 ten a second and blacklists 50.0.0.5 (requests_per_unit 0 is left out, as proto3 JSON does)", async () => {
-    await freshWindow(1000);
     const ok = await json({ domain: "edge_proxy_per_ip", descriptors: [d(["remote_address", "50.0.0.1"])] });
     expect(ok.body).toEqual({ overallCode: "OK", statuses: [{ code: "OK", currentLimit: limit(10, "SECOND"), limitRemaining: 9, durationUntilReset: "1s" }] });
     const blocked = await json({ domain: "edge_proxy_per_ip", descriptors: [d(["remote_address", "50.0.0.5"])] });
@@ -84,7 +91,6 @@ describe("Example 3: key+value beats key alone", () => {
   });
 
   it("lets the 10th request of a second through and stops the 11th", async () => {
-    await freshWindow(1000);
     const ip = d(["remote_address", "50.0.0.2"]);
     expect((await json({ domain: "edge_proxy_per_ip", descriptors: [ip], hits_addend: 9 })).status).toBe(200);
     const tenth = await json({ domain: "edge_proxy_per_ip", descriptors: [ip] });
@@ -97,19 +103,18 @@ describe("Example 4: a descriptor matches only a rule at its own depth", () => {
   const request = { domain: "example4", descriptors: [d(["key", "value"], ["subkey", "subvalue"])] };
 
   it("does not match the one-level rule with a two-entry descriptor", async () => {
-    const { json } = envoyApi(example4Flat);
+    const { json } = drivenApi(example4Flat);
     expect((await json(request)).body).toEqual({ overallCode: "OK", statuses: [{ code: "OK" }] });
   });
 
   it("matches the two-level rule", async () => {
-    const { json } = envoyApi(example4Nested);
-    await freshWindow(1000);
+    const { json } = drivenApi(example4Nested);
     expect((await json(request)).body.statuses[0]).toEqual({ code: "OK", currentLimit: limit(300, "SECOND"), limitRemaining: 299, durationUntilReset: "1s" });
   });
 });
 
 describe("Example 5: unlimited", () => {
-  const { json } = envoyApi(example5);
+  const { json } = drivenApi(example5);
 
   it("answers OK with limitRemaining MaxUint32 for ldap, counts azure, and leaves an unknown key bare", async () => {
     const res = await json({ domain: "internal", descriptors: [d(["ldap", "x"]), d(["azure", "y"]), d(["gcp", "z"])] });
@@ -125,10 +130,9 @@ describe("Example 5: unlimited", () => {
 });
 
 describe("Example 6: shadow_mode", () => {
-  const { json } = envoyApi(example6);
+  const { json } = drivenApi(example6);
 
   it("never limits user-a, past its limit too, and limits user-b at 20 a second", async () => {
-    await freshWindow(1000);
     const userA = d(["service", "auth-service"], ["user", "user-a"]);
     const userB = d(["service", "auth-service"], ["user", "user-b"]);
     await json({ domain: "example6", descriptors: [userA], hits_addend: 10 });
@@ -143,12 +147,11 @@ describe("Example 6: shadow_mode", () => {
 });
 
 describe("Example 7: replaces", () => {
-  const { json } = envoyApi(example7);
+  const { json } = drivenApi(example7);
   const first = d(["key_1", "value_1"], ["user", "bkthomps"]);
   const second = d(["key_2", "value_2"], ["user", "bkthomps"]);
 
   it("applies only the replacing 10/s limit when both match, leaving the replaced one untouched", async () => {
-    await freshWindow(1000);
     const both = await json({ domain: "example7", descriptors: [first, second], hits_addend: 10 });
     expect(both.body).toEqual({
       overallCode: "OK",
@@ -162,7 +165,7 @@ describe("Example 7: replaces", () => {
 });
 
 describe("Example 8: detailed_metric", () => {
-  const { json, admin } = envoyApi(example8);
+  const { json, admin } = drivenApi(example8);
 
   it("limits unlisted values at 10/min each and value1 at 20/min, and names metrics after the request's value", async () => {
     const res = await json({ domain: "example8", descriptors: [d(["key1", "unspecified_value"]), d(["key1", "unspecified_value2"]), d(["key1", "value1"])] });
@@ -176,7 +179,7 @@ describe("Example 8: detailed_metric", () => {
 });
 
 describe("Example 9: wildcards anywhere in the value", () => {
-  const { json } = envoyApi(example9);
+  const { json } = drivenApi(example9);
   const limited = (s: { currentLimit?: unknown }) => s.currentLimit !== undefined;
 
   it("matches trailing, middle and multiple wildcards, and nothing else", async () => {

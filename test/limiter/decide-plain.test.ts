@@ -109,6 +109,21 @@ describe("decision engine on plain objects", () => {
     });
   });
 
+  // docs/precount.md: shadow-mode limits are never cached (a cached refusal would stop counting the traffic the shadow
+  // limit is there to measure). Break tried: `cacheable` without `!shadow` in src/limiter/plan.ts: 4 of the 8 were
+  // answered from the cache.
+  it("never answers a shadow limit's refusal from the block cache: every hit over it reaches its object", async () => {
+    const { edge, domain, counters } = setup([
+      { key: "quiet", shadow_mode: true, rate_limit: fixed("minute", 1) },
+      { key: "loud", rate_limit: fixed("minute", 1) },
+    ]);
+    const quiet = [{ domain, descriptors: [[{ key: "quiet", value: "q" }]] }];
+    const loud = [{ domain, descriptors: [[{ key: "loud", value: "l" }]] }];
+    for (let i = 0; i < 4; i++) expect((await decide(edge, quiet, { timeoutMs: 1_000 })).allowed).toBe(true);
+    for (let i = 0; i < 4; i++) expect((await decide(edge, loud, { timeoutMs: 1_000, shadowAll: true })).allowed).toBe(true);
+    expect([counters.calls(), edge.stats.cachedBlocks]).toEqual([8, 0]);
+  });
+
   it("quota_mode: refuses only when every quota descriptor of the request is over", async () => {
     const { edge, domain } = setup([
       { key: "service", value: "one", quota_mode: true, rate_limit: fixed("minute", 1) },

@@ -9,6 +9,7 @@ import type { LimitCall } from "../../src/durable/protocol.ts";
 import { backoffSeconds, consumeQueue, MAX_DELAY_SECONDS } from "../../src/queue/consumer.ts";
 import type { QueuedMessage } from "../../src/queue/message.ts";
 import { testEnv } from "../support/app.ts";
+import { driveObject, OBJECT_EPOCH } from "../support/driven-object.ts";
 import { originRecords, uniqueTag } from "../support/origin.ts";
 
 const env = testEnv;
@@ -118,20 +119,20 @@ describe("the queue consumer", () => {
       return queue.send(body as QueuedMessage, options);
     };
     const recordingEnv = { ...env, QUEUE: { ...queue, send } as Queue };
-    const spentAt = Date.now();
-    await env.COUNTERS.getByName(target.object).decide([target.call]); // the hour's one request is spent
+    // The counter on a clock that stands still: the hour's one request is spent at the instant the consumer asks.
+    await driveObject(env.COUNTERS.getByName(target.object), () => OBJECT_EPOCH);
+    await env.COUNTERS.getByName(target.object).decide([target.call]);
     const batch = createMessageBatch("floodgate-queued", [{ id: "m0", timestamp: new Date(), attempts: 1, body: message }]);
     await consumeQueue(batch, recordingEnv);
     const result = await getQueueResult(batch, createExecutionContext());
-    const ranFor = Date.now() - spentAt;
     expect(result.explicitAcks).toEqual(["m0"]);
     expect(result.retryMessages).toEqual([]);
     expect(sent).toHaveLength(1);
     expect(sent[0].body).toEqual(message);
     expect(sent[0].options?.contentType).toBe("json");
-    // Delayed until the next token: an hour after it was spent, in whole seconds rounded up.
-    expect(sent[0].options?.delaySeconds).toBeLessThanOrEqual(3_600);
-    expect(sent[0].options?.delaySeconds).toBeGreaterThanOrEqual(Math.ceil((3_600_000 - ranFor) / 1000));
+    // Delayed until the next token: the whole hour (break tried: one second less in src/queue/consumer.ts, a
+    // message back before its token: seen failing 3599 against 3600).
+    expect(sent[0].options?.delaySeconds).toBe(3_600);
     expect(await env.QUEUED!.getByName(message.id).read()).toMatchObject({ state: "queued", attempts: 0 });
     expect(await originRecords(tag)).toHaveLength(0);
   });

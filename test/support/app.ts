@@ -24,8 +24,8 @@ export function compiled(rules: unknown): CompiledRules {
  */
 export function gateway(rules: unknown, vars: Partial<Env> = {}, options: LiveRulesOptions & IsolateOptions = {}) {
   const rulesCompiled = compiled(rules);
-  const { coalesce, ...liveOptions } = options;
-  const app = createApp(isolateContexts(new LiveRules(() => rulesCompiled, { bundledJson: rules, ...liveOptions }), { coalesce }));
+  const { coalesce, now, ...liveOptions } = options;
+  const app = createApp(isolateContexts(new LiveRules(() => rulesCompiled, { bundledJson: rules, ...liveOptions }), { coalesce, now }));
   const callEnv = { ...testEnv, ...vars };
   // `base`: the scheme and host the request was sent to (a `.test` name, as under wrangler dev, unless given).
   return async function call(path: string, init: RequestInit & { ip?: string | null; base?: string } = {}): Promise<Response> {

@@ -25,3 +25,37 @@ export async function driveObject(stub: DurableObjectStub<CounterObject>, now: (
     object.clock = now;
   });
 }
+
+/**
+ * The counters namespace with every object it hands out put on `now` before
+ * its first call: for code that finds its objects itself (the gateway, the
+ * decision API), so that a test need not know their names. Pass it as the
+ * `COUNTERS` binding, with the isolate on the same clock.
+ *
+ * @example
+ * const clock = { at: OBJECT_EPOCH }; const call = gateway(rules, { COUNTERS: drivenCounters(env.COUNTERS, () => clock.at) }, { now: () => clock.at });
+ */
+export function drivenCounters(counters: DurableObjectNamespace<CounterObject>, now: () => number): DurableObjectNamespace<CounterObject> {
+  const onClock = new Map<string, Promise<void>>();
+  const getByName = (name: string, options?: DurableObjectNamespaceGetDurableObjectOptions) => {
+    const stub = counters.getByName(name, options);
+    let driven = onClock.get(name);
+    if (driven === undefined) onClock.set(name, (driven = driveObject(stub, now)));
+    const ready = driven;
+    return new Proxy(stub, {
+      get(target, prop) {
+        const value = Reflect.get(target, prop);
+        if (typeof value !== "function" || typeof prop === "symbol" || prop === "then") return value;
+        // An RPC method is called on its stub (its own `apply` would be a remote call too).
+        return (...args: unknown[]) => ready.then(() => (target as unknown as Record<string, (...a: unknown[]) => unknown>)[prop](...args));
+      },
+    });
+  };
+  return new Proxy(counters, {
+    get(target, prop) {
+      if (prop === "getByName") return getByName;
+      const value = Reflect.get(target, prop);
+      return typeof value === "function" ? (...args: unknown[]) => Reflect.apply(value, target, args) : value;
+    },
+  });
+}

@@ -3,6 +3,7 @@
  * ADMIN_TOKEN over test rules, and `/__ratelimit/json` calls in Envoy's shape.
  */
 import type { Env } from "../../src/config.ts";
+import type { IsolateOptions } from "../../src/context/isolate.ts";
 import type { LiveRulesOptions } from "../../src/rules/live.ts";
 import { gateway } from "./app.ts";
 
@@ -24,7 +25,7 @@ export interface JsonAnswer {
  * A gateway over `rules` with ADMIN_TOKEN set; `json(body)` posts to
  * `/__ratelimit/json`, `admin(path, init)` calls any endpoint with the token.
  */
-export function envoyApi(rules: unknown, vars: Partial<Env> = {}, options: LiveRulesOptions = {}) {
+export function envoyApi(rules: unknown, vars: Partial<Env> = {}, options: LiveRulesOptions & IsolateOptions = {}) {
   const call = gateway(rules, { ADMIN_TOKEN: TOKEN, ...vars }, options);
   async function json(body: unknown): Promise<JsonAnswer> {
     const res = await call("/__ratelimit/json", {
