@@ -193,7 +193,14 @@ describe("fromEnvoy", () => {
             ["key", "k"],
             [1, "one"],
             [null, "none"],
-            ["rate_limit", new Map<unknown, unknown>([["unit", "Second"], ["requests_per_unit", 2], [true, 1]])],
+            [
+              "rate_limit",
+              new Map<unknown, unknown>([
+                ["unit", "Second"],
+                ["requests_per_unit", 2],
+                [true, 1],
+              ]),
+            ],
           ]),
         ],
       ],
