@@ -131,7 +131,7 @@ describe("plan", () => {
 describe("fold", () => {
   const verdict = (allowed: boolean, extra: Partial<CounterVerdict> = {}): CounterVerdict => ({
     allowed,
-    decisions: [{ allowed, limit: 3, remaining: allowed ? 2 : 0, resetAfterMs: 1_000, retryAfterMs: allowed ? 0 : 1_000 }],
+    decisions: [{ allowed, limit: 3, remaining: allowed ? 2 : 0, resetAfterMs: 1_000, retryAfterMs: allowed ? 0 : 1_000, effectiveWindowMs: 1_000 }],
     ...extra,
   });
 
