@@ -28,8 +28,19 @@ const limitOf = (windowMs: number, extra = {}) => {
 
 describe("identifierDomain", () => {
   it("names the window in the largest unit that divides it", () => {
-    expect([1_000, 60_000, 90_000, 3_600_000, 7_200_000, 86_400_000, 172_800_000].map((ms) => limitOf(ms)?.windowMs)).toEqual([
-      1_000, 60_000, 90_000, 3_600_000, 7_200_000, 86_400_000, 172_800_000,
+    const units = [1_000, 59_000, 60_000, 90_000, 3_600_000, 7_200_000, 86_400_000, 172_800_000].map((ms) => {
+      const limit = limitOf(ms);
+      return [limit?.unit, limit?.unitMultiplier, limit?.windowMs, limit?.name];
+    });
+    expect(units).toEqual([
+      ["second", 1, 1_000, "identifier:10/1s"],
+      ["second", 59, 59_000, "identifier:10/59s"],
+      ["minute", 1, 60_000, "identifier:10/1m"],
+      ["second", 90, 90_000, "identifier:10/90s"],
+      ["hour", 1, 3_600_000, "identifier:10/1h"],
+      ["hour", 2, 7_200_000, "identifier:10/2h"],
+      ["day", 1, 86_400_000, "identifier:10/1d"],
+      ["day", 2, 172_800_000, "identifier:10/2d"],
     ]);
     const limit = limitOf(120_000);
     expect([limit?.limit, limit?.algorithm, limit?.countWhen]).toEqual([10, "sliding_window_counter", undefined]);
