@@ -28,6 +28,7 @@ export const MUTATION_TESTS = [
   "test/limiter/identifier.test.ts",
   "test/limiter/settle-bounds.test.ts",
   "test/limiter/respond-actions.test.ts",
+  "test/limiter/summarize-order.test.ts",
   "test/durable/lease-book.test.ts",
   "test/durable/precount-sync.test.ts",
   "test/durable/counter-cache.test.ts",
