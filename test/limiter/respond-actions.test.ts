@@ -30,16 +30,16 @@ const refused = { allowed: false, remaining: 0, retryAfterMs: 4_200 };
 
 describe("respond, beyond allow and refuse", () => {
   it("tells a queued request it was queued, with no Retry-After, in every dialect", () => {
-    const queued = summarize([outcome("q", refused, { onLimit: "queue" })]);
+    // Its quota resets in 9 s; a refused request would be told 5 (its retry) in RateLimit-Reset, a queued one is not.
+    const queued = summarize([outcome("q", { ...refused, resetAfterMs: 9_000 }, { onLimit: "queue" })]);
     expect(queued.reason).toBe("queued");
     expect(rateLimitHeaders(queued, "draft-6")).toEqual([
       ["X-RateLimit-Limit", "10"],
       ["X-RateLimit-Remaining", "0"],
-      // The reset is never earlier than the retry, which a queued request is still told apart from.
-      ["X-RateLimit-Reset", "5"],
+      ["X-RateLimit-Reset", "9"],
       ["RateLimit-Limit", "10"],
       ["RateLimit-Remaining", "0"],
-      ["RateLimit-Reset", "5"],
+      ["RateLimit-Reset", "9"],
       ["RateLimit-Policy", "10;w=10"],
       ["X-RateLimit-Decision", "queued"],
     ]);
@@ -88,6 +88,10 @@ describe("respond, beyond allow and refuse", () => {
       remaining: 0,
       retry_after: 5,
     });
+    // Requests in flight have no window: draft-11 leaves `w` out and names the unit.
+    expect(new Map(rateLimitHeaders(slots)).get("RateLimit-Policy")).toBe('"in-flight";q=2;qu="concurrent-requests"');
+    const requests = summarize([outcome("per-10s", refused, { quotaUnit: "requests" })]);
+    expect(new Map(rateLimitHeaders(requests)).get("RateLimit-Policy")).toBe('"per-10s";q=10;w=10');
     const rate = summarize([outcome("per-10s", refused)]);
     expect((await tooManyRequests(rate).json<{ detail: string }>()).detail).toBe(
       "Rate limit exceeded for per-10s (user, plan): 10 requests per 10 s; retry in 5 s.",
