@@ -108,6 +108,19 @@ describe("plan", () => {
     expect(planned("plain", { region: "weur" }).call?.call.key).toBe(KEY("plain"));
   });
 
+  it("gives a slot only to calls with a concurrency limit, and makes a call refundable if any of its limits is", () => {
+    const slot = { holder: "isolate:1", leaseMs: 60_000 };
+    const plainCall = planned("plain", { slot }).call;
+    expect(plainCall?.call).not.toHaveProperty("slot");
+    expect(plainCall?.cacheable).toBe(true);
+    const mixed = domainOf({
+      domain: "m",
+      descriptors: [{ key: "k", rate_limits: [minute(3, { count_when: { status: [401] } }), { unit: "hour", requests_per_unit: 30 }] }],
+    });
+    const [call] = [...plan([{ domain: mixed, descriptors: [one("k")] }], {}, true, shardKey).byObject.values()].flat();
+    expect(call).toMatchObject({ cacheable: false, call: { refundable: true } });
+  });
+
   it("plans no call for a descriptor without limits, and groups calls by object", () => {
     const { outcomes, byObject } = plan([{ domain, descriptors: [one("free"), one("plain"), one("plain"), one("none")] }], {}, false, shardKey);
     expect(outcomes.map((o) => o.counter === undefined)).toEqual([true, false, false, true]);

@@ -55,6 +55,7 @@ describe("cost_from_response reports", () => {
     expect(settlementCalls(result, undefined)).toEqual([]);
     const [outcome] = result.descriptors ?? [];
     expect(settlementCalls({ ...result, descriptors: [{ ...outcome, counter: undefined }] }, reported("9"))).toEqual([]);
+    expect(settlementCalls({ ...result, descriptors: undefined }, reported("9"))).toEqual([]);
   });
 
   it("sends the extra charge in the background to the counter that took the hits", async () => {
