@@ -66,6 +66,9 @@ describe("pathWarnings", () => {
     // A path entry with its own value is no built-in path: the tree is not checked.
     const valued = { domain: "c", descriptors, routes: [route("/x", [[{ key: "path", value: "/Login/" }]])] };
     expect(messages(valued)).toEqual([]);
+    // Nor is a route whose entries are other built-in keys.
+    const other = { domain: "c", descriptors, routes: [route("/x", [[{ key: "remote_address" }]])] };
+    expect(messages(other)).toEqual([]);
   });
 
   it("skips what is not a document, route, pattern or list", () => {
