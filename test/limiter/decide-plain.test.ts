@@ -170,6 +170,15 @@ describe("decision engine on plain objects", () => {
     const both = await decide(edge, twice, options);
     expect(both.policies.map((p) => p.decision.remaining)).toEqual([990, 989]);
     expect(edge.precount.stats.local).toBe(9);
+    // The syncs run on the request's own waitUntil, which keeps them alive after the response.
+    expect(background.length).toBeGreaterThan(0);
+  });
+
+  it("reports no descriptors for a request no domain applies to", async () => {
+    const { edge } = setup([{ key: "k", rate_limit: fixed("minute", 2) }]);
+    const result = await decide(edge, [], { timeoutMs: 1_000 });
+    expect(result).toMatchObject({ allowed: true, reason: "no_limit", policies: [] });
+    expect(result).not.toHaveProperty("descriptors");
   });
 
   it("gives up on counters that do not answer within the timeout, or fail, with CounterUnavailableError", async () => {

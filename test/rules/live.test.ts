@@ -1,0 +1,203 @@
+/**
+ * How an isolate follows uploaded rules (src/rules/live.ts) against a plain
+ * rules store that answers `since` as the RulesObject does (null when the
+ * version is known, the head otherwise, with the text when stored), on a
+ * driven clock (vitest's fake Date and timers), in plain Node so mutation
+ * testing sees it (docs/testing.md). Exact ages: a request checks in the
+ * background from REFRESH_AFTER_MS, waits from MAX_AGE_MS. The gateway tests
+ * (test/gateway/rules-*.test.ts) run the same class against a real object.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { Env } from "../../src/config.ts";
+import { LiveRules, MAX_AGE_MS, REFRESH_AFTER_MS } from "../../src/rules/live.ts";
+import type { RulesRecord } from "../../src/rules/rules-object.ts";
+import type { CompiledRules } from "../../src/rules/types.ts";
+import { compileOk } from "./helpers.ts";
+
+const BUNDLED = compileOk({ domain: "bundled", descriptors: [{ key: "k", rate_limit: { unit: "second", requests_per_unit: 1 } }] });
+const stored = (domain: string) => JSON.stringify({ domain, descriptors: [{ key: "k", rate_limit: { unit: "minute", requests_per_unit: 2 } }] });
+const domainsOf = (rules: CompiledRules) => [...rules.domains.keys()];
+
+/** A rules store answering as the RulesObject's `since`, with a switch that makes it hang or fail. */
+function store() {
+  let head: RulesRecord = { version: 0, source: "bundled" };
+  const asked: { name: string; since: number }[] = [];
+  let mode: "answer" | "hang" | "fail" = "answer";
+  const env = {
+    RULES: {
+      getByName: (name: string) => ({
+        since: async (known: number) => {
+          asked.push({ name, since: known });
+          if (mode === "hang") return new Promise<never>(() => {});
+          if (mode === "fail") throw new Error("object unreachable");
+          return head.version === known ? null : head;
+        },
+      }),
+    },
+  } as unknown as Env;
+  return {
+    env,
+    asked,
+    set: (record: RulesRecord) => {
+      head = record;
+    },
+    mode: (next: typeof mode) => {
+      mode = next;
+    },
+  };
+}
+
+function deferred() {
+  const work: Promise<unknown>[] = [];
+  return { defer: (p: Promise<unknown>) => void work.push(p), work, settle: () => Promise.all(work) };
+}
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["Date", "setTimeout", "clearTimeout"] });
+  vi.setSystemTime(1_000_000);
+});
+afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
+
+describe("LiveRules", () => {
+  it("makes a fresh isolate wait for the first check, of the object named global, and takes the stored rules", async () => {
+    const s = store();
+    s.set({ version: 3, source: "stored", text: stored("uploaded"), updatedAt: "2026-11-26T10:00:00.000Z" });
+    const live = new LiveRules(() => BUNDLED);
+    expect(live.objectName).toBe("global");
+    const { defer, work } = deferred();
+    const pending = live.current(s.env, 1_000, defer);
+    expect(pending).toBeInstanceOf(Promise);
+    expect(domainsOf(await pending)).toEqual(["uploaded"]);
+    expect(work).toHaveLength(1);
+    expect(s.asked).toEqual([{ name: "global", since: -1 }]);
+    const state = await live.fresh(s.env, 1_000, defer);
+    expect(state).toMatchObject({ version: 3, source: "stored", updatedAt: "2026-11-26T10:00:00.000Z" });
+    // Known version: the object answers null and the state stays.
+    expect(s.asked.at(-1)).toEqual({ name: "global", since: 3 });
+  });
+
+  it("answers from the cache until REFRESH_AFTER_MS, checks in the background once from then, waits from MAX_AGE_MS", async () => {
+    expect([REFRESH_AFTER_MS, MAX_AGE_MS]).toEqual([4_000, 8_000]);
+    const s = store();
+    const live = new LiveRules(() => BUNDLED, { objectName: "mine" });
+    const { defer, work, settle } = deferred();
+    expect(domainsOf(await live.current(s.env, 1_000, defer))).toEqual(["bundled"]);
+    expect(s.asked).toEqual([{ name: "mine", since: -1 }]);
+    vi.advanceTimersByTime(REFRESH_AFTER_MS - 1);
+    expect(live.current(s.env, 1_000, defer)).toBe(BUNDLED);
+    expect(s.asked).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    // From REFRESH_AFTER_MS: answered at once, one background check, not one per request.
+    expect(live.current(s.env, 1_000, defer)).toBe(BUNDLED);
+    expect(live.current(s.env, 1_000, defer)).toBe(BUNDLED);
+    expect(work).toHaveLength(2);
+    await settle();
+    expect(s.asked).toEqual([
+      { name: "mine", since: -1 },
+      { name: "mine", since: 0 },
+    ]);
+    // The check restarted the age; once it is over, a later request checks again.
+    vi.advanceTimersByTime(REFRESH_AFTER_MS);
+    expect(live.current(s.env, 1_000, defer)).toBe(BUNDLED);
+    expect(work).toHaveLength(3);
+    await settle();
+    vi.advanceTimersByTime(MAX_AGE_MS - 1);
+    expect(live.current(s.env, 1_000, defer)).toBe(BUNDLED);
+    await settle();
+    vi.advanceTimersByTime(MAX_AGE_MS);
+    s.set({ version: 1, source: "stored", text: stored("next") });
+    const waited = live.current(s.env, 1_000, defer);
+    expect(waited).toBeInstanceOf(Promise);
+    expect(domainsOf(await waited)).toEqual(["next"]);
+  });
+
+  it("takes custom ages", async () => {
+    const s = store();
+    const live = new LiveRules(() => BUNDLED, { refreshAfterMs: 10, maxAgeMs: 20 });
+    const { defer, work, settle } = deferred();
+    await live.current(s.env, 1_000, defer);
+    vi.advanceTimersByTime(9);
+    live.current(s.env, 1_000, defer);
+    expect(work).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    expect(live.current(s.env, 1_000, defer)).toBe(BUNDLED);
+    expect(work).toHaveLength(2);
+    await settle();
+    vi.advanceTimersByTime(20);
+    expect(live.current(s.env, 1_000, defer)).toBeInstanceOf(Promise);
+  });
+
+  it("stops waiting for a hung object after timeoutMs, on the bundled rules, and does not wait again until MAX_AGE_MS", async () => {
+    const s = store();
+    s.mode("hang");
+    const live = new LiveRules(() => BUNDLED);
+    const { defer } = deferred();
+    let done: CompiledRules | undefined;
+    void (live.current(s.env, 500, defer) as Promise<CompiledRules>).then((rules) => {
+      done = rules;
+    });
+    await vi.advanceTimersByTimeAsync(499);
+    expect(done).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(done).toBe(BUNDLED);
+    const fresh = live.fresh(s.env, 0, defer);
+    await vi.advanceTimersByTimeAsync(0);
+    expect((await fresh).version).toBe(-1);
+    // The wait counted as a check: the next request does not wait.
+    expect(live.current(s.env, 500, defer)).toBe(BUNDLED);
+  });
+
+  it("keeps the last good rules when the object fails or stores rules this version rejects, logging why", async () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    const s = store();
+    s.set({ version: 2, source: "stored", text: stored("good") });
+    const live = new LiveRules(() => BUNDLED);
+    const { defer } = deferred();
+    await live.current(s.env, 1_000, defer);
+    s.mode("fail");
+    expect(await live.fresh(s.env, 1_000, defer)).toMatchObject({ version: 2, source: "stored" });
+    expect(JSON.parse(String(errors.mock.calls[0][0]))).toEqual({ event: "floodgate.rules_poll_failed", error: "Error: object unreachable" });
+    // The failed poll counts as a check: the next request answers at once.
+    expect(domainsOf(live.current(s.env, 1_000, defer) as CompiledRules)).toEqual(["good"]);
+    s.mode("answer");
+    s.set({ version: 3, source: "stored", text: "{ not json" });
+    expect(await live.fresh(s.env, 1_000, defer)).toMatchObject({ version: 2, source: "stored" });
+    const logged = JSON.parse(String(errors.mock.calls[1][0]));
+    expect([logged.event, logged.version, logged.errors.length > 0]).toEqual(["floodgate.stored_rules_invalid", 3, true]);
+  });
+
+  it("ignores an older version, and follows a revert to the bundled rules with its time", async () => {
+    const s = store();
+    const live = new LiveRules(() => BUNDLED);
+    const { defer } = deferred();
+    live.accept({ rules: compileOk(JSON.parse(stored("five"))), version: 5, source: "stored" });
+    s.set({ version: 4, source: "stored", text: stored("four") });
+    expect(await live.fresh(s.env, 1_000, defer)).toMatchObject({ version: 5, source: "stored" });
+    s.set({ version: 5, source: "bundled", updatedAt: "t5" });
+    expect((await live.fresh(s.env, 1_000, defer)).version).toBe(5);
+    expect(domainsOf((await live.fresh(s.env, 1_000, defer)).rules)).toEqual(["five"]);
+    s.set({ version: 6, source: "bundled", updatedAt: "t6" });
+    expect(await live.fresh(s.env, 1_000, defer)).toEqual({ rules: BUNDLED, version: 6, source: "bundled", updatedAt: "t6" });
+    // A stored record without text reads as the bundled rules.
+    s.set({ version: 7, source: "stored" });
+    expect(await live.fresh(s.env, 1_000, defer)).toEqual({ rules: BUNDLED, version: 7, source: "bundled" });
+  });
+
+  it("accepts only a newer version, and an accept counts as a check", () => {
+    const s = store();
+    const live = new LiveRules(() => BUNDLED);
+    const { defer, work } = deferred();
+    const four = compileOk(JSON.parse(stored("four")));
+    live.accept({ rules: four, version: 4, source: "stored" });
+    live.accept({ rules: BUNDLED, version: 4, source: "bundled" });
+    live.accept({ rules: BUNDLED, version: 3, source: "bundled" });
+    expect(live.current(s.env, 1_000, defer)).toBe(four);
+    expect(work).toHaveLength(0);
+    expect(live.bundledState(9)).toEqual({ rules: BUNDLED, version: 9, source: "bundled" });
+    expect(live.bundledState(9, "t")).toEqual({ rules: BUNDLED, version: 9, source: "bundled", updatedAt: "t" });
+    expect(new LiveRules(() => BUNDLED, { bundledJson: { a: 1 } }).bundledJson).toEqual({ a: 1 });
+  });
+});
