@@ -80,7 +80,7 @@ function settledCost(settled, requests, rowsWrittenPerRequest, dollarsPerM) {
 /**
  * How long after a key scan's last run the bench waits before reading the
  * rows written: past the counter objects' QUIET_WRITE_MS (10 s,
- * src/durable/counter-object.ts), when a quiet object writes the small
+ * src/durable/counter-object.ts), when a quiet object spills the small
  * counters its checkpoints left unwritten.
  */
 export const SETTLE_MS = 11_500;
@@ -108,7 +108,7 @@ export function settles(scenario) {
  */
 export async function settledUsage(first, read, log) {
   if (first === undefined) return undefined;
-  log(`  waiting ${SETTLE_MS / 1000} s for the objects' writes after the load (quiet objects write their unwritten counters)`);
+  log(`  waiting ${SETTLE_MS / 1000} s for the objects' writes after the load (quiet objects spill their unwritten counters)`);
   await new Promise((r) => setTimeout(r, SETTLE_MS));
   return usageDelta(first, await read());
 }

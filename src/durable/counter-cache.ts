@@ -6,7 +6,7 @@
  */
 import { getAlgorithm } from "../algorithms/index.ts";
 import { DURABLE_WINDOW_MS, PERSIST_MS } from "../rules/keys.ts";
-import type { CounterStore } from "./counter-store.ts";
+import type { CounterStore, SpilledCounter } from "./counter-store.ts";
 import type { LimitCall } from "./protocol.ts";
 
 interface Entry {
@@ -24,8 +24,9 @@ interface Entry {
  * A checkpointed counter holding at most this many hits (units of its
  * limit) is not written by a checkpoint (docs/reliability.md, "Cheap key
  * scans"): a key scan's counters, one hit each, cost no row. It is still
- * written before it is paged out, and once its object has been quiet for
- * a while, so only a crash or redeploy can lose it.
+ * written before it is paged out, and spilled (all such counters in a few
+ * rows) once its object has been quiet for a while, so only a crash or
+ * redeploy can lose it.
  */
 export const UNWRITTEN_HITS = 1;
 /** The smallest limit (and burst) whose counters may be left unwritten: UNWRITTEN_HITS is then at most 1 % of it. */
@@ -88,8 +89,10 @@ export class CounterCache {
   /** Stored windows in recency order (oldest first); null: known not to be stored. */
   private readonly stored = new Map<string, Entry | null>();
   private readonly dirty = new Map<string, Entry>();
-  /** Small counters a checkpoint left unwritten, still in `stored`: written on page-out or by `writeUnwritten`. */
+  /** Small counters a checkpoint left unwritten, still in `stored`: written on page-out, spilled by `spillUnwritten`. */
   private readonly unwritten = new Set<string>();
+  /** A checkpoint left a counter unwritten since the last spill. */
+  private spillStale = false;
   /** The estimated bytes held, `volatile` and `stored` together. */
   private held = 0;
   /** When the oldest unsaved change must be written (Infinity: none unsaved). */
@@ -144,26 +147,47 @@ export class CounterCache {
   /** Write every unsaved change but small ones: one row per changed counter, in the current event's transaction. */
   checkpoint(): void {
     for (const [id, entry] of this.dirty) {
-      if (entry.small === true) this.unwritten.add(id);
-      else this.save(id, entry);
+      if (entry.small === true) {
+        this.unwritten.add(id);
+        this.spillStale = true;
+      } else this.save(id, entry);
     }
     this.dirty.clear();
     this.nextCheckpointAt = Infinity;
     this.mustSave = false;
   }
 
-  /** Whether a checkpoint left small counters unwritten (see `writeUnwritten`). */
-  get hasUnwritten(): boolean {
-    return this.unwritten.size > 0;
+  /** Whether a checkpoint left small counters unwritten since the last spill (see `spillUnwritten`). */
+  get spillDue(): boolean {
+    return this.spillStale;
   }
 
-  /** Write the small counters checkpoints left unwritten (the object does when it has gone quiet, before it can be evicted). */
-  writeUnwritten(): void {
+  /**
+   * Replace the spill with every small counter left unwritten, in a few
+   * rows (the object does once it has gone quiet, before it can be evicted).
+   * A spilled counter written since (it grew, or was paged out) has its
+   * own row, which `restoreUnwritten` prefers.
+   */
+  spillUnwritten(): void {
+    const entries: SpilledCounter[] = [];
     for (const id of this.unwritten) {
       const entry = this.stored.get(id);
-      if (entry) this.save(id, entry);
+      if (entry) entries.push([id, entry.state, entry.idleAt]);
     }
-    this.unwritten.clear();
+    this.store.spill(entries);
+    this.spillStale = false;
+  }
+
+  /** Take back the spilled counters not idle at `now` that have no row of their own (a new object's first step); returns when the first goes idle. */
+  restoreUnwritten(now: number): number {
+    let earliest = Infinity;
+    for (const [id, state, idleAt] of this.store.readSpill()) {
+      if (idleAt <= now || this.stored.has(id) || this.store.load(id) !== undefined) continue;
+      this.keep(id, { state, idleAt, weight: windowBytes(id, state), small: true });
+      this.unwritten.add(id);
+      earliest = Math.min(earliest, idleAt);
+    }
+    return earliest;
   }
 
   /** Drop idle counters from memory and storage; returns when the next one goes idle (Infinity: none left). */
@@ -188,6 +212,8 @@ export class CounterCache {
     for (const id of this.stored.keys()) if (id.startsWith(prefix)) this.drop(id);
     for (const id of this.dirty.keys()) if (id.startsWith(prefix)) this.dirty.delete(id);
     this.store.deletePrefix(prefix);
+    // The spill may hold the key: replaced now, so a restart does not bring it back.
+    this.spillUnwritten();
   }
 
   /** Counter states in memory (not the "known not stored" markers; `bytes` weighs those too). */

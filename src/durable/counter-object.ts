@@ -18,7 +18,7 @@ import { decideWithSlots, settleSlots, SlotBook, type WindowAccess } from "./slo
 export const SWEEP_INTERVAL_MS = 10_000;
 
 /**
- * How long an object must go without a call before it writes the small
+ * How long an object must go without a call before it spills the small
  * counters its checkpoints left unwritten (docs/reliability.md, "Cheap key
  * scans"): well before the runtime evicts an idle object, so an eviction
  * loses none of them.
@@ -67,7 +67,7 @@ export class CounterObject extends DurableObject {
   /** `decide` RPCs served since this instance started (tests count edge savings with it). */
   private calls = 0;
   private alarms = 0;
-  /** When the last `decide` came: small unwritten counters are written once the object has been quiet for QUIET_WRITE_MS. */
+  /** When the last `decide` came: small unwritten counters are spilled once the object has been quiet for QUIET_WRITE_MS. */
   private lastCallAt = -Infinity;
   /**
    * The object's clock (a plain field, so not callable over RPC). Tests
@@ -82,7 +82,7 @@ export class CounterObject extends DurableObject {
     this.cache = new CounterCache(this.store);
     this.slots = new SlotBook(ctx.storage.sql);
     // Counters are read back one by one on their next hit; only the sweep needs to know what is stored.
-    this.earliestIdleAt = this.store.earliestIdleAt();
+    this.earliestIdleAt = Math.min(this.store.earliestIdleAt(), this.cache.restoreUnwritten(this.clock()));
   }
 
   /**
@@ -185,7 +185,7 @@ export class CounterObject extends DurableObject {
       this.earliestIdleAt = this.cache.sweep(now);
       this.slots.sweep(now);
     } else this.cache.checkpoint();
-    if (now - this.lastCallAt >= QUIET_WRITE_MS) this.cache.writeUnwritten();
+    if (now - this.lastCallAt >= QUIET_WRITE_MS && this.cache.spillDue) this.cache.spillUnwritten();
     this.schedule(now);
   }
 
@@ -302,7 +302,7 @@ export class CounterObject extends DurableObject {
       const sweepAt = Math.max(now + SWEEP_INTERVAL_MS, this.earliestIdleAt);
       if (this.sweepAt === undefined || sweepAt < this.sweepAt) this.sweepAt = sweepAt;
     }
-    const quietAt = this.cache.hasUnwritten ? this.lastCallAt + QUIET_WRITE_MS : Infinity;
+    const quietAt = this.cache.spillDue ? this.lastCallAt + QUIET_WRITE_MS : Infinity;
     const at = Math.min(this.sweepAt ?? Infinity, this.cache.nextCheckpointAt, quietAt);
     if (at === Infinity || (this.alarmAt !== undefined && this.alarmAt <= at)) return;
     this.alarmAt = at;

@@ -1,10 +1,12 @@
 // Cheap key scans (docs/reliability.md, "Cheap key scans"): a checkpointed counter holding at most UNWRITTEN_HITS of a
 // limit of at least UNWRITTEN_MIN_LIMIT is left unwritten by checkpoints, so a crash loses at most UNWRITTEN_HITS of
-// such a key, besides the hits of the last persist_ms; paging out and going quiet still write it, so neither loses any.
+// such a key, besides the hits of the last persist_ms; paging out writes it and going quiet spills it (all such
+// counters in a few rows), so neither loses any.
 // Breaks tried (each seen failing here, then restored): UNWRITTEN_HITS 2 (a 2-hit key lost on a crash), the rule
 // applied to strict windows, the UNWRITTEN_MIN_LIMIT check removed, pageOut without the unwritten counters (a paged-out
-// key read back fresh), alarm() without writeUnwritten (a quiet object's key lost on eviction), and every counter
-// written as before (the scan writes rows).
+// key read back fresh), alarm() without spillUnwritten (a quiet object's key lost on eviction), restoreUnwritten()
+// taking a spilled counter that has a row since (the grown key back at one hit), reset() leaving the spill as it was
+// (the reset key back), and every counter written as before (the scan writes rows).
 import { env } from "cloudflare:workers";
 import { evictAllDurableObjects, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
@@ -88,17 +90,37 @@ describe("small checkpointed counters", () => {
     expect(await remaining(name, "b", bucket)).toBe(UNWRITTEN_MIN_LIMIT - 2);
   });
 
-  it("are written once the object has had no call for QUIET_WRITE_MS, so an eviction after that loses none", async () => {
+  it("are spilled, all in one row, once the object has had no call for QUIET_WRITE_MS, so an eviction after that loses none", async () => {
     const name = fresh("quiet");
-    const { stub, at } = await checkpointed(name, { a: 1, b: 1 }, minute({ windowMs: 3_600_000 }));
-    expect((await stub.stats()).stored).toBe(0);
+    const hour = minute({ windowMs: 3_600_000 });
+    const { stub, at } = await checkpointed(name, { a: 1, b: 1, c: 1 }, hour);
+    const before = await stub.stats();
+    expect(before.stored).toBe(0);
     const alarm = await runInDurableObject(stub, (_o: CounterObject, state) => state.storage.getAlarm());
     expect(alarm).toBeLessThanOrEqual(OBJECT_EPOCH + QUIET_WRITE_MS);
     at(OBJECT_EPOCH + QUIET_WRITE_MS);
     expect(await runDurableObjectAlarm(stub)).toBe(true);
-    expect((await stub.stats()).stored).toBe(2);
+    const after = await stub.stats();
+    expect([after.stored, after.rowsWritten - before.rowsWritten]).toEqual([0, 1]);
     await evictAllDurableObjects();
-    expect(await remaining(name, "a", minute({ windowMs: 3_600_000 }))).toBe(999);
+    for (const key of ["a", "b", "c"]) expect(await remaining(name, key, hour)).toBe(999);
+  });
+
+  it("come back from the spill only without a row of their own, and not after a reset", async () => {
+    const name = fresh("spill-then");
+    const hour = minute({ windowMs: 3_600_000 });
+    const { stub, at } = await checkpointed(name, { grows: 1, reset: 1, kept: 1 }, hour);
+    at(OBJECT_EPOCH + QUIET_WRITE_MS);
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    // After the spill: one key grows (its row is written at the next checkpoint), one is reset.
+    await stub.decide([hit("grows", hour, 2)]);
+    await stub.reset("reset");
+    at(OBJECT_EPOCH + QUIET_WRITE_MS + 1_000);
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    await evictAllDurableObjects();
+    expect(await remaining(name, "grows", hour)).toBe(997);
+    expect(await remaining(name, "reset", hour)).toBe(1_000);
+    expect(await remaining(name, "kept", hour)).toBe(999);
   });
 
   it("are written before they are paged out, so paging out loses none", async () => {
