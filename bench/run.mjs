@@ -12,6 +12,7 @@
  *
  *   npm run bench                  full run (~25 min on 2 cores)
  *   npm run bench -- --quick       smoke run (~75 s): 8 scenarios, 1 round of 1 s, small traces
+ *   npm run bench -- --mixed       also with --only: every scenario alone and then mixed in one long-lived workerd (full and quick runs always)
  *   options: --rounds N  --duration S  --connections C  --only id,id  --client wrk|autocannon
  *            --skip-load  --skip-accuracy  --skip-memory  --skip-overshoot  --skip-scan  --scan-keys N  --scan-rows hour,minute,hour-4k  --profile <scenario id>
  *            --edges N,N (the overshoot's isolate counts; default 1,2,4,8,16,32,64, --quick 2)
@@ -27,8 +28,9 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { replayAccuracy } from "./lib/accuracy.mjs";
-import { costOf, printCost, usageDelta } from "./lib/cost.mjs";
+import { costOf, printCost, settledUsage, settles, usageDelta } from "./lib/cost.mjs";
 import { measureScan, printScan } from "./lib/scan.mjs";
+import { mixedTargets, oneProcess, printMixed, sideBySide } from "./lib/mixed.mjs";
 import { EDGE_COUNTS, measureOvershoot, printOvershoot } from "./lib/overshoot.mjs";
 import { buildWorkers } from "./lib/build.mjs";
 import { keyArgs } from "./lib/keys.mjs";
@@ -155,7 +157,7 @@ const SERVER_IDLE_CPU_MAX = 10;
  * of per-key objects and the peer's alarms, which fire a window after its
  * requests and write, whatever target is being loaded then.
  */
-async function runLoads(scenarios, startServer, client, results) {
+async function runLoads(scenarios, startServer, client, results, { mixed = false } = {}) {
   const runId = startedAt.toString(36);
   // Time the bench may spend waiting for, or repeating runs because of, other work on the machine.
   let patience = quick ? 10_000 : 150_000;
@@ -177,7 +179,7 @@ async function runLoads(scenarios, startServer, client, results) {
   const all = [];
   const rows = [];
   for (const scenario of scenarios) {
-    const targets = targetsOf(scenario);
+    const targets = mixed ? mixedTargets(targetsOf(scenario), scenario, quick) : targetsOf(scenario);
     const server = await startServer(scenario);
     const load = (target, nonce, seconds) =>
       runLoad({
@@ -193,8 +195,10 @@ async function runLoads(scenarios, startServer, client, results) {
       for (let attempt = 1; ; attempt++) {
         const idleBusy = await quietMoment(server.pid);
         const before = Date.now();
-        const counted = target.service.startsWith("floodgate");
+        // The mixed pass reads throughput only: its cost is the alone runs', and skipping the checkpoint wait keeps it short.
+        const counted = !mixed && target.service.startsWith("floodgate");
         const usageBefore = counted ? await usageOf(target) : undefined;
+        if (target.id === "floodgate") firstUsage ??= usageBefore;
         const result = await load(target, `${nonce}-${attempt}`, settings.seconds);
         // The checkpoint of the load's last second comes at most persist_ms (1000) later.
         if (counted) await new Promise((r) => setTimeout(r, 1_200));
@@ -206,6 +210,8 @@ async function runLoads(scenarios, startServer, client, results) {
       }
     };
     const byTarget = new Map(targets.map((t) => [t.id, []]));
+    let firstUsage;
+    let settled;
     try {
       // A fresh process: compile and warm every target before the first measured round.
       if (settings.warmupSeconds > 0) for (const target of targets) await load(target, `${runId}-warm-${target.id}`, settings.warmupSeconds);
@@ -220,18 +226,19 @@ async function runLoads(scenarios, startServer, client, results) {
             (fg.failOpen ? ` (floodgate failed open ${fg.failOpen}×)` : ""),
         );
       }
+      if (!mixed && settles(scenario)) settled = await settledUsage(firstUsage, () => usageOf(targets.find((t) => t.id === "floodgate")), log);
     } finally {
       await server.stop();
     }
     all.push(...[...byTarget.values()].flat());
     const targetSummary = summarizeLoads(byTarget);
     for (const [id, runs] of byTarget) {
-      const cost = costOf(runs);
+      const cost = costOf(runs, id === "floodgate" ? settled : undefined);
       if (cost) targetSummary[id] = { ...targetSummary[id], cost };
     }
     // What a variant gives up (e.g. coalescing), or how floodgate compares with a baseline (strong mode, a bare 429):
     // floodgate's throughput over the other's, round by round.
-    for (const id of [...(scenario.variants ?? []), ...(scenario.baselines ?? []).map((b) => b.id)]) {
+    for (const id of [...(scenario.variants ?? []), ...(scenario.baselines ?? []).map((b) => b.id)].filter((id) => byTarget.has(id))) {
       const perRound = byTarget.get(id).map((r) => (byTarget.get("floodgate").find((f) => f.round === r.round)?.rps ?? NaN) / r.rps);
       targetSummary[id] = { ...targetSummary[id], floodgateOverThis: median(perRound), floodgateOverThisRounds: perRound };
     }
@@ -245,7 +252,9 @@ async function runLoads(scenarios, startServer, client, results) {
       ...(scenario.roundTrip ? { roundTrip: scenario.roundTrip } : {}),
       targets: targetSummary,
       exactness: scenario.exactness
-        ? Object.fromEntries(["floodgate", ...(scenario.variants ?? []), "peer"].map((id) => [id, exactness(byTarget.get(id), scenario.limit)]))
+        ? Object.fromEntries(
+            ["floodgate", ...(scenario.variants ?? []), "peer"].filter((id) => byTarget.has(id)).map((id) => [id, exactness(byTarget.get(id), scenario.limit)]),
+          )
         : undefined,
     });
   }
@@ -349,6 +358,17 @@ async function main() {
           return;
         }
         results.scenarios = await runLoads(scenarios, startServer, client, results);
+        if (flag("mixed") || !only) {
+          log("mixed: every scenario again, in turn, in one long-lived workerd");
+          const shared = oneProcess(startServer);
+          const meta = {};
+          try {
+            const mixed = await runLoads(scenarios, shared.start, client, meta, { mixed: true });
+            results.mixed = { background: meta.background, scenarios: mixed, sideBySide: sideBySide(results.scenarios, mixed) };
+          } finally {
+            await shared.stop();
+          }
+        }
         results.probes = PROBES.map((p) => ({ ...p }));
         const trips = roundTrip(results.scenarios);
         if (trips.length > 0) results.roundTrip = trips;
@@ -417,6 +437,7 @@ async function main() {
   writeFileSync(join(out, "results.json"), formatSummary(summarize(results)));
   if (results.scenarios) writeFileSync(join(out, "results.svg"), renderSvg(results));
   printReport(results);
+  if (results.mixed) console.log(`${printMixed(results.mixed)}\n`);
   if (results.overshoot) console.log(`\n${printOvershoot(results.overshoot)}`);
   if (results.scenarios) console.log(`\n${printCost(results)}`);
   if (results.scan) console.log(`\n${printScan(results.scan)}`);

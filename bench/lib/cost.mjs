@@ -39,7 +39,7 @@ export function usageDelta(before, after) {
  * @example
  * costOf([{ requests: 1000, seconds: 1, usage: { calls: 1000, alarms: 2, rowsRead: 0, rowsWritten: 3, objects: 1 } }]);
  */
-export function costOf(runs) {
+export function costOf(runs, settled) {
   const counted = runs.filter((r) => r.usage);
   if (counted.length === 0) return undefined;
   const sum = (f) => counted.reduce((n, r) => n + f(r), 0);
@@ -64,7 +64,53 @@ export function costOf(runs) {
     rowsReadPer1000: rowsReadPerRequest * 1000,
     objects: Math.max(...counted.map((r) => r.usage.objects)),
     dollarsPerMillion: dollarsPerM,
+    ...(settled ? settledCost(settled, requests, rowsWrittenPerRequest, dollarsPerM) : {}),
   };
+}
+
+/** Rows written per 1,000 requests once settled, and the dollars per million with them instead of the rows counted in the runs. */
+function settledCost(settled, requests, rowsWrittenPerRequest, dollarsPerM) {
+  const perRequest = settled.rowsWritten / requests;
+  return {
+    settledRowsWrittenPer1000: perRequest * 1000,
+    settledDollarsPerMillion: dollarsPerM + (perRequest - rowsWrittenPerRequest) * PRICES.rowsWrittenPerM,
+  };
+}
+
+/**
+ * How long after a key scan's last run the bench waits before reading the
+ * rows written: past the counter objects' QUIET_WRITE_MS (10 s,
+ * src/durable/counter-object.ts), when a quiet object spills the small
+ * counters its checkpoints left unwritten.
+ */
+export const SETTLE_MS = 11_500;
+
+/**
+ * Whether a scenario's rows written are also read once settled: a key scan
+ * on checkpointed windows (a minute or longer), whose counters of one hit
+ * are written only by paging out or once the object goes quiet, and may be
+ * between the measured runs, where no run's tally sees them.
+ *
+ * @example
+ * settles({ keys: { kind: "scan" }, limit: { windowMs: 60_000 } }); // true
+ */
+export function settles(scenario) {
+  return scenario.keys.kind === "scan" && scenario.limit.windowMs >= 60_000;
+}
+
+/**
+ * The usage of floodgate's objects from the start of its first measured run
+ * (`first`) to SETTLE_MS after the scenario's last run: with the writes that
+ * fell between runs or came after the load stopped.
+ *
+ * @example
+ * const settled = await settledUsage(firstUsage, () => usageOf(floodgateTarget), log);
+ */
+export async function settledUsage(first, read, log) {
+  if (first === undefined) return undefined;
+  log(`  waiting ${SETTLE_MS / 1000} s for the objects' writes after the load (quiet objects spill their unwritten counters)`);
+  await new Promise((r) => setTimeout(r, SETTLE_MS));
+  return usageDelta(first, await read());
 }
 
 /**
@@ -105,6 +151,19 @@ export function printCost(results) {
     "| --- | --- | --- | --- | --- | --- | --- |",
     ...rows,
   ];
+  const settledRows = (results.scenarios ?? []).filter((s) => s.targets.floodgate?.cost?.settledRowsWrittenPer1000 !== undefined);
+  if (settledRows.length > 0) {
+    lines.push(
+      "",
+      `Key scans once settled: the rows written from floodgate's first measured run to ${SETTLE_MS / 1000} s after its last (writes between runs and after the load included), per 1,000 measured requests:`,
+      "",
+      "| scenario | rows written / 1,000 req, settled | $ per 1M requests, settled |",
+      "| --- | --- | --- |",
+      ...settledRows.map(
+        (s) => `| ${s.title} | ${fmt(s.targets.floodgate.cost.settledRowsWrittenPer1000, 1)} | $${fmt(s.targets.floodgate.cost.settledDollarsPerMillion, 3)} |`,
+      ),
+    );
+  }
   const hot = results.scenarios.find((s) => s.id === "hot-key-open")?.targets.floodgate;
   const recurring = results.scenarios.find((s) => s.id === "recurring-1m")?.targets.floodgate;
   if (hot?.cost) {

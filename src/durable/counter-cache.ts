@@ -6,7 +6,7 @@
  */
 import { getAlgorithm } from "../algorithms/index.ts";
 import { DURABLE_WINDOW_MS, PERSIST_MS } from "../rules/keys.ts";
-import type { CounterStore } from "./counter-store.ts";
+import type { CounterStore, SpilledCounter } from "./counter-store.ts";
 import type { LimitCall } from "./protocol.ts";
 
 interface Entry {
@@ -16,7 +16,21 @@ interface Entry {
   readonly weight: number;
   /** The idle time its stored row has (undefined: no row known): a save that keeps it writes the state alone. */
   savedIdleAt?: number;
+  /** Holds at most UNWRITTEN_HITS of a limit of at least UNWRITTEN_MIN_LIMIT: a checkpoint may leave it unwritten. */
+  small?: boolean;
 }
+
+/**
+ * A checkpointed counter holding at most this many hits (units of its
+ * limit) is not written by a checkpoint (docs/reliability.md, "Cheap key
+ * scans"): a key scan's counters, one hit each, cost no row. It is still
+ * written before it is paged out, and spilled (all such counters in a few
+ * rows) once its object has been quiet for a while, so only a crash or
+ * redeploy can lose it.
+ */
+export const UNWRITTEN_HITS = 1;
+/** The smallest limit (and burst) whose counters may be left unwritten: UNWRITTEN_HITS is then at most 1 % of it. */
+export const UNWRITTEN_MIN_LIMIT = 100;
 
 /**
  * Bytes of counter state one object may hold in memory: every window with
@@ -75,6 +89,10 @@ export class CounterCache {
   /** Stored windows in recency order (oldest first); null: known not to be stored. */
   private readonly stored = new Map<string, Entry | null>();
   private readonly dirty = new Map<string, Entry>();
+  /** Small counters a checkpoint left unwritten, still in `stored`: written on page-out, spilled by `spillUnwritten`. */
+  private readonly unwritten = new Set<string>();
+  /** A checkpoint left a counter unwritten since the last spill. */
+  private spillStale = false;
   /** The estimated bytes held, `volatile` and `stored` together. */
   private held = 0;
   /** When the oldest unsaved change must be written (Infinity: none unsaved). */
@@ -112,6 +130,9 @@ export class CounterCache {
     if (!this.dirty.has(id)) this.nextCheckpointAt = Math.min(this.nextCheckpointAt, now + (limit.persistMs ?? PERSIST_MS.default));
     const previous = this.stored.get(id);
     if (previous) entry.savedIdleAt = previous.savedIdleAt;
+    // Weighed only while the counter has been small since it was fresh: one that held more is written at every change.
+    if (!limit.strict && Math.min(limit.limit, limit.burst) >= UNWRITTEN_MIN_LIMIT && (previous == null || previous.small === true))
+      entry.small = heldHits(state, limit, now) <= UNWRITTEN_HITS;
     this.dirty.set(id, entry);
     if (limit.strict) this.mustSave = true;
     this.keep(id, entry);
@@ -123,12 +144,50 @@ export class CounterCache {
     return this.mustSave || now >= this.nextCheckpointAt;
   }
 
-  /** Write every unsaved change: one row per changed counter, in the current event's transaction. */
+  /** Write every unsaved change but small ones: one row per changed counter, in the current event's transaction. */
   checkpoint(): void {
-    for (const [id, entry] of this.dirty) this.save(id, entry);
+    for (const [id, entry] of this.dirty) {
+      if (entry.small === true) {
+        this.unwritten.add(id);
+        this.spillStale = true;
+      } else this.save(id, entry);
+    }
     this.dirty.clear();
     this.nextCheckpointAt = Infinity;
     this.mustSave = false;
+  }
+
+  /** Whether a checkpoint left small counters unwritten since the last spill (see `spillUnwritten`). */
+  get spillDue(): boolean {
+    return this.spillStale;
+  }
+
+  /**
+   * Replace the spill with every small counter left unwritten, in a few
+   * rows (the object does once it has gone quiet, before it can be evicted).
+   * A spilled counter written since (it grew, or was paged out) has its
+   * own row, which `restoreUnwritten` prefers.
+   */
+  spillUnwritten(): void {
+    const entries: SpilledCounter[] = [];
+    for (const id of this.unwritten) {
+      const entry = this.stored.get(id);
+      if (entry) entries.push([id, entry.state, entry.idleAt]);
+    }
+    this.store.spill(entries);
+    this.spillStale = false;
+  }
+
+  /** Take back the spilled counters not idle at `now` that have no row of their own (a new object's first step); returns when the first goes idle. */
+  restoreUnwritten(now: number): number {
+    let earliest = Infinity;
+    for (const [id, state, idleAt] of this.store.readSpill()) {
+      if (idleAt <= now || this.stored.has(id) || this.store.load(id) !== undefined) continue;
+      this.keep(id, { state, idleAt, weight: windowBytes(id, state), small: true });
+      this.unwritten.add(id);
+      earliest = Math.min(earliest, idleAt);
+    }
+    return earliest;
   }
 
   /** Drop idle counters from memory and storage; returns when the next one goes idle (Infinity: none left). */
@@ -153,6 +212,8 @@ export class CounterCache {
     for (const id of this.stored.keys()) if (id.startsWith(prefix)) this.drop(id);
     for (const id of this.dirty.keys()) if (id.startsWith(prefix)) this.dirty.delete(id);
     this.store.deletePrefix(prefix);
+    // The spill may hold the key: replaced now, so a restart does not bring it back.
+    this.spillUnwritten();
   }
 
   /** Counter states in memory (not the "known not stored" markers; `bytes` weighs those too). */
@@ -196,8 +257,8 @@ export class CounterCache {
   private pageOut(keep: string): void {
     for (const oldest of this.stored.keys()) {
       if (this.held <= this.capacity || oldest === keep) break;
-      const unsaved = this.dirty.get(oldest);
-      if (unsaved !== undefined) {
+      const unsaved = this.dirty.get(oldest) ?? (this.unwritten.has(oldest) ? this.stored.get(oldest) : undefined);
+      if (unsaved) {
         this.save(oldest, unsaved);
         this.dirty.delete(oldest);
       }
@@ -207,6 +268,7 @@ export class CounterCache {
 
   private drop(id: string): void {
     if (!this.stored.has(id)) return;
+    this.unwritten.delete(id);
     this.held -= this.stored.get(id)?.weight ?? markerBytes(id);
     this.stored.delete(id);
   }
@@ -217,4 +279,10 @@ export class CounterCache {
     this.held -= entry.weight;
     this.volatile.delete(id);
   }
+}
+
+/** The hits (units) a window's state holds now: what a fresh window would have left less what this one has. */
+function heldHits(state: unknown, limit: LimitCall, now: number): number {
+  const algorithm = getAlgorithm(limit.algorithm);
+  return algorithm.decide(undefined, limit, now, 0).decision.remaining - algorithm.decide(state, limit, now, 0).decision.remaining;
 }

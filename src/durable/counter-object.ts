@@ -19,6 +19,14 @@ import { decideWithSlots, settleSlots, SlotBook, type WindowAccess } from "./slo
 /** The shortest gap between sweeps of idle counters (a sweep waits for the first counter that can be idle). */
 export const SWEEP_INTERVAL_MS = 10_000;
 
+/**
+ * How long an object must go without a call before it spills the small
+ * counters its checkpoints left unwritten (docs/reliability.md, "Cheap key
+ * scans"): well before the runtime evicts an idle object, so an eviction
+ * loses none of them.
+ */
+export const QUIET_WRITE_MS = 10_000;
+
 // Separates counter key from limit id in storage ids; counter keys are JSON
 // text, in which a raw U+0001 cannot occur, so the split is unambiguous.
 const SEP = "\u0001";
@@ -70,6 +78,8 @@ export class CounterObject extends DurableObject {
   /** `decide` RPCs served since this instance started (tests count edge savings with it). */
   private calls = 0;
   private alarms = 0;
+  /** When the last `decide` came: small unwritten counters are spilled once the object has been quiet for QUIET_WRITE_MS. */
+  private lastCallAt = -Infinity;
   /**
    * The object's clock (a plain field, so not callable over RPC). Tests
    * replace it through `runInDurableObject` to drive the object and the
@@ -92,7 +102,7 @@ export class CounterObject extends DurableObject {
     this.cache = new CounterCache(this.store);
     this.slots = new SlotBook(ctx.storage.sql);
     // Counters are read back one by one on their next hit; only the sweep needs to know what is stored.
-    this.earliestIdleAt = this.store.earliestIdleAt();
+    this.earliestIdleAt = Math.min(this.store.earliestIdleAt(), this.cache.restoreUnwritten(this.clock()));
   }
 
   /**
@@ -105,6 +115,7 @@ export class CounterObject extends DurableObject {
   decide(calls: readonly CounterCall[]): CounterVerdict[] | Promise<CounterVerdict[]> {
     this.calls += 1;
     const now = this.clock();
+    this.lastCallAt = now;
     try {
       const answers = calls.map((call) => (call.kind === "relay" ? this.relayOne(call, now) : this.decideCall(call, now)));
       // Relayed hits that need the home are answered when it has; every other answer is final already.
@@ -207,6 +218,7 @@ export class CounterObject extends DurableObject {
       this.earliestIdleAt = this.cache.sweep(now);
       this.slots.sweep(now);
     } else this.cache.checkpoint();
+    if (now - this.lastCallAt >= QUIET_WRITE_MS && this.cache.spillDue) this.cache.spillUnwritten();
     this.schedule(now);
   }
 
@@ -323,7 +335,8 @@ export class CounterObject extends DurableObject {
       const sweepAt = Math.max(now + SWEEP_INTERVAL_MS, this.earliestIdleAt);
       if (this.sweepAt === undefined || sweepAt < this.sweepAt) this.sweepAt = sweepAt;
     }
-    const at = Math.min(this.sweepAt ?? Infinity, this.cache.nextCheckpointAt);
+    const quietAt = this.cache.spillDue ? this.lastCallAt + QUIET_WRITE_MS : Infinity;
+    const at = Math.min(this.sweepAt ?? Infinity, this.cache.nextCheckpointAt, quietAt);
     if (at === Infinity || (this.alarmAt !== undefined && this.alarmAt <= at)) return;
     this.alarmAt = at;
     void this.ctx.storage.setAlarm(at);

@@ -215,7 +215,8 @@ describe("checkpointed counters", () => {
     await runInDurableObject(stub, (_o: CounterObject, state) => {
       const store = new CounterStore(state.storage.sql);
       const cache = new CounterCache(store);
-      const limit = minute();
+      // Below UNWRITTEN_MIN_LIMIT, so its one-hit counter is written too (test/durable/unwritten.test.ts has the others).
+      const limit = minute({ limit: 50, burst: 50 });
       const id = "k\u0001fw-1m";
       const fixed = getAlgorithm("fixed_window");
       const start = 1_800_000_000_000 - (1_800_000_000_000 % 60_000);
