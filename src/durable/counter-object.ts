@@ -13,6 +13,7 @@ import { LeaseBook } from "./leases.ts";
 import { absorb, type CounterAccess, decideBesideLeases, leasedOn } from "./precount-sync.ts";
 import type { CounterCall, CounterVerdict, LimitCall, RefundCall, ReserveCall } from "./protocol.ts";
 import { decideWithSlots, settleSlots, SlotBook, type WindowAccess } from "./slots.ts";
+import { fromWire, toWire } from "./wire.ts";
 
 /** The shortest gap between sweeps of idle counters (a sweep waits for the first counter that can be idle). */
 export const SWEEP_INTERVAL_MS = 10_000;
@@ -92,6 +93,18 @@ export class CounterObject extends DurableObject {
       if (this.cache.checkpointDue(now)) this.cache.checkpoint();
       this.schedule(now);
     }
+  }
+
+  /**
+   * `decide` for a batch sent as one JSON text (src/durable/wire.ts), answered
+   * the same way: what the edge uses, since a string crosses the RPC for less
+   * than the objects structured clone would copy one by one.
+   *
+   * @example
+   * const verdicts = fromWire<CounterVerdict[]>(await stub.decideText(toWire(calls)));
+   */
+  decideText(calls: string): string {
+    return toWire(this.decide(fromWire<CounterCall[]>(calls)));
   }
 
   private decideCall(call: CounterCall, now: number): CounterVerdict {
