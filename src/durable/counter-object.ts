@@ -15,6 +15,7 @@ import type { CounterCall, CounterVerdict, LimitCall, RefundCall, RelayCall, Res
 import { counterStub, hintOfObject } from "./regions.ts";
 import { RegionalRelay, type RelayStats } from "./relay.ts";
 import { decideWithSlots, settleSlots, SlotBook, type WindowAccess } from "./slots.ts";
+import { fromWire, toWire } from "./wire.ts";
 
 /** The shortest gap between sweeps of idle counters (a sweep waits for the first counter that can be idle). */
 export const SWEEP_INTERVAL_MS = 10_000;
@@ -131,6 +132,19 @@ export class CounterObject extends DurableObject {
   private relayOne(call: RelayCall, now: number): CounterVerdict | Promise<CounterVerdict> {
     if (hintOfObject(call.object) !== undefined) return this.relay.decide(call);
     return this.decideOne({ key: call.key, limits: call.limits, cost: call.cost }, now);
+  }
+
+  /**
+   * `decide` for a batch sent as one JSON text (src/durable/wire.ts), answered
+   * the same way: what the edge uses, since a string crosses the RPC for less
+   * than the objects structured clone would copy one by one.
+   *
+   * @example
+   * const verdicts = fromWire<CounterVerdict[]>(await stub.decideText(toWire(calls)));
+   */
+  decideText(calls: string): string | Promise<string> {
+    const answers = this.decide(fromWire<CounterCall[]>(calls));
+    return answers instanceof Promise ? answers.then(toWire) : toWire(answers);
   }
 
   private decideCall(call: CounterCall, now: number): CounterVerdict {

@@ -4,6 +4,7 @@
  * once per call, for both the synchronous path (every call answered in the
  * isolate) and the asynchronous one.
  */
+import type { Decision } from "../algorithms/types.ts";
 import type { CounterCall, CounterVerdict } from "../durable/protocol.ts";
 import type { BlockCache } from "./block-cache.ts";
 
@@ -20,10 +21,21 @@ export interface EdgeCall {
   readonly cacheable: boolean;
   /** Set when the call may be pre-counted (every limit has `precount`): the smallest `sync_ms`. */
   readonly syncMs?: number;
+  /**
+   * Set when no counter state can change the answer (every limit is 0, see
+   * `neverAllowed`): the verdict the object would give, answered without asking it.
+   */
+  readonly refused?: CounterVerdict;
 }
 
-/** A route that stays in this isolate (pre-counting may still ask the object). */
-export type LocalRoute = { readonly kind: "cached"; readonly verdict: CounterVerdict } | { readonly kind: "precount"; readonly syncMs: number };
+/**
+ * A route that stays in this isolate (pre-counting may still ask the object):
+ * a cached block, a call no state can allow (`refused`), or the pre-count.
+ */
+export type LocalRoute =
+  | { readonly kind: "cached"; readonly verdict: CounterVerdict }
+  | { readonly kind: "refused"; readonly verdict: CounterVerdict }
+  | { readonly kind: "precount"; readonly syncMs: number };
 
 /** The route of one call at one instant. */
 export type Route = LocalRoute | { readonly kind: "remote" };
@@ -31,7 +43,8 @@ export type Route = LocalRoute | { readonly kind: "remote" };
 const REMOTE: Route = { kind: "remote" };
 
 /**
- * Route `item` at `now`: its cached block if it is cacheable and blocked;
+ * Route `item` at `now`: its fixed refusal if no state can allow it; its
+ * cached block if it is cacheable and blocked;
  * else this isolate's pre-count if it is a plain call that adds hits to a
  * pre-counted counter (pre-counting may still ask the object); else the
  * object.
@@ -41,6 +54,7 @@ const REMOTE: Route = { kind: "remote" };
  * if (route.kind === "cached") return route.verdict;
  */
 export function routeOf(item: EdgeCall, blocks: BlockCache, now: number): Route {
+  if (item.refused !== undefined) return { kind: "refused", verdict: item.refused };
   const verdict = item.cacheable ? blocks.lookup(blockKey(item.call), now) : undefined;
   if (verdict !== undefined) return { kind: "cached", verdict };
   const { call, syncMs } = item;
@@ -63,4 +77,22 @@ function blockKey(call: CounterCall): string {
   let key = `${call.key}\u0001${call.cost}`;
   for (const limit of call.limits) key += `\u0001${limit.id}`;
   return key;
+}
+
+// Every algorithm answers a limit of 0 this way whatever its state (src/algorithms/arith.ts, zeroLimit).
+const ZERO_LIMIT: Decision = Object.freeze({ allowed: false, limit: 0, remaining: 0, resetAfterMs: 0, retryAfterMs: Infinity, effectiveWindowMs: Infinity });
+
+/**
+ * The verdict of a plain call (no slot, nothing to reserve or refund) whose
+ * every limit is 0: what the object would answer, whatever its counters
+ * hold, since nothing ever fits a limit of 0 and a rejection consumes
+ * nothing. Undefined when a limit is above 0 or is a concurrency limit.
+ *
+ * @example
+ * neverAllowed([{ limit: 0, concurrency: undefined }])?.allowed; // false
+ */
+export function neverAllowed(limits: readonly { readonly limit: number; readonly concurrency?: unknown }[]): CounterVerdict | undefined {
+  if (limits.length === 0) return undefined;
+  for (const limit of limits) if (limit.limit !== 0 || limit.concurrency !== undefined) return undefined;
+  return { allowed: false, decisions: limits.map(() => ZERO_LIMIT) };
 }

@@ -9,6 +9,8 @@ import { countersUnreachable } from "../context/failure-mode.ts";
 import type { Isolate } from "../context/isolate.ts";
 import { CounterUnavailableError, decide } from "../limiter/decide.ts";
 import type { RateLimitResult } from "../limiter/types.ts";
+import type { SlotLease } from "../durable/protocol.ts";
+import type { Region } from "../durable/regions.ts";
 import { InvalidClientIpError } from "../request/client-ip.ts";
 import { RequestCostError } from "../request/cost.ts";
 import { DuplicateValueError, requestDescriptors } from "../request/descriptors.ts";
@@ -55,13 +57,21 @@ export async function admit(
   let result: RateLimitResult;
   try {
     const descriptors = requestDescriptors(rules, request, { trustedProxyHops: settings.trustedProxyHops, trustedProxyHeader: settings.trustedProxyHeader });
+    // Made only when a limit reads them (a concurrency limit, a regional one): a lease id, and `request.cf`
+    // turned into an object, would otherwise cost every request.
+    let slot: SlotLease | undefined;
+    let region: Region | undefined;
     result = await decide(isolate.edge, descriptors, {
       timeoutMs: settings.decisionTimeoutMs,
       shadowAll: settings.shadowMode,
       defer,
       onLimit: true,
-      slot: newSlotLease(),
-      region: requestRegion(request),
+      get slot() {
+        return (slot ??= newSlotLease());
+      },
+      get region() {
+        return (region ??= requestRegion(request));
+      },
     });
   } catch (error) {
     if (error instanceof InvalidClientIpError || error instanceof DuplicateValueError) return { response: problem(400, "Bad Request", error.message) };

@@ -8,6 +8,7 @@ import { counterKey, objectName, type ShardKey } from "../durable/placement.ts";
 import { inRegion, LOCAL_REGION, type Region } from "../durable/regions.ts";
 import type { SlotLease } from "../durable/protocol.ts";
 import type { EdgeCall } from "../edge/runtime.ts";
+import { neverAllowed } from "../edge/route.ts";
 import { applyReplaces, matchDescriptor } from "../rules/index.ts";
 import type { CompiledLimit, DomainDescriptors } from "../rules/types.ts";
 import type { CounterCall } from "../durable/protocol.ts";
@@ -109,7 +110,9 @@ export function plan(requests: readonly DomainDescriptors[], options: PlanOption
       let list = byObject.get(name);
       if (list === undefined) byObject.set(name, (list = []));
       // A refund can free a cached rejection's quota early, so those are always asked.
-      list.push({ call, cacheable: !shadow && plain && !refundable, syncMs, outcome: index, limits, honoured });
+      // Limits of 0 refuse whatever the counter holds: the rules answer, and no object is asked.
+      const refused = plain && !refundable && call.kind === undefined ? neverAllowed(limits) : undefined;
+      list.push({ call, cacheable: !shadow && plain && !refundable, syncMs, refused, outcome: index, limits, honoured });
     }
   }
   return { outcomes, byObject };

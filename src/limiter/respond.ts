@@ -5,7 +5,6 @@
  */
 import { DEFAULT_HEADER_DIALECT, type HeaderDialect } from "../http/header-dialect.ts";
 import { DECISION_HEADER, DELAY_HEADER } from "../http/headers.ts";
-import { problem } from "../http/problem.ts";
 import { draft11Fields } from "./headers/draft11.ts";
 import { listedPolicies, violatedPolicies } from "./headers/order.ts";
 import { draft6Fields, draft7Fields, resetSeconds, xRateLimitFields } from "./headers/single-policy.ts";
@@ -70,22 +69,75 @@ export function rateLimitHeaders(result: RateLimitResult, dialect: HeaderDialect
  */
 export function tooManyRequests(result: RateLimitResult, dialect: HeaderDialect = DEFAULT_HEADER_DIALECT): Response {
   const retryAfter = retryAfterSeconds(result);
+  const headers = rateLimitHeaders(result, dialect);
+  headers.push(["content-type", "application/problem+json"]);
+  return new Response(quotaExceededBody(result, retryAfter), { status: 429, headers });
+}
+
+/** A 429 body with its retry seconds left out (`parts` joined around them), and what it was made for. */
+interface BodyTemplate {
+  readonly limit: number;
+  readonly unit: string | undefined;
+  readonly violated: readonly string[];
+  readonly keys: readonly string[];
+  readonly parts: readonly string[];
+}
+
+// Per compiled limit: the body of its last 429, which the next one almost always repeats but for the retry.
+const templates = new WeakMap<object, BodyTemplate>();
+const RETRY_SLOT = "\u0001retry\u0001";
+// The slot as JSON.stringify writes it, in the detail and (quoted) as retry_after.
+const RETRY_SLOT_IN_TEXT = JSON.stringify(RETRY_SLOT).slice(1, -1);
+
+function quotaExceededBody(result: RateLimitResult, retryAfter: number): string {
+  const violated = violatedPolicies(result);
+  const policy = result.policy;
+  if (policy?.rule === undefined) return bodyText(result, violated, retryAfter);
+  let template = templates.get(policy.rule);
+  if (
+    template === undefined ||
+    template.limit !== result.limit ||
+    template.unit !== policy.quotaUnit ||
+    !sameTexts(template.violated, violated) ||
+    !sameKeys(template.keys, policy.descriptor)
+  ) {
+    const text = bodyText(result, violated, RETRY_SLOT).replace(`"${RETRY_SLOT_IN_TEXT}"`, RETRY_SLOT_IN_TEXT);
+    const parts = text.split(RETRY_SLOT_IN_TEXT);
+    // A name that spells the slot itself would make more parts: such a body is built whole each time.
+    if (parts.length !== 3) return bodyText(result, violated, retryAfter);
+    template = { limit: result.limit, unit: policy.quotaUnit, violated, keys: policy.descriptor.map((e) => e.key), parts };
+    templates.set(policy.rule, template);
+  }
+  const retry = String(retryAfter);
+  return template.parts[0] + retry + template.parts[1] + retry + template.parts[2];
+}
+
+function bodyText(result: RateLimitResult, violated: readonly string[], retryAfter: number | string): string {
   const policy = result.policy;
   const what = policy ? `${policy.name} (${policy.descriptor.map((e) => e.key).join(", ")})` : "rate limit";
   const rate = policy?.quotaUnit === "concurrent-requests" ? "requests in flight at once" : `requests per ${policy ? policy.windowMs / 1000 : 0} s`;
   const detail = `Rate limit exceeded for ${what}: ${result.limit} ${rate}; retry in ${retryAfter} s.`;
-  return problem(
-    429,
-    "Too Many Requests",
+  return JSON.stringify({
+    type: QUOTA_EXCEEDED_TYPE,
+    title: "Too Many Requests",
+    status: 429,
     detail,
-    {
-      type: QUOTA_EXCEEDED_TYPE,
-      "violated-policies": violatedPolicies(result),
-      retry_after: retryAfter,
-      policy: policy?.name,
-      limit: result.limit,
-      remaining: 0,
-    },
-    rateLimitHeaders(result, dialect),
-  );
+    "violated-policies": violated,
+    retry_after: retryAfter,
+    policy: policy?.name,
+    limit: result.limit,
+    remaining: 0,
+  });
+}
+
+function sameTexts(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function sameKeys(keys: readonly string[], entries: readonly { readonly key: string }[]): boolean {
+  if (keys.length !== entries.length) return false;
+  for (let i = 0; i < keys.length; i++) if (keys[i] !== entries[i].key) return false;
+  return true;
 }

@@ -8,6 +8,7 @@ import type { DomainDescriptors } from "../../src/rules/types.ts";
 import { compiled } from "../support/app.ts";
 import { drivenTime } from "../support/driven-time.ts";
 import { driveObject, OBJECT_EPOCH } from "../support/driven-object.ts";
+import { fromWire, toWire } from "../../src/durable/wire.ts";
 
 const counters = (env as unknown as Env).COUNTERS;
 
@@ -197,7 +198,8 @@ function drivenIsolate(time: ReturnType<typeof drivenTime>) {
     return counters.getByName(name).decide(calls);
   });
   const namespace = {
-    getByName: (name: string) => ({ decide: (calls: readonly CounterCall[]) => tracked(name, calls) }),
+    // The edge sends its batches as one JSON text (src/durable/wire.ts).
+    getByName: (name: string) => ({ decideText: async (text: string) => toWire(await tracked(name, fromWire<CounterCall[]>(text))) }),
     // The shard key's default is derived from the namespace's ids.
     idFromName: (name: string) => counters.idFromName(name),
   } as unknown as Env["COUNTERS"];

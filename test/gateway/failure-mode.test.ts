@@ -3,6 +3,7 @@ import type { CounterCall } from "../../src/durable/protocol.ts";
 import type { Env } from "../../src/config.ts";
 import { gateway, testEnv, uniqueIp } from "../support/app.ts";
 import { hangingCounters, throwingCounters } from "../support/failing.ts";
+import { fromWire, toWire } from "../../src/durable/wire.ts";
 
 const rules = {
   domain: "gw-failure",
@@ -20,9 +21,9 @@ function throwingRealCounters(): Env["COUNTERS"] {
   return {
     getByName: (name: string) => {
       const stub = testEnv.COUNTERS.getByName(name);
-      return {
-        decide: (calls: CounterCall[]) => stub.decide(calls.map((c) => ({ ...c, limits: c.limits.map((l) => ({ ...l, algorithm: "bogus" as never })) }))),
-      };
+      const decide = (calls: CounterCall[]) => stub.decide(calls.map((c) => ({ ...c, limits: c.limits.map((l) => ({ ...l, algorithm: "bogus" as never })) })));
+      // The edge sends its batches as one JSON text (src/durable/wire.ts).
+      return { decide, decideText: async (text: string) => toWire(await decide(fromWire<CounterCall[]>(text))) };
     },
     // The shard key's default is derived from the namespace's ids.
     idFromName: (name: string) => testEnv.COUNTERS.idFromName(name),

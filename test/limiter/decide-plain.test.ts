@@ -185,13 +185,13 @@ describe("decision engine on plain objects", () => {
     const domain = domainOf({ domain: "plain", descriptors: [{ key: "k", rate_limit: fixed("minute", 2) }] });
     const request = [{ domain, descriptors: [[{ key: "k", value: "v" }]] }];
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
-    const hanging = { getByName: () => ({ decide: () => new Promise(() => undefined) }), idFromName } as unknown as Env["COUNTERS"];
+    const hanging = { getByName: () => ({ decideText: () => new Promise(() => undefined) }), idFromName } as unknown as Env["COUNTERS"];
     const waiting = decide(new EdgeRuntime(hanging, { coalesce: false }), request, { timeoutMs: 50 });
     const outcome = expect(waiting).rejects.toThrow(new CounterUnavailableError("no answer from counters within 50 ms"));
     await vi.advanceTimersByTimeAsync(49);
     await vi.advanceTimersByTimeAsync(1);
     await outcome;
-    const failing = { getByName: () => ({ decide: () => Promise.reject(new Error("object gone")) }), idFromName } as unknown as Env["COUNTERS"];
+    const failing = { getByName: () => ({ decideText: () => Promise.reject(new Error("object gone")) }), idFromName } as unknown as Env["COUNTERS"];
     await expect(decide(new EdgeRuntime(failing, { coalesce: false }), request, { timeoutMs: 50 })).rejects.toThrow(
       new CounterUnavailableError("Error: object gone"),
     );

@@ -10,6 +10,10 @@ export class ThrowingObject extends DurableObject {
     throw new Error("object exploded");
   }
 
+  async decideText() {
+    throw new Error("object exploded");
+  }
+
   async peek() {
     throw new Error("object exploded");
   }
@@ -28,6 +32,10 @@ export class HangingObject extends DurableObject {
   async decide() {
     await new Promise((resolve) => setTimeout(resolve, 60_000));
     throw new Error("hung for a minute");
+  }
+
+  async decideText() {
+    return this.decide();
   }
 }
 

@@ -13,6 +13,7 @@ import type { Env } from "../../src/config.ts";
 import { LeaseBook } from "../../src/durable/leases.ts";
 import { absorb, type CounterAccess, decideBesideLeases, leasedOn } from "../../src/durable/precount-sync.ts";
 import type { CounterCall, CounterVerdict, LimitCall, SendBatch } from "../../src/durable/protocol.ts";
+import { fromWire, toWire } from "../../src/durable/wire.ts";
 
 /**
  * A transport to plain counter objects (one lease book per object name) on the clock `now`.
@@ -79,6 +80,11 @@ export function plainNamespace(now: () => number) {
       decide: (batch: readonly CounterCall[]) => {
         calls += 1;
         return send(name, batch);
+      },
+      // What the edge calls: the batch as one JSON text (src/durable/wire.ts).
+      decideText: async (text: string) => {
+        calls += 1;
+        return toWire(await send(name, fromWire<CounterCall[]>(text)));
       },
     }),
     // The shard key's default is derived from an id the namespace gives a fixed name.

@@ -1,0 +1,76 @@
+// The 429's body is built once per rule with a slot for the retry seconds (src/limiter/respond.ts): every
+// answer must be byte for byte the body written whole, whatever changed since the last one on that rule.
+import { describe, expect, it } from "vitest";
+import { QUOTA_EXCEEDED_TYPE, retryAfterSeconds, tooManyRequests } from "../../src/limiter/respond.ts";
+import type { PolicyOutcome, RateLimitResult } from "../../src/limiter/types.ts";
+
+const ruleA = { id: "a" };
+const ruleB = { id: "b" };
+
+function refused(options: {
+  rule: object;
+  name: string;
+  limit: number;
+  retryAfterMs: number;
+  keys?: string[];
+  also?: string;
+  concurrent?: boolean;
+}): RateLimitResult {
+  const { rule, name, limit, retryAfterMs } = options;
+  const decision = { allowed: false, limit, remaining: 0, resetAfterMs: retryAfterMs, retryAfterMs, effectiveWindowMs: retryAfterMs };
+  const descriptor = (options.keys ?? ["k"]).map((key) => ({ key, value: "v" }));
+  const policy = {
+    name,
+    windowMs: 60_000,
+    descriptor,
+    shadow: false,
+    decision,
+    rule,
+    ...(options.concurrent ? { quotaUnit: "concurrent-requests" } : {}),
+  } as unknown as PolicyOutcome;
+  const other = options.also ? [{ ...policy, name: options.also, rule: {}, decision: { ...decision, retryAfterMs: 1 } } as PolicyOutcome] : [];
+  return { allowed: false, reason: "limited", limit, remaining: 0, resetAfterMs: retryAfterMs, retryAfterMs, policy, policies: [policy, ...other] };
+}
+
+// The body as it was written whole for every 429 before templates.
+function wholeBody(result: RateLimitResult): string {
+  const retry = retryAfterSeconds(result);
+  const policy = result.policy!;
+  const rate = policy.quotaUnit === "concurrent-requests" ? "requests in flight at once" : `requests per ${policy.windowMs / 1000} s`;
+  const names = result.policies.filter((p) => !p.decision.allowed).map((p) => p.name);
+  return JSON.stringify({
+    type: QUOTA_EXCEEDED_TYPE,
+    title: "Too Many Requests",
+    status: 429,
+    detail: `Rate limit exceeded for ${policy.name} (${policy.descriptor.map((e) => e.key).join(", ")}): ${result.limit} ${rate}; retry in ${retry} s.`,
+    "violated-policies": [...new Set(names)],
+    retry_after: retry,
+    policy: policy.name,
+    limit: result.limit,
+    remaining: 0,
+  });
+}
+
+// Break tried: the template kept when only the limit changed (no `template.limit` check): the third case
+// answered limit 5 in place of 7 and failed; without the keys check, the fourth.
+describe("429 body built once per rule", () => {
+  const cases: [string, RateLimitResult][] = [
+    ["first 429 of a rule", refused({ rule: ruleA, name: "a", limit: 5, retryAfterMs: 1_500 })],
+    ["same rule, another retry", refused({ rule: ruleA, name: "a", limit: 5, retryAfterMs: 59_001 })],
+    ["same rule, another limit", refused({ rule: ruleA, name: "a", limit: 7, retryAfterMs: 2_000 })],
+    ["same rule, other descriptor keys", refused({ rule: ruleA, name: "a", limit: 7, retryAfterMs: 2_000, keys: ["k", "plan"] })],
+    ["same rule, two policies violated", refused({ rule: ruleA, name: "a", limit: 7, retryAfterMs: 9_000, also: "b" })],
+    ["another rule", refused({ rule: ruleB, name: "b", limit: 1, retryAfterMs: 3_600_000 })],
+    ["a concurrency rule", refused({ rule: ruleB, name: "b", limit: 1, retryAfterMs: 1, concurrent: true })],
+    ["a name that spells the slot", refused({ rule: { id: "c" }, name: "x\u0001retry\u0001", limit: 2, retryAfterMs: 4_000 })],
+    ["limit 0 (no retry ever)", refused({ rule: { id: "z" }, name: "zero", limit: 0, retryAfterMs: Infinity })],
+  ];
+  for (const [what, result] of cases) {
+    it(`${what}: the same bytes as the whole body, content type set once`, async () => {
+      const response = tooManyRequests(result);
+      expect(response.status).toBe(429);
+      expect(response.headers.get("content-type")).toBe("application/problem+json");
+      expect(await response.text()).toBe(wholeBody(result));
+    });
+  }
+});
