@@ -65,7 +65,7 @@ export const GEO_WORKLOADS = [
  */
 const SIZES = {
   full: { clients: { keys: 1_000, seconds: 30 }, api: { keys: 100, seconds: 30 }, hot: { seconds: 20 } },
-  quick: { clients: { keys: 300, seconds: 5 }, api: { keys: 20, seconds: 4 }, hot: { seconds: 3 } },
+  quick: { clients: { keys: 200, seconds: 4 }, api: { keys: 10, seconds: 4 }, hot: { seconds: 3 } },
 };
 
 /** The bare worker gets every BARE_EVERY-th event (at the same moment as floodgate's): enough for its percentiles, less load beside floodgate's. */
