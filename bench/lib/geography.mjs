@@ -71,6 +71,9 @@ const SIZES = {
 /** The bare worker gets every BARE_EVERY-th event (at the same moment as floodgate's): enough for its percentiles, less load beside floodgate's. */
 const BARE_EVERY = 2;
 
+/** A bare worker's p99 above this (ms) says the machine was overloaded during the workload (the report says so). */
+const OVERLOADED_BARE_P99_MS = 100;
+
 /** Warm-up: keys sent from A on the workload's path (so its home objects exist in A, as when a service's first users are there), and requests per service on a path with no counter. */
 const WARM_KEYS = 256;
 const WARM_REQUESTS = 20;
@@ -453,6 +456,11 @@ export function printGeography(geo) {
       "",
       `${load}; bare p50 ${num(all.bareP50Ms)} ms, p99 ${num(all.bareP99Ms)} ms; sends late by ≤ ${num(w.sendLagP99Ms)} ms (p99); workerd ${num(w.workerdCpuPercent, 0)} % of a core, other processes ${num(w.foreignCpuPercent, 0)} % of the machine${w.windowRolled ? "; WARNING: the window rolled during the load, so its exactness figures are void" : ""}${w.unnamedObjects > 0 ? `; ${w.unnamedObjects} object(s) had no name (placed in A)` : ""}.`,
     );
+    // The bare worker only forwards: when even its p99 is this slow, the machine did not keep up with the offered rate.
+    if (all.bareP99Ms > OVERLOADED_BARE_P99_MS)
+      lines.push(
+        `  WARNING: the bare worker's p99 was ${num(all.bareP99Ms, 0)} ms: this machine did not keep up with the offered rate, so the latencies of this workload mean little.`,
+      );
     if (w.byRegionsSeen)
       lines.push(
         `  overshoot of a key seen in R regions (bound (R − 1) × the limit): ${w.byRegionsSeen.map((b) => `R = ${b.regions}: ${b.keys} keys, worst ${pct(b.worstOvershootPercent)} (bound ${b.boundPercent} %${b.withinBound ? "" : ", EXCEEDED"})`).join("; ")}`,
