@@ -451,7 +451,7 @@ export function printGeography(geo) {
   ];
   for (const w of geo.workloads) {
     const all = w.rows.at(-1);
-    const load = `${w.title}: ${w.keys.toLocaleString("en-US")} key(s), ${Math.round(w.offeredPerSecond)} req/s for ${w.seconds} s to ${w.path} (scope ${w.scope}${w.kind === "clients" ? "" : `, limit ${w.limit} per ${w.windowMs / 1000} s`})`;
+    const load = `${w.title}: ${w.keys.toLocaleString("en-US")} key(s), ${Math.round(w.offeredPerSecond)} req/s for ${w.seconds} s to ${w.path} (scope ${w.scope}${w.kind === "clients" ? "" : `, limit ${w.limit} per ${Object.keys(UNIT_MS).find((u) => UNIT_MS[u] === w.windowMs) ?? `${w.windowMs / 1000} s`}`})`;
     lines.push(
       "",
       `${load}; bare p50 ${num(all.bareP50Ms)} ms, p99 ${num(all.bareP99Ms)} ms; sends late by ≤ ${num(w.sendLagP99Ms)} ms (p99); workerd ${num(w.workerdCpuPercent, 0)} % of a core, other processes ${num(w.foreignCpuPercent, 0)} % of the machine${w.windowRolled ? "; WARNING: the window rolled during the load, so its exactness figures are void" : ""}${w.unnamedObjects > 0 ? `; ${w.unnamedObjects} object(s) had no name (placed in A)` : ""}.`,
