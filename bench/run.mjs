@@ -10,8 +10,8 @@
  * partial run writes those two under bench/.work/ instead, leaving the
  * results bench/README.md shows be). Method: bench/README.md.
  *
- *   npm run bench                  full run (~25 min on 2 cores)
- *   npm run bench -- --quick       smoke run (~75 s): 8 scenarios, 1 round of 1 s, small traces
+ *   npm run bench                  full run (~28 min on 2 cores)
+ *   npm run bench -- --quick       smoke run (~2.5 min): 8 scenarios, 1 round of 1 s, small traces, a small geography
  *   npm run bench -- --geo         the simulated geography alone (bench/lib/geography.mjs; --skip-geo leaves it out)
  *   options: --rounds N  --duration S  --connections C  --only id,id  --client wrk|autocannon
  *            --skip-load  --skip-accuracy  --skip-memory  --skip-overshoot  --skip-scan  --scan-keys N  --scan-rows hour,minute,hour-4k  --profile <scenario id>
