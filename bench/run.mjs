@@ -10,9 +10,10 @@
  * partial run writes those two under bench/.work/ instead, leaving the
  * results bench/README.md shows be). Method: bench/README.md.
  *
- *   npm run bench                  full run (~25 min on 2 cores)
- *   npm run bench -- --quick       smoke run (~75 s): 8 scenarios, 1 round of 1 s, small traces
+ *   npm run bench                  full run (~35 min on 2 cores)
+ *   npm run bench -- --quick       smoke run (~3 min): 8 scenarios, 1 round of 1 s, small traces, the mixed pass, a small geography
  *   npm run bench -- --mixed       also with --only: every scenario alone and then mixed in one long-lived workerd (full and quick runs always)
+ *   npm run bench -- --geo         the simulated geography alone (bench/lib/geography.mjs; --skip-geo leaves it out)
  *   options: --rounds N  --duration S  --connections C  --only id,id  --client wrk|autocannon
  *            --skip-load  --skip-accuracy  --skip-memory  --skip-overshoot  --skip-scan  --scan-keys N  --scan-rows hour,minute,hour-4k  --profile <scenario id>
  *            --edges N,N (the overshoot's isolate counts; default 1,2,4,8,16,32,64, --quick 2)
@@ -32,6 +33,7 @@ import { costOf, printCost, settledUsage, settles, usageDelta } from "./lib/cost
 import { measureScan, printScan } from "./lib/scan.mjs";
 import { mixedTargets, oneProcess, printMixed, sideBySide } from "./lib/mixed.mjs";
 import { EDGE_COUNTS, measureOvershoot, printOvershoot } from "./lib/overshoot.mjs";
+import { measureGeography, printGeography } from "./lib/geography.mjs";
 import { buildWorkers } from "./lib/build.mjs";
 import { keyArgs } from "./lib/keys.mjs";
 import { loadClient, runLoad } from "./lib/load.mjs";
@@ -301,16 +303,19 @@ async function main() {
   const scenarios = SCENARIOS.filter((s) => (only ? only.includes(s.id) : !quick || s.quick));
   const results = { generatedAt: new Date().toISOString(), command: `npm run bench${argv.length ? ` -- ${argv.join(" ")}` : ""}`, environment: env, settings };
 
-  const loads = !flag("skip-load") || profileScenario;
-  const overshoot = !profileScenario && !flag("skip-overshoot");
-  const scan = !profileScenario && !flag("skip-scan");
+  // --geo: the geography alone; otherwise it runs in full and quick runs (not with --only or --profile) unless --skip-geo.
+  const geoAlone = flag("geo");
+  const geo = geoAlone || (!only && !profileScenario && !flag("skip-geo"));
+  const loads = !geoAlone && (!flag("skip-load") || profileScenario);
+  const overshoot = !geoAlone && !profileScenario && !flag("skip-overshoot");
+  const scan = !geoAlone && !profileScenario && !flag("skip-scan");
   // Every workerd the run stopped, with the runtime warnings its log holds: said at once when there are any, and tallied at the end.
   const stopped = [];
   const noteStopped = (id, warnings) => {
     stopped.push({ workerd: id, ...warnings });
     if (warnings.total > 0) log(`WARNING: workerd of ${id} logged runtime warnings: ${warningCounts(warnings)}\n${warningLines(warnings).join("\n")}`);
   };
-  if (loads || overshoot || scan) {
+  if (loads || overshoot || scan || geo) {
     checkBenchRules(SCENARIOS);
     rmSync(work, { recursive: true, force: true });
     log("building floodgate, origin, bare, peer and probe workers (wrangler deploy --dry-run)");
@@ -395,10 +400,11 @@ async function main() {
       results.scan = measured;
       noteStopped("scan", runtimeWarnings);
     }
+    if (geo) results.geography = await measureGeography({ built, workDir: join(work, "geography"), quick, log, noteStopped });
   }
   results.runtimeWarnings = tallyWarnings(stopped);
 
-  if (!flag("skip-accuracy")) {
+  if (!geoAlone && !flag("skip-accuracy")) {
     log("accuracy: replaying the seeded traces through every algorithm and the exact oracle");
     const spec = { limit: 100, windowMs: 60_000 };
     const scale = quick ? 0.1 : 1;
@@ -412,7 +418,7 @@ async function main() {
     ];
   }
 
-  if (!flag("skip-memory")) {
+  if (!geoAlone && !flag("skip-memory")) {
     log("memory: state per key, in the V8 heap and in SQLite");
     const child = spawnSync(
       process.execPath,
@@ -427,7 +433,7 @@ async function main() {
   // Every run keeps its full raw document under the ignored bench/runs/.
   // Only a full run replaces the summary and chart bench/README.md shows; a quick
   // or partial run writes them beside the build, under the ignored bench/.work/.
-  const full = !quick && !only && !argv.some((a) => a.startsWith("--skip-"));
+  const full = !quick && !only && !geoAlone && !argv.some((a) => a.startsWith("--skip-"));
   const runs = join(root, "bench", "runs");
   mkdirSync(runs, { recursive: true });
   const raw = join(runs, `${results.generatedAt.replace(/[:.]/g, "-")}${full ? "" : "-partial"}.json`);
@@ -441,6 +447,7 @@ async function main() {
   if (results.overshoot) console.log(`\n${printOvershoot(results.overshoot)}`);
   if (results.scenarios) console.log(`\n${printCost(results)}`);
   if (results.scan) console.log(`\n${printScan(results.scan)}`);
+  if (results.geography) console.log(`\n${printGeography(results.geography)}`);
   // Last before the paths, where it cannot scroll by unseen: the run does not fail on warnings, but says so.
   console.log(`\n${printWarnings(results.runtimeWarnings)}\n`);
   const shown = (f) => f.slice(root.length + 1);

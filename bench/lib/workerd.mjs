@@ -85,16 +85,22 @@ const constName = (id) => `${id.replace(/[^A-Za-z0-9]+(.)/g, (_, c) => c.toUpper
 /**
  * Cap'n Proto text for one worker service. `vars` are added to (and win
  * over) the worker's wrangler vars; `uniqueKey` keeps every worker's objects
- * apart on disk.
+ * apart on disk. With `objectsFrom` (another service's id), the service
+ * declares no objects of its own and binds that service's namespaces
+ * (workerd.capnp, DurableObjectNamespaceDesignator's `serviceName`): its
+ * own isolate, the other's objects, as colos share objects.
  */
-function workerConfig(id, worker, configDir, vars) {
+function workerConfig(id, worker, configDir, vars, objectsFrom) {
   const modules = worker.modules.map((m) => `(name = ${text(m)}, esModule = embed ${text(relative(configDir, join(worker.dir, m)))})`);
   const allVars = { ...worker.vars, ...vars };
   const bindings = [
     ...Object.entries(allVars).map(([name, value]) => `(name = ${text(name)}, text = ${text(value)})`),
-    ...worker.durableObjects.map((d) => `(name = ${text(d.binding)}, durableObjectNamespace = (className = ${text(d.className)}))`),
+    ...worker.durableObjects.map(
+      (d) =>
+        `(name = ${text(d.binding)}, durableObjectNamespace = (className = ${text(d.className)}${objectsFrom ? `, serviceName = ${text(objectsFrom)}` : ""}))`,
+    ),
   ];
-  const classes = [...new Set(worker.durableObjects.map((d) => d.className))];
+  const classes = objectsFrom ? [] : [...new Set(worker.durableObjects.map((d) => d.className))];
   const namespaces = classes.map((c) => `(className = ${text(c)}, uniqueKey = ${text(`${id}-${c}`)}, enableSql = ${worker.sqliteClasses.has(c)})`);
   return [
     `const ${constName(id)} :Workerd.Worker = (`,
@@ -110,9 +116,9 @@ function workerConfig(id, worker, configDir, vars) {
 }
 
 /**
- * Write the config for `services` (id → { worker, vars }) and return the
- * port each listens on. `vars` may be a function of the ports (so a worker
- * can be told where another one listens, e.g. the bench origin).
+ * Write the config for `services` (id → { worker, vars, objectsFrom? }) and
+ * return the port each listens on. `vars` may be a function of the ports (so
+ * a worker can be told where another one listens, e.g. the bench origin).
  *
  * @example
  * const { path, ports } = await writeConfig(dir, { bare: { worker: built.bare, vars: {} } }, storageDir);
@@ -135,7 +141,7 @@ export async function writeConfig(dir, services, storageDir) {
     ...Object.keys(services).map((id) => `    (name = ${text(id)}, address = ${text(`127.0.0.1:${ports[id]}`)}, http = (), service = ${text(id)}),`),
     `  ],`,
     `);`,
-    ...Object.entries(services).map(([id, s]) => workerConfig(id, s.worker, dir, (typeof s.vars === "function" ? s.vars(ports) : s.vars) ?? {})),
+    ...Object.entries(services).map(([id, s]) => workerConfig(id, s.worker, dir, (typeof s.vars === "function" ? s.vars(ports) : s.vars) ?? {}, s.objectsFrom)),
   ];
   const path = join(dir, "bench.capnp");
   writeFileSync(path, `${lines.join("\n")}\n`);

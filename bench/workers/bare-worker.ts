@@ -10,9 +10,13 @@
  * `limit-zero` scenarios): the physical limit of a path whose every request
  * is rejected, which never reaches the origin.
  */
+import { isPlanetRegion, PLANET } from "./planet.ts";
+
 interface Env {
   /** The bench origin, e.g. "http://127.0.0.1:40123" (set by the bench's workerd config). */
   ORIGIN_URL: string;
+  /** The simulated region (bench/workers/planet.ts): the request is rebuilt with its `cf`, as floodgate's of the same region is. */
+  BENCH_REGION?: string;
 }
 
 /** A 429 as floodgate sends it: status 429, these headers, this problem+json body. */
@@ -100,6 +104,8 @@ export default {
   fetch(request: Request, env: Env): Promise<Response> | Response {
     const url = new URL(request.url);
     if (url.pathname.startsWith("/429/")) return canned429(url.pathname.slice("/429".length));
-    return fetch(env.ORIGIN_URL + url.pathname + url.search, request);
+    const region = env.BENCH_REGION;
+    const located = isPlanetRegion(region) ? new Request(request, { cf: { ...PLANET[region].cf } }) : request;
+    return fetch(env.ORIGIN_URL + url.pathname + url.search, located);
   },
 } satisfies ExportedHandler<Env>;

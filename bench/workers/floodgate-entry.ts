@@ -11,7 +11,9 @@
  * Bench-only variables: `BENCH_RTT_MS`, a one-way delay put before and after
  * every call to a counter object, as if the objects lived that far away
  * (bench/README.md, "Round trip"); `BENCH_COALESCING=off`, the same gateway
- * with coalescing off, to measure what it buys (no deployment can turn it off).
+ * with coalescing off, to measure what it buys (no deployment can turn it off);
+ * `BENCH_REGION` (A, B or C), the service's region on the simulated planet
+ * (bench/workers/geography.ts; its tally at `GET /__bench/geo`).
  */
 import type { Env } from "../../src/config.ts";
 import { isolateContexts } from "../../src/context/isolate.ts";
@@ -19,13 +21,14 @@ import { createApp } from "../../src/gateway/app.ts";
 import { compileOnce } from "../../src/rules/index.ts";
 import { LiveRules } from "../../src/rules/live.ts";
 import benchRules from "../rules/bench.json";
+import { type GeoEnv, inPlanetRegion, PlanetCounterObject, planetTally } from "./geography.ts";
 import { withRoundTrip } from "./round-trip.ts";
 import { scanSlice } from "./scan.ts";
-import { CountedCounterObject, usageResponse } from "./usage.ts";
+import { usageResponse } from "./usage.ts";
 
 export * from "../../src/worker.ts";
-// The same class, counted for the cost model (bench/README.md, "Cost").
-export { CountedCounterObject as CounterObject };
+// The same class, counted for the cost model (bench/README.md, "Cost"), and on the simulated planet when its service has a BENCH_REGION.
+export { PlanetCounterObject as CounterObject };
 
 /**
  * The compiled bench rules, once per isolate (as `bundledRules` does).
@@ -46,8 +49,13 @@ export default {
       const url = new URL(request.url);
       if (url.pathname === "/__bench/usage") return usageResponse();
       if (url.pathname === "/__bench/scan") return scanSlice(url, env);
+      if (url.pathname === "/__bench/geo") return planetTally();
     }
     const gatewayApp = env.BENCH_COALESCING === "off" ? uncoalesced : app;
+    if (env.BENCH_REGION) {
+      const located = inPlanetRegion(request, env);
+      return gatewayApp.fetch(located.request, located.env, ctx);
+    }
     return gatewayApp.fetch(request, withRoundTrip(env), ctx);
   },
-} satisfies ExportedHandler<Env & { BENCH_RTT_MS?: string; BENCH_COALESCING?: string }>;
+} satisfies ExportedHandler<Env & GeoEnv & { BENCH_RTT_MS?: string; BENCH_COALESCING?: string }>;

@@ -1,14 +1,56 @@
 /**
- * A simulated round trip between the isolate and its counter objects: the
- * `COUNTERS` binding seen through a stub that waits `BENCH_RTT_MS` before
- * each call leaves and again before its answer is read, as when the object
- * lives on another continent. Each wait is a timer of the calling request,
- * so no promise crosses requests.
+ * A simulated distance between the isolate and its counter objects: the
+ * `COUNTERS` binding seen through a stub that waits before each call leaves
+ * and again before its answer is read, as when the object lives on another
+ * continent. `BENCH_RTT_MS` puts every object that far away
+ * (bench/README.md, "Round trip"); the simulated planet gives each object
+ * its own distance (bench/workers/geography.ts). Each wait is a timer of the
+ * calling request, so no promise crosses requests.
  */
 import type { Env } from "../../src/config.ts";
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const delayed = new WeakMap<Env, Env>();
+
+type Counters = Env["COUNTERS"];
+type Stub = ReturnType<Counters["getByName"]>;
+
+/**
+ * `counters` with each object `oneWayMsOf(name)` away each way; `onCall`
+ * hears of every call (an RPC method invoked on a stub) as it leaves. Ids are
+ * made locally, with no wait.
+ *
+ * @example
+ * const far = delayedCounters(env.COUNTERS, (name) => (name.endsWith("@apac") ? 100 : 5));
+ * await far.getByName("api/shard/3").decide(calls); // 5 ms out, 5 ms back
+ */
+export function delayedCounters(counters: Counters, oneWayMsOf: (name: string | undefined) => number, onCall?: (name: string | undefined) => void): Counters {
+  const far = (stub: Stub, name: string | undefined): Stub =>
+    new Proxy(stub, {
+      get(target, property) {
+        const member = Reflect.get(target, property);
+        if (typeof member !== "function") return member;
+        return async (...args: unknown[]) => {
+          onCall?.(name);
+          const oneWay = oneWayMsOf(name);
+          await sleep(oneWay);
+          // Called on the stub itself: an RPC method has no `apply` of its own (it would be taken for a remote method).
+          const answer = await (target as unknown as Record<PropertyKey, (...a: unknown[]) => Promise<unknown>>)[property](...args);
+          await sleep(oneWay);
+          return answer;
+        };
+      },
+    });
+  return new Proxy(counters, {
+    get(target, property) {
+      if (property === "getByName")
+        return (name: string, options?: DurableObjectNamespaceGetDurableObjectOptions) => far(target.getByName(name, options), name);
+      if (property === "get") return (id: DurableObjectId, options?: DurableObjectNamespaceGetDurableObjectOptions) => far(target.get(id, options), id.name);
+      const member = Reflect.get(target, property);
+      return typeof member === "function" ? member.bind(target) : member;
+    },
+  });
+}
 
 /**
  * `env` with its counter objects `BENCH_RTT_MS` away each way; `env` itself
@@ -23,28 +65,7 @@ export function withRoundTrip(env: Env & { BENCH_RTT_MS?: string }): Env {
   if (!(oneWayMs > 0)) return env;
   let far = delayed.get(env);
   if (far === undefined) {
-    const counters = env.COUNTERS;
-    const farCounters = {
-      getByName(name: string) {
-        const stub = counters.getByName(name);
-        return new Proxy(stub, {
-          get(target, property) {
-            const member = Reflect.get(target, property);
-            if (typeof member !== "function") return member;
-            return async (...args: unknown[]) => {
-              await sleep(oneWayMs);
-              // Called on the stub itself: an RPC method has no `apply` of its own (it would be taken for a remote method).
-              const answer = await (target as unknown as Record<PropertyKey, (...a: unknown[]) => Promise<unknown>>)[property](...args);
-              await sleep(oneWayMs);
-              return answer;
-            };
-          },
-        });
-      },
-      // Ids are made locally, with no round trip; the shard key's default is derived from one.
-      idFromName: (name: string) => counters.idFromName(name),
-    } as unknown as Env["COUNTERS"];
-    far = { ...env, COUNTERS: farCounters };
+    far = { ...env, COUNTERS: delayedCounters(env.COUNTERS, () => oneWayMs) };
     delayed.set(env, far);
   }
   return far;
