@@ -54,14 +54,17 @@ export class Isolate<R = LiveRules> {
   readonly rules: R;
   readonly edge: EdgeRuntime;
   readonly metrics: MetricsRecorder;
+  /** The edge's clock (`options.now`, default `Date.now`), for times an answer reports. */
+  readonly now: () => number;
 
   constructor(parts: IsolateParts, rules: R, options: IsolateOptions = {}) {
     this.env = parts.env;
+    this.now = options.now ?? Date.now;
     this.settings = parts.settings;
     this.rules = rules;
     this.edge = new EdgeRuntime(parts.counters, {
       coalesce: options.coalesce ?? true,
-      now: options.now,
+      now: this.now,
       decisionTimeoutMs: this.settings.decisionTimeoutMs,
       shardSecret: this.settings.shardKey,
     });
