@@ -68,7 +68,7 @@ export class Isolate<R = LiveRules> {
       decisionTimeoutMs: this.settings.decisionTimeoutMs,
       shardSecret: this.settings.shardKey,
     });
-    this.metrics = new MetricsRecorder(parts.metrics, this.settings.metricsFlushMs);
+    this.metrics = new MetricsRecorder(parts.metrics, this.settings.metricsFlushMs, this.now);
     // Said once, when the isolate starts; every admin request is answered 503 with it.
     if (this.settings.adminTokenRefused !== undefined) console.error(`floodgate: ${this.settings.adminTokenRefused}`);
   }

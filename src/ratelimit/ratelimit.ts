@@ -86,7 +86,7 @@ export class Ratelimit {
       decisionTimeoutMs: settings.timeoutMs,
       ...(settings.blockCache ? {} : { blockCacheBytes: 0 }),
     });
-    if (settings.metrics !== undefined) this.metrics = new MetricsRecorder(settings.metrics as Env["METRICS"], METRICS_FLUSH_MS);
+    if (settings.metrics !== undefined) this.metrics = new MetricsRecorder(settings.metrics as Env["METRICS"], METRICS_FLUSH_MS, this.now);
   }
 
   /**
