@@ -21,12 +21,12 @@ export async function getTraffic(_c: Context<{ Bindings: Env }>, isolate: Isolat
 }
 
 /**
- * The last hour, with this isolate's pending counts included.
+ * The last hour on this isolate's clock, with its pending counts included.
  *
  * @example
  * const view = await trafficNow(isolate);
  */
 export async function trafficNow(isolate: Isolate): Promise<TrafficView> {
   await isolate.metrics.flushNow();
-  return (await isolate.env.METRICS.getByName(METRICS_OBJECT).trafficView()) as unknown as TrafficView;
+  return (await isolate.env.METRICS.getByName(METRICS_OBJECT).trafficView(isolate.now())) as unknown as TrafficView;
 }

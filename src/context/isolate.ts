@@ -54,18 +54,21 @@ export class Isolate<R = LiveRules> {
   readonly rules: R;
   readonly edge: EdgeRuntime;
   readonly metrics: MetricsRecorder;
+  /** The edge's clock (`options.now`, default `Date.now`), for times an answer reports. */
+  readonly now: () => number;
 
   constructor(parts: IsolateParts, rules: R, options: IsolateOptions = {}) {
     this.env = parts.env;
+    this.now = options.now ?? Date.now;
     this.settings = parts.settings;
     this.rules = rules;
     this.edge = new EdgeRuntime(parts.counters, {
       coalesce: options.coalesce ?? true,
-      now: options.now,
+      now: this.now,
       decisionTimeoutMs: this.settings.decisionTimeoutMs,
       shardSecret: this.settings.shardKey,
     });
-    this.metrics = new MetricsRecorder(parts.metrics, this.settings.metricsFlushMs);
+    this.metrics = new MetricsRecorder(parts.metrics, this.settings.metricsFlushMs, this.now);
     // Said once, when the isolate starts; every admin request is answered 503 with it.
     if (this.settings.adminTokenRefused !== undefined) console.error(`floodgate: ${this.settings.adminTokenRefused}`);
   }

@@ -17,6 +17,7 @@ import { settleAfterResponse } from "../limiter/settle.ts";
 import type { RateLimitResult } from "../limiter/types.ts";
 import type { CompiledDomain } from "../rules/types.ts";
 import { checkLimit, compatSettings, type HonoRateLimiterOptions } from "./compat-options.ts";
+import type { IsolateOptions } from "../context/isolate.ts";
 import { middlewareIsolates } from "./isolates.ts";
 
 /** Distinct limits a `limit` function may give whose compiled form is kept. */
@@ -29,9 +30,9 @@ const MAX_LIMITS = 64;
  * @example
  * app.use(rateLimit({ windowMs: 15 * 60 * 1000, limit: 100, keyGenerator: (c) => c.req.header("cf-connecting-ip") ?? "" }));
  */
-export function honoRateLimiter(options: HonoRateLimiterOptions): MiddlewareHandler {
+export function honoRateLimiter(options: HonoRateLimiterOptions, isolateOptions: IsolateOptions = {}): MiddlewareHandler {
   const o = compatSettings(options);
-  const isolateOf = middlewareIsolates(o.settings, options.counters, options.metrics);
+  const isolateOf = middlewareIsolates(o.settings, options.counters, options.metrics, isolateOptions);
   const domains = new Map<number, CompiledDomain>();
   const domainOf = (limit: number): CompiledDomain => {
     let domain = domains.get(limit);
@@ -70,7 +71,7 @@ export function honoRateLimiter(options: HonoRateLimiterOptions): MiddlewareHand
       isolate.metrics.scheduleFlush(defer);
     }
     // hono-rate-limiter's fields beside floodgate's own decision.
-    c.set("rateLimit", { ...result, used: result.limit - result.remaining, resetTime: new Date(Date.now() + result.resetAfterMs) });
+    c.set("rateLimit", { ...result, used: result.limit - result.remaining, resetTime: new Date(isolate.now() + result.resetAfterMs) });
     const headers = rateLimitHeaders(result, o.dialect);
     if (!result.allowed) {
       for (const [name, value] of headers) c.header(name, value);

@@ -4,7 +4,7 @@
  * from the middleware's options rather than floodgate's own `[vars]`.
  */
 import type { Env, Settings } from "../config.ts";
-import { Isolate } from "../context/isolate.ts";
+import { Isolate, type IsolateOptions } from "../context/isolate.ts";
 import type { AnyContext } from "./options.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: a namespace of the user's bindings, typed or not.
@@ -13,7 +13,8 @@ type Namespace = DurableObjectNamespace<any>;
 const defaultCounters = (c: AnyContext) => c.env.COUNTERS;
 
 /**
- * The isolate of a context's env, made on its first request.
+ * The isolate of a context's env, made on its first request. `options`
+ * (the clock) only tests set: the public middleware passes none.
  *
  * @example
  * const isolateOf = middlewareIsolates(settings, options.counters, options.metrics);
@@ -23,6 +24,7 @@ export function middlewareIsolates(
   settings: Settings,
   countersOf: ((c: AnyContext) => Namespace) | undefined,
   metricsOf: ((c: AnyContext) => Namespace | undefined) | undefined,
+  options: IsolateOptions = {},
 ): (c: AnyContext) => Isolate<null> {
   const counters = countersOf ?? defaultCounters;
   const isolates = new WeakMap<object, Isolate<null>>();
@@ -33,7 +35,7 @@ export function middlewareIsolates(
       if (namespace === undefined || typeof namespace.getByName !== "function" || typeof namespace.idFromName !== "function") {
         throw new TypeError("rateLimit(): options.counters(c) did not return a Durable Object namespace bound to CounterObject (default: c.env.COUNTERS)");
       }
-      isolate = new Isolate({ env: c.env as Env, settings, counters: namespace, metrics: metricsOf?.(c) }, null);
+      isolate = new Isolate({ env: c.env as Env, settings, counters: namespace, metrics: metricsOf?.(c) }, null, options);
       isolates.set(c.env, isolate);
     }
     return isolate;

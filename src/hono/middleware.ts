@@ -4,6 +4,7 @@
  * with the same engine (`admit`), its isolate made from `[vars]` instead.
  */
 import type { MiddlewareHandler } from "hono";
+import type { IsolateOptions } from "../context/isolate.ts";
 import { admit, admittedHeaders } from "../gateway/admit.ts";
 import { deferOf } from "../http/defer.ts";
 import { DECISION_HEADER, withHeaders } from "../http/headers.ts";
@@ -49,12 +50,23 @@ declare module "hono" {
  * app.use(rateLimit({ windowMs: 15 * 60 * 1000, limit: 100, keyGenerator: (c) => c.req.header("cf-connecting-ip") ?? "" }));
  */
 export function rateLimit(options: RateLimitOptions | HonoRateLimiterOptions): MiddlewareHandler {
+  return rateLimitOn(options, {});
+}
+
+/**
+ * `rateLimit(options)` with its isolate built with `isolateOptions` (the
+ * clock): for tests that drive time; not exported by `floodgate/hono`.
+ *
+ * @example
+ * app.use(rateLimitOn({ rules }, { now: () => clock.at }));
+ */
+export function rateLimitOn(options: RateLimitOptions | HonoRateLimiterOptions, isolateOptions: IsolateOptions): MiddlewareHandler {
   if (typeof options !== "object" || options === null) throw new TypeError("rateLimit(): expected an options object");
-  if (!Object.hasOwn(options, "rules")) return honoRateLimiter(options as HonoRateLimiterOptions);
+  if (!Object.hasOwn(options, "rules")) return honoRateLimiter(options as HonoRateLimiterOptions, isolateOptions);
   checkRulesOptions(options);
   const rulesOptions = options as RateLimitOptions;
   const rulesOf = rulesSource(rulesOptions.rules);
-  const isolateOf = middlewareIsolates(settingsFromOptions(rulesOptions), rulesOptions.counters, rulesOptions.metrics);
+  const isolateOf = middlewareIsolates(settingsFromOptions(rulesOptions), rulesOptions.counters, rulesOptions.metrics, isolateOptions);
   return async function rateLimitMiddleware(c, next) {
     const isolate = isolateOf(c);
     const pending = rulesOf(c);

@@ -42,11 +42,14 @@ export class MetricsRecorder {
   private readonly flushMs: number;
   private scheduled = false;
   private lastSendAt = 0;
+  /** The clock the dashboard's buckets are stamped with (the isolate's). */
+  private readonly now: () => number;
 
   /** `metrics` absent: an app using the middleware without a METRICS binding keeps no metrics. */
-  constructor(metrics: Env["METRICS"] | undefined, flushMs: number) {
+  constructor(metrics: Env["METRICS"] | undefined, flushMs: number, now: () => number = Date.now) {
     this.metrics = metrics;
     this.flushMs = flushMs;
+    this.now = now;
   }
 
   /**
@@ -59,7 +62,7 @@ export class MetricsRecorder {
    * metrics.recordOutcomes(result.descriptors ?? []);
    */
   recordOutcomes(outcomes: readonly DescriptorOutcome[]): void {
-    const now = Date.now();
+    const now = this.now();
     for (const outcome of outcomes) {
       if (outcome.policies.length === 0 || outcome.match === undefined) continue;
       const node = outcome.match.node;
@@ -122,7 +125,7 @@ export class MetricsRecorder {
    */
   recordFailureMode(mode: "open" | "closed"): void {
     this.pending.add({ name: FAILURE_MODE_DECISIONS, labels: [["mode", mode]], value: 1 });
-    this.traffic.recordFailure(mode, Date.now());
+    this.traffic.recordFailure(mode, this.now());
   }
 
   /**

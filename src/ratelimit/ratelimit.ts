@@ -71,18 +71,22 @@ export class Ratelimit {
   /** What `limit` reports: the tokens per window, or a bucket's capacity (Upstash's `maxTokens`). */
   private readonly reportedLimit: number;
   private readonly metrics?: MetricsRecorder;
+  private readonly now: () => number;
 
-  constructor(config: RatelimitConfig) {
+  /** `clock.now`: the clock the answers' `reset` and the block cache read (default `Date.now`); tests drive it, with the counter objects on the same clock. */
+  constructor(config: RatelimitConfig, clock: { readonly now?: () => number } = {}) {
     const settings = ratelimitSettings(config);
     this.domain = identifierDomain(settings.prefix, settings.limiter, settings.limiter.describe);
     this.counters = settings.counters as Env["COUNTERS"];
     this.timeoutMs = settings.timeoutMs;
     this.reportedLimit = settings.limiter.burst ?? settings.limiter.tokens;
+    this.now = clock.now ?? Date.now;
     this.edge = new EdgeRuntime(settings.counters as Env["COUNTERS"], {
+      now: this.now,
       decisionTimeoutMs: settings.timeoutMs,
       ...(settings.blockCache ? {} : { blockCacheBytes: 0 }),
     });
-    if (settings.metrics !== undefined) this.metrics = new MetricsRecorder(settings.metrics as Env["METRICS"], METRICS_FLUSH_MS);
+    if (settings.metrics !== undefined) this.metrics = new MetricsRecorder(settings.metrics as Env["METRICS"], METRICS_FLUSH_MS, this.now);
   }
 
   /**
@@ -119,7 +123,7 @@ export class Ratelimit {
       success: result.allowed,
       limit: this.reportedLimit,
       remaining: result.remaining,
-      reset: Date.now() + wait,
+      reset: this.now() + wait,
       pending: pending(),
     };
     return cached ? { ...answer, reason: "cacheBlock" } : answer;
@@ -135,14 +139,14 @@ export class Ratelimit {
   readonly blockUntilReady = async (identifier: string, timeout: number): Promise<RatelimitResponse> => {
     if (typeof timeout !== "number" || !(timeout > 0))
       throw new TypeError(`Ratelimit.blockUntilReady(): timeout must be positive, got ${JSON.stringify(timeout)}`);
-    const deadline = Date.now() + timeout;
+    const deadline = this.now() + timeout;
     for (;;) {
       const response = await this.limit(identifier);
       if (response.success) return response;
-      const wait = Math.min(response.reset, deadline) - Date.now();
+      const wait = Math.min(response.reset, deadline) - this.now();
       if (wait <= 0) return response;
       await scheduler.wait(wait);
-      if (Date.now() >= deadline) return this.limit(identifier);
+      if (this.now() >= deadline) return this.limit(identifier);
     }
   };
 
@@ -155,7 +159,7 @@ export class Ratelimit {
   readonly getRemaining = async (identifier: string): Promise<{ remaining: number; reset: number; limit: number }> => {
     const id = await countedIdentifier(identifier, "Ratelimit.getRemaining()");
     const result = await decideIdentifier(this.edge, this.domain, id, { cost: 0, timeoutMs: this.timeoutMs, defer: ignore });
-    return { remaining: result.remaining, reset: Date.now() + result.resetAfterMs, limit: this.reportedLimit };
+    return { remaining: result.remaining, reset: this.now() + result.resetAfterMs, limit: this.reportedLimit };
   };
 
   /**

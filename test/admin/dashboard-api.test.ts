@@ -1,11 +1,27 @@
 // The dashboard's JSON endpoints after known sequences of real decisions:
 // GET /__ratelimit/traffic (series per bucket, the keys most limited) and
 // GET /__ratelimit/health (rule health), through the decision API.
-import { describe, expect, it } from "vitest";
-import { d, envoyApi, freshWindow } from "../support/envoy.ts";
+import { beforeEach, describe, expect, it } from "vitest";
+import type { Env } from "../../src/config.ts";
+import { testEnv } from "../support/app.ts";
+import { drivenCounters, OBJECT_EPOCH } from "../support/driven-object.ts";
+import { d, envoyApi as realTimeApi } from "../support/envoy.ts";
 import { throwingCounters } from "../support/failing.ts";
 
 const suffix = `${Date.now()}`;
+
+/**
+ * One driven clock per test (docs/testing.md) for the decision API's isolate
+ * (its decisions and the dashboard's 10 s buckets) and the counter objects:
+ * it stands still, 2.5 s into a bucket, so no bucket or window turns during a
+ * test. Each test starts an hour after the last (the metrics object is shared).
+ */
+const clock = { at: OBJECT_EPOCH };
+const now = () => clock.at;
+beforeEach(() => {
+  clock.at = Math.ceil((clock.at + 1) / 3_600_000) * 3_600_000 + 2_500;
+});
+const envoyApi = (rules: unknown, vars: Partial<Env> = {}) => realTimeApi(rules, { COUNTERS: drivenCounters(testEnv.COUNTERS, now), ...vars }, { now });
 
 function rulesFor(domain: string) {
   return {
@@ -28,15 +44,14 @@ describe("GET /__ratelimit/traffic", () => {
   it("shows a policy's hits in its bucket and the limited key at the top, with exact counts", async () => {
     const domain = `traffic-${suffix}`;
     const api = envoyApi(rulesFor(domain));
-    // All in one 10-second bucket (and so in one minute's fixed window).
-    await freshWindow(10_000, 4_000);
-    const bucket = Math.floor(Date.now() / 10_000) * 10;
+    // All in one 10-second bucket (and so in one minute's fixed window), in seconds.
+    const bucket = (clock.at - 2_500) / 1_000;
     for (let i = 0; i < 7; i++) await api.json({ domain, descriptors: [d(["user", "a,b"])] });
     for (let i = 0; i < 2; i++) await api.json({ domain, descriptors: [d(["user", "bob"])] });
     for (let i = 0; i < 3; i++) await api.json({ domain, descriptors: [d(["trial", "t1"])] });
     const view = await json(await api.admin("/__ratelimit/traffic"));
     expect(view.bucket_seconds).toBe(10);
-    expect(view.to).toBeGreaterThanOrEqual(bucket);
+    expect(view.to).toBe(bucket);
     const policy = (descriptor: string) => view.policies.find((p: any) => p.domain === domain && p.descriptor === descriptor);
     const users = policy("user");
     expect(users).toMatchObject({ limit: "five", window_seconds: 60, shadow: false });
@@ -78,7 +93,6 @@ describe("GET /__ratelimit/health", () => {
   it("names rules that matched nothing, limit too much, or would limit in shadow mode", async () => {
     const domain = `health-${suffix}`;
     const api = envoyApi(rulesFor(domain));
-    await freshWindow(60_000, 5_000);
     for (let i = 0; i < 7; i++) await api.json({ domain, descriptors: [d(["user", "alice"])] });
     for (let i = 0; i < 4; i++) await api.json({ domain, descriptors: [d(["trial", "t1"])] });
     const mine = (list: any[]) => list.filter((p) => p.domain === domain).map((p) => p.descriptor);

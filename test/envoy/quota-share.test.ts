@@ -3,10 +3,24 @@
 // `npm run rules:import` (test/fixtures/envoy/example11.json and
 // example-quota.json, checked by test/cli/rules-import.test.mjs), behaving
 // through /__ratelimit/json as envoyproxy/ratelimit does.
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import example11 from "../fixtures/envoy/example11.json";
 import quota from "../fixtures/envoy/example-quota.json";
-import { d, envoyApi, freshWindow } from "../support/envoy.ts";
+import { testEnv } from "../support/app.ts";
+import { drivenCounters, OBJECT_EPOCH } from "../support/driven-object.ts";
+import { d, envoyApi as realTimeApi } from "../support/envoy.ts";
+
+/**
+ * One driven clock per test (docs/testing.md) for the isolate and the counter
+ * objects: it stands still, so no window turns during a test. Each test starts
+ * in a later hour than the last, as the objects are shared by the whole file.
+ */
+const clock = { at: OBJECT_EPOCH };
+const now = () => clock.at;
+beforeEach(() => {
+  clock.at = Math.ceil((clock.at + 1) / 3_600_000) * 3_600_000 + 2_500;
+});
+const envoyApi = (rules: unknown) => realTimeApi(rules, { COUNTERS: drivenCounters(testEnv.COUNTERS, now) }, { now });
 
 const codes = (body: { statuses: { code: string }[] }) => body.statuses.map((s) => s.code);
 
@@ -14,7 +28,6 @@ describe("Example 11: share_threshold", () => {
   const { json, admin } = envoyApi(example11);
 
   it("counts every files/* value in one threshold of 10 per hour", async () => {
-    await freshWindow(3_600_000);
     expect((await json({ domain: "example11", descriptors: [d(["files", "files/a.pdf"])], hits_addend: 5 })).status).toBe(200);
     expect((await json({ domain: "example11", descriptors: [d(["files", "files/b.csv"])], hits_addend: 5 })).status).toBe(200);
     const c = await json({ domain: "example11", descriptors: [d(["files", "files/c.txt"])] });
@@ -27,7 +40,6 @@ describe("Example 11: share_threshold", () => {
   });
 
   it("keeps one threshold per files_no_share/* value", async () => {
-    await freshWindow(3_600_000);
     expect((await json({ domain: "example11", descriptors: [d(["files_no_share", "files_no_share/a.pdf"])], hits_addend: 10 })).status).toBe(200);
     const a = await json({ domain: "example11", descriptors: [d(["files_no_share", "files_no_share/a.pdf"])] });
     expect(a.status).toBe(429);
@@ -47,7 +59,6 @@ describe("quota_mode: over only when every quota descriptor is over", () => {
 
   // One story: the counters of one minute carry from step to step.
   it("lets a request through while a quota descriptor has quota, refuses once all are over or a plain one is", async () => {
-    await freshWindow(60_000, 10_000);
     expect(await answer([s1])).toEqual([200, "OK", "OK"]);
     // service_1 is spent, service_2 is not: each descriptor keeps its own code, the request passes.
     expect(await answer([s1, s2])).toEqual([200, "OK", "OVER_LIMIT", "OK"]);

@@ -5,13 +5,33 @@
  * against real CounterObjects.
  */
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
-import { Ratelimit } from "../../src/package/limiter.ts";
+import { beforeEach, describe, expect, it } from "vitest";
+import type { CounterObject } from "../../src/durable/counter-object.ts";
+import { Ratelimit as RealTimeRatelimit } from "../../src/package/limiter.ts";
+import { drivenCounters, OBJECT_EPOCH } from "../support/driven-object.ts";
 import { hangingCounters } from "../support/failing.ts";
 
-const counters = (env as unknown as { COUNTERS: DurableObjectNamespace }).COUNTERS;
+const realCounters = (env as unknown as { COUNTERS: DurableObjectNamespace<CounterObject> }).COUNTERS;
 let serial = 0;
 const unique = (label: string) => `${label}-${Date.now()}-${serial++}`;
+
+/**
+ * One driven clock per test (docs/testing.md): every Ratelimit a test makes,
+ * and the counter objects it reaches, read `clock.at`, which moves only when
+ * the test moves it. Each test starts an hour after the last, so an object
+ * two tests share never sees its clock go back.
+ */
+const clock = { at: OBJECT_EPOCH };
+let counters = realCounters as unknown as DurableObjectNamespace;
+beforeEach(() => {
+  clock.at = Math.ceil((clock.at + 1) / 3_600_000) * 3_600_000 + 2_500;
+  counters = drivenCounters(realCounters, () => clock.at) as unknown as DurableObjectNamespace;
+});
+class Ratelimit extends RealTimeRatelimit {
+  constructor(config: ConstructorParameters<typeof RealTimeRatelimit>[0]) {
+    super(config, { now: () => clock.at });
+  }
+}
 
 describe("Upstash's README example (Basic Usage)", () => {
   it("allows 10 requests per 10 seconds, then answers success false with the documented fields", async () => {
@@ -23,21 +43,26 @@ describe("Upstash's README example (Basic Usage)", () => {
       prefix: "@upstash/ratelimit",
     });
     const identifier = unique("api");
-    const before = Date.now();
     const remaining: number[] = [];
+    const resets: number[] = [];
     for (let i = 0; i < 10; i++) {
       const { success, limit, remaining: left, reset, pending } = await ratelimit.limit(identifier);
       expect(success).toBe(true);
       expect(limit).toBe(10);
-      expect(reset).toBeGreaterThan(before);
-      expect(reset).toBeLessThanOrEqual(Date.now() + 20_000);
       await pending;
       remaining.push(left);
+      resets.push(reset);
+      clock.at += 100;
     }
     expect(remaining).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1, 0]);
+    // The clock started 2.5 s into a 10 s window: every answer gives the end of the next window,
+    // when this window's hits have left the sliding window.
+    const windowStart = clock.at - 1_000 - 2_500;
+    expect(resets).toEqual(Array(10).fill(windowStart + 20_000));
     const refused = await ratelimit.limit(identifier);
     expect(refused).toMatchObject({ success: false, limit: 10, remaining: 0 });
-    expect(refused.reset).toBeGreaterThan(Date.now());
+    expect(refused.reset).toBeGreaterThan(clock.at);
+    expect(refused.reset).toBeLessThanOrEqual(clock.at + 10_000);
     expect(refused.pending).toBeInstanceOf(Promise);
     // Another identifier has its own quota.
     expect((await ratelimit.limit(unique("other"))).success).toBe(true);
@@ -59,8 +84,8 @@ describe("the methods' examples", () => {
     const id = unique("remaining");
     for (let i = 0; i < 3; i++) await ratelimit.limit(id);
     const first = await ratelimit.getRemaining(id);
-    expect(first).toMatchObject({ remaining: 7, limit: 10 });
-    expect(first.reset).toBeGreaterThan(Date.now());
+    // The clock stands 2.5 s into a minute's fixed window.
+    expect(first).toEqual({ remaining: 7, reset: clock.at + 57_500, limit: 10 });
     expect((await ratelimit.getRemaining(id)).remaining).toBe(7);
   });
 
@@ -75,8 +100,10 @@ describe("the methods' examples", () => {
     expect(await ratelimit.limit(id)).toMatchObject({ success: true, remaining: 1 });
   });
 
+  // blockUntilReady sleeps on the runtime's scheduler, which no driven clock moves: these two run on
+  // the machine's clock, with a prefix (objects) of their own, and assert on no time.
   it("blockUntilReady waits for the next window and then passes", async () => {
-    const ratelimit = new Ratelimit({ counters, limiter: Ratelimit.fixedWindow(1, "1 s") });
+    const ratelimit = new RealTimeRatelimit({ counters: realCounters, limiter: Ratelimit.fixedWindow(1, "1 s"), prefix: "block-until-ready" });
     const id = unique("block");
     expect((await ratelimit.limit(id)).success).toBe(true);
     expect((await ratelimit.limit(id)).success).toBe(false);
@@ -85,7 +112,7 @@ describe("the methods' examples", () => {
   });
 
   it("blockUntilReady gives up with success false when the timeout comes first", async () => {
-    const ratelimit = new Ratelimit({ counters, limiter: Ratelimit.fixedWindow(1, "1 h") });
+    const ratelimit = new RealTimeRatelimit({ counters: realCounters, limiter: Ratelimit.fixedWindow(1, "1 h"), prefix: "block-until-ready" });
     const id = unique("block-timeout");
     await ratelimit.limit(id);
     expect((await ratelimit.blockUntilReady(id, 20)).success).toBe(false);

@@ -3,8 +3,9 @@
 // cookies, IPv6 rotation inside one delegation, IPv4-mapped IPv6 in hex,
 // and a declared cost of 0 (64 KB values: long-values.test.ts).
 import { beforeEach, describe, expect, it } from "vitest";
-import { gateway } from "../support/app.ts";
-import { freshWindow } from "../support/envoy.ts";
+import type { Env } from "../../src/config.ts";
+import { gateway as realTimeGateway, testEnv } from "../support/app.ts";
+import { drivenCounters, OBJECT_EPOCH } from "../support/driven-object.ts";
 
 const suffix = `${Date.now()}`;
 const perMinute = (requests_per_unit: number) => ({ unit: "minute", requests_per_unit, algorithm: "fixed_window" });
@@ -44,7 +45,17 @@ async function statuses(call: Call, requests: [string, RequestInit & { ip?: stri
 
 const cookie = (value: string) => ({ headers: { cookie: value } });
 
-beforeEach(() => freshWindow(60_000, 10_000));
+/**
+ * One driven clock per test (docs/testing.md) for the isolate and the counter
+ * objects: it stands still, so no window turns during a test. Each test starts
+ * in a later hour than the last, as the objects are shared by the whole file.
+ */
+const clock = { at: OBJECT_EPOCH };
+const now = () => clock.at;
+beforeEach(() => {
+  clock.at = Math.ceil((clock.at + 1) / 3_600_000) * 3_600_000 + 2_500;
+});
+const gateway = (rules: unknown, vars: Partial<Env> = {}) => realTimeGateway(rules, { COUNTERS: drivenCounters(testEnv.COUNTERS, now), ...vars }, { now });
 
 describe("a query parameter or cookie sent twice with different values", () => {
   const call = gateway(rules("dup-reject"));
