@@ -6,7 +6,8 @@
  * `rules.json`. `npm run bench` builds it with the project's wrangler.toml
  * and this file as the entry.
  *
- * `GET /__bench/usage` answers the counter objects' tally for the cost model;
+ * `GET /__bench/usage` answers the counter objects' tally for the cost model,
+ * and what the simulated distance's calls really waited (round-trip.ts);
  * `POST /__bench/scan` drives the memory scan (bench/workers/scan.ts).
  * Bench-only variables: `BENCH_RTT_MS`, a one-way delay put before and after
  * every call to a counter object, as if the objects lived that far away
@@ -19,7 +20,7 @@ import { createApp } from "../../src/gateway/app.ts";
 import { compileOnce } from "../../src/rules/index.ts";
 import { LiveRules } from "../../src/rules/live.ts";
 import benchRules from "../rules/bench.json";
-import { withRoundTrip } from "./round-trip.ts";
+import { simulatedRoundTrips, withRoundTrip } from "./round-trip.ts";
 import { scanSlice } from "./scan.ts";
 import { CountedCounterObject, usageResponse } from "./usage.ts";
 
@@ -42,7 +43,7 @@ const uncoalesced = createApp(isolateContexts(rules, { coalesce: false }));
 export default {
   fetch(request, env, ctx) {
     const url = new URL(request.url);
-    if (url.pathname === "/__bench/usage") return usageResponse();
+    if (url.pathname === "/__bench/usage") return usageResponse(simulatedRoundTrips());
     if (url.pathname === "/__bench/scan") return scanSlice(url, env);
     const gatewayApp = env.BENCH_COALESCING === "off" ? uncoalesced : app;
     return gatewayApp.fetch(request, withRoundTrip(env), ctx);
