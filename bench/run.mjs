@@ -40,6 +40,7 @@ import { loadClient, runLoad } from "./lib/load.mjs";
 import { machine, watchForeignCpu, watchProcessCpu } from "./lib/machine.mjs";
 import { profileDuring, summarizeBySource } from "./lib/profile.mjs";
 import { printReport, renderSvg, roundTrip } from "./lib/report.mjs";
+import { realizedRoundTripMs } from "./lib/round-trip.mjs";
 import { formatSummary, summarize } from "./lib/summary.mjs";
 import { exactness, median, summarizeLoads } from "./lib/stats.mjs";
 import { printWarnings, tallyWarnings, warningCounts, warningLines } from "./lib/warnings.mjs";
@@ -237,6 +238,8 @@ async function runLoads(scenarios, startServer, client, results, { mixed = false
     for (const [id, runs] of byTarget) {
       const cost = costOf(runs, id === "floodgate" ? settled : undefined);
       if (cost) targetSummary[id] = { ...targetSummary[id], cost };
+      const realized = realizedRoundTripMs(runs);
+      if (realized !== undefined) targetSummary[id] = { ...targetSummary[id], realizedRoundTripMs: realized };
     }
     // What a variant gives up (e.g. coalescing), or how floodgate compares with a baseline (strong mode, a bare 429):
     // floodgate's throughput over the other's, round by round.

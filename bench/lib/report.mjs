@@ -91,7 +91,7 @@ function objectsAwayMs(id) {
  * //    away: [{ ms: 0, target: "floodgate", rps: 2508, p50Ms: 19, p99Ms: 90, toBare: 0.75 }, { ms: 25, … }, { ms: 100, … }] }, …]
  */
 export function roundTrip(scenarios) {
-  const figures = (t) => ({ rps: t.rps, p50Ms: t.p50Ms, p99Ms: t.p99Ms, toBare: t.toBare });
+  const figures = (t) => ({ rps: t.rps, p50Ms: t.p50Ms, p99Ms: t.p99Ms, toBare: t.toBare, realizedRoundTripMs: t.realizedRoundTripMs });
   return scenarios
     .filter((s) => s.roundTrip)
     .map((s) => ({
@@ -113,13 +113,45 @@ export function roundTrip(scenarios) {
  * console.log(roundTripTable(results.roundTrip));
  */
 export function roundTripTable(trips) {
-  const cells = (f) => (f ? [int(f.rps), ms(f.p50Ms), ms(f.p99Ms), ratio(f.toBare)] : ["—", "—", "—", "—"]);
+  // p50 over the bare worker's plus one round trip: the nominal one (2 × each way) and the one the calls really waited.
+  const over = (f, bare, tripMs) => (f && bare && tripMs !== undefined && f.ms > 0 ? ms(f.p50Ms - bare.p50Ms - tripMs) : "—");
+  const cells = (f, bare) =>
+    f
+      ? [
+          int(f.rps),
+          ms(f.p50Ms),
+          ms(f.p99Ms),
+          ratio(f.toBare),
+          f.realizedRoundTripMs !== undefined && f.ms > 0 ? ms(f.realizedRoundTripMs) : "—",
+          over(f, bare, f.ms === undefined ? undefined : 2 * f.ms),
+          over(f, bare, f.realizedRoundTripMs),
+        ]
+      : ["—", "—", "—", "—", "—", "—", "—"];
   const distances = [...new Set(trips.flatMap((t) => t.away.map((a) => a.ms)))].sort((a, b) => a - b);
   const rows = [
     ["bare pass-through (no objects)", ...trips.flatMap((t) => cells(t.bare))],
-    ...distances.map((d) => [`objects ${d} ms away`, ...trips.flatMap((t) => cells(t.away.find((a) => a.ms === d)))]),
+    ...distances.map((d) => [
+      `objects ${d} ms away`,
+      ...trips.flatMap((t) =>
+        cells(
+          t.away.find((a) => a.ms === d),
+          t.bare,
+        ),
+      ),
+    ]),
   ];
-  const header = ["each way", ...trips.flatMap((t) => [`${t.mode}: req/s`, "p50 ms", "p99 ms", "× bare"])];
+  const header = [
+    "each way",
+    ...trips.flatMap((t) => [
+      `${t.mode}: req/s`,
+      "p50 ms",
+      "p99 ms",
+      "× bare",
+      "realized round trip ms",
+      "p50 over bare + 2 × each way",
+      "p50 over bare + realized",
+    ]),
+  ];
   const where = trips.map((t) => `${t.mode}: ${t.scenario}`).join("; ");
   return `Round trip: one hot key, every request allowed, counter objects delayed by BENCH_RTT_MS each way (bench/workers/round-trip.ts); each column group in its own scenario's rounds (${where}):\n\n${markdownTable(header, rows)}`;
 }

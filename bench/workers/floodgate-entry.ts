@@ -6,7 +6,8 @@
  * `rules.json`. `npm run bench` builds it with the project's wrangler.toml
  * and this file as the entry.
  *
- * `GET /__bench/usage` answers the counter objects' tally for the cost model;
+ * `GET /__bench/usage` answers the counter objects' tally for the cost model,
+ * and what the simulated distance's calls really waited (round-trip.ts);
  * `POST /__bench/scan` drives the memory scan (bench/workers/scan.ts).
  * Bench-only variables: `BENCH_RTT_MS`, a one-way delay put before and after
  * every call to a counter object, as if the objects lived that far away
@@ -22,7 +23,7 @@ import { compileOnce } from "../../src/rules/index.ts";
 import { LiveRules } from "../../src/rules/live.ts";
 import benchRules from "../rules/bench.json";
 import { type GeoEnv, inPlanetRegion, PlanetCounterObject, planetTally } from "./geography.ts";
-import { withRoundTrip } from "./round-trip.ts";
+import { simulatedRoundTrips, withRoundTrip } from "./round-trip.ts";
 import { scanSlice } from "./scan.ts";
 import { usageResponse } from "./usage.ts";
 
@@ -47,7 +48,7 @@ export default {
     // Parsed only for the bench's own paths: the gateway reads the URL once itself, as it does in production.
     if (request.url.includes("/__bench/")) {
       const url = new URL(request.url);
-      if (url.pathname === "/__bench/usage") return usageResponse();
+      if (url.pathname === "/__bench/usage") return usageResponse(simulatedRoundTrips());
       if (url.pathname === "/__bench/scan") return scanSlice(url, env);
       if (url.pathname === "/__bench/geo") return planetTally();
     }

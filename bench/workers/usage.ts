@@ -46,9 +46,9 @@ export class CountedCounterObject extends Counters {
 }
 
 /**
- * The tally as JSON (`objects`: instances started).
+ * The tally as JSON (`objects`: instances started), with `extra` counts beside it.
  *
  * @example
- * if (url.pathname === "/__bench/usage") return usageResponse();
+ * if (url.pathname === "/__bench/usage") return usageResponse(simulatedRoundTrips());
  */
-export const usageResponse = () => Response.json(tally);
+export const usageResponse = (extra: Record<string, number> = {}) => Response.json({ ...tally, ...extra });

@@ -7,7 +7,10 @@
  * no sooner than CONTENDED_INTERVAL_MS after it left, so batches grow and
  * each RPC and storage write serves more decisions (group commit). For a
  * far object it leaves FAR_INTERVAL_MS after the one before, with that one
- * still in flight, so no call waits for another's round trip before its own. The object decides a batch in order, so every
+ * still in flight, so no call waits for another's round trip before its own.
+ * A near object's batch out longer than twice its shortest round trip plus
+ * STALLED_FLOOR_MS (its object asking another region) stops holding the
+ * next one back. The object decides a batch in order, so every
  * call gets exactly the answer it would have got alone, and an idle or
  * uncontended isolate adds no delay at all.
  *
@@ -26,7 +29,7 @@ import type { CounterCall, CounterVerdict, SendBatch } from "../durable/protocol
 import type { Defer } from "../http/defer.ts";
 import { ObjectPace } from "./object-pace.ts";
 
-export { BUSY_FOR_MS } from "./object-pace.ts";
+export { BUSY_FOR_MS, STALLED_FLOOR_MS } from "./object-pace.ts";
 
 /** Calls gathered for one RPC. Plain data only: no request's promise or callback is reachable from it. */
 interface Batch {

@@ -12,10 +12,23 @@
  * earlier RPCs still in flight, so a call waits one round trip plus at
  * most that interval. An object that is only slow (queueing under load)
  * keeps its short shortest round trip, so it is not sent more.
+ *
+ * A near object's batch that has been out longer than twice its shortest
+ * round trip plus STALLED_FLOOR_MS is stalled: the object is waiting on
+ * something else for it (a regional copy asking the home across regions,
+ * docs/placement.md). It no longer holds the next batch back, so calls
+ * queued behind it leave; stalled batches count toward MAX_IN_FLIGHT.
  */
 
 /** Largest number of RPCs in flight to one object from one isolate. */
 export const MAX_IN_FLIGHT = 64;
+
+/**
+ * Added to twice a near object's shortest round trip: past that, a batch in
+ * flight is stalled and lets the next one leave. Longer than the hold after a
+ * contended batch, so a queue at a busy local object rarely crosses it.
+ */
+export const STALLED_FLOOR_MS = 10;
 
 /** How long an unanswered RPC keeps its object "busy" for batching. */
 export const BUSY_FOR_MS = 1_000;
@@ -54,7 +67,7 @@ export class ObjectPace {
     this.options = options;
   }
 
-  /** Whether a batch to `name` must wait: a hold, an RPC to a near object, or too many RPCs in flight. */
+  /** Whether a batch to `name` must wait: a hold, an RPC to a near object not yet stalled, or too many RPCs in flight. */
   busy(name: string, now: number): boolean {
     const pace = this.paces.get(name);
     if (pace === undefined) return false;
@@ -62,7 +75,11 @@ export class ObjectPace {
     const live = pace.starts.filter((t) => now - t < BUSY_FOR_MS);
     if (live.length !== pace.starts.length) pace.starts = live;
     if (live.length === 0) return false;
-    return !this.far(pace) || live.length >= MAX_IN_FLIGHT;
+    if (live.length >= MAX_IN_FLIGHT) return true;
+    if (this.far(pace)) return false;
+    // NaN until a round trip is seen: then nothing counts as stalled (maxWaitMs still bounds the wait).
+    const stalledAfterMs = 2 * pace.baseRttMs + STALLED_FLOOR_MS;
+    return live.some((startedAt) => !(now - startedAt >= stalledAfterMs));
   }
 
   /** When a batch gathering for `name` should next look whether it may leave (a hold needs no looks before it ends). */

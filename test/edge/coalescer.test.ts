@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import type { CounterCall, CounterVerdict } from "../../src/durable/protocol.ts";
-import { CONTENDED_INTERVAL_MS, Coalescer, FAR_INTERVAL_MS, POLL_MS } from "../../src/edge/coalescer.ts";
+import { CONTENDED_INTERVAL_MS, Coalescer, FAR_INTERVAL_MS, POLL_MS, STALLED_FLOOR_MS } from "../../src/edge/coalescer.ts";
 
 const call = (key: string): CounterCall => ({ key, cost: 1, limits: [] });
 const verdictFor = (c: CounterCall): CounterVerdict => ({
@@ -303,7 +303,7 @@ describe("request coalescing", () => {
     }
   });
 
-  it("keeps one RPC at a time to a near object that is only slow now, so an overloaded object is not sent more", async () => {
+  it("keeps one RPC at a time to a near object that is only slow now, until the one out is stalled", async () => {
     // Broken on purpose once (a far object judged by the last round trip instead of the shortest lately): the slow
     // answer made the object look far and the second call went out while the first was still in flight.
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
@@ -321,15 +321,66 @@ describe("request coalescing", () => {
       await vi.advanceTimersByTimeAsync(40 + POLL_MS);
       await slowBefore.answer;
       const slow = timed(coalescer, "1");
-      await vi.advanceTimersByTimeAsync(CONTENDED_INTERVAL_MS + 10);
+      const slowLeft = t.sentAt[t.sentAt.length - 1];
+      await vi.advanceTimersByTimeAsync(2);
       const sentBefore = t.sentAt.length;
       const next = timed(coalescer, "2");
-      await vi.advanceTimersByTimeAsync(20);
-      expect(t.sentAt).toHaveLength(sentBefore); // still waiting for the slow RPC
+      // Still near after a slow answer: its shortest round trip stays 2 ms, so the next batch waits for the one out
+      // (a far object's would have left FAR_INTERVAL_MS later) until that one is stalled.
+      // The slow answer drew the shortest round trip up by 1/32 of its excess.
+      const stalledAfterMs = 2 * (2 + 38 / 32) + STALLED_FLOOR_MS;
+      await vi.advanceTimersByTimeAsync(Math.ceil(slowLeft + stalledAfterMs) - 1 - Date.now());
+      expect(t.sentAt).toHaveLength(sentBefore);
       await vi.advanceTimersByTimeAsync(200);
       await Promise.all([slow.answer, next.answer]);
-      // Slow twice: its shortest round trip lately is still near, so the next batch waited for the RPC in flight.
-      expect(next.record.waitedMs).toBeGreaterThan(40);
+      expect(t.sentAt[sentBefore] - slowLeft).toBeGreaterThanOrEqual(stalledAfterMs);
+      expect(t.sentAt[sentBefore] - slowLeft).toBeLessThanOrEqual(Math.ceil(stalledAfterMs) + POLL_MS);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("lets the calls queued behind a stalled batch to a near object leave after 2 × its shortest round trip + STALLED_FLOOR_MS", async () => {
+    // docs/precount.md ("a stalled batch"): a near object's regional copy asking the home (100 ms here) holds up only
+    // its own batch. Broken on purpose once (ObjectPace.busy counting every RPC in flight to a near object, as
+    // before): no batch left behind the stalled one. And once with no STALLED_FLOOR_MS (stalled after 2 × 1 ms): the
+    // batch behind left while an ordinary near batch was still within its time.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    try {
+      let rtt = 1;
+      const t = distantTransport(() => rtt);
+      const coalescer = new Coalescer(t.send);
+      for (let n = 0; n < 4; n += 1) {
+        const warm = timed(coalescer, "0");
+        await vi.advanceTimersByTimeAsync(rtt + POLL_MS);
+        await warm.answer;
+      }
+      rtt = 100; // this batch holds a key's first hit in the region: its object asks the home
+      const asked = timed(coalescer, "1");
+      const askedLeft = t.sentAt[t.sentAt.length - 1];
+      rtt = 1;
+      await vi.advanceTimersByTimeAsync(1);
+      const behind = [timed(coalescer, "2"), timed(coalescer, "3")];
+      const stalledAfterMs = 2 * 1 + STALLED_FLOOR_MS;
+      await vi.advanceTimersByTimeAsync(askedLeft + stalledAfterMs - 1 - Date.now());
+      expect(t.sentAt).toHaveLength(5); // an ordinary near batch is out: one at a time
+      await vi.advanceTimersByTimeAsync(1 + POLL_MS);
+      expect(t.sentAt).toHaveLength(6);
+      expect(t.sentAt[5] - askedLeft).toBe(stalledAfterMs);
+      await vi.advanceTimersByTimeAsync(1 + POLL_MS);
+      const answers = await Promise.all(behind.map((c) => c.answer));
+      expect(answers.map((v) => v[0].decisions[0].remaining)).toEqual([2, 3]);
+      for (const c of behind) expect(c.record.waitedMs).toBeLessThanOrEqual(stalledAfterMs + 1 + 2 * POLL_MS);
+      // With the stalled batch still out, once the hold after the contended batch is over, a later call leaves at
+      // once and waits one short round trip.
+      await vi.advanceTimersByTimeAsync(CONTENDED_INTERVAL_MS);
+      const later = timed(coalescer, "4");
+      await vi.advanceTimersByTimeAsync(1 + POLL_MS);
+      expect((await later.answer)[0].decisions[0].remaining).toBe(4);
+      expect(later.record.waitedMs).toBeLessThanOrEqual(1 + POLL_MS);
+      expect(asked.record.waitedMs).toBeNaN();
+      await vi.advanceTimersByTimeAsync(100);
+      expect(asked.record.waitedMs).toBe(100);
     } finally {
       vi.useRealTimers();
     }
