@@ -41,7 +41,9 @@ const now = () => clock.at;
 beforeEach(() => {
   clock.at = Math.ceil((clock.at + 1) / 3_600_000) * 3_600_000 + 2_500;
 });
-const envoyApi = (vars: Partial<Env> = {}) => realTimeApi(rules, { COUNTERS: drivenCounters(testEnv.COUNTERS, now), ...vars }, { now });
+// DECISION_TIMEOUT_MS, a timer on the machine's clock, so long that a loaded machine cannot turn an answer into failure-open.
+const timeless: Partial<Env> = { DECISION_TIMEOUT_MS: "600000" };
+const envoyApi = (vars: Partial<Env> = {}) => realTimeApi(rules, { COUNTERS: drivenCounters(testEnv.COUNTERS, now), ...timeless, ...vars }, { now });
 const { json } = envoyApi();
 let n = 0;
 const unique = (prefix: string) => `${prefix}-${++n}-${Date.now()}`;

@@ -34,7 +34,8 @@ const now = () => clock.at;
 beforeEach(() => {
   clock.at = Math.ceil((clock.at + 1) / 3_600_000) * 3_600_000 + 2_500;
 });
-const drivenEnv = (): Partial<Env> => ({ COUNTERS: drivenCounters(testEnv.COUNTERS, now) });
+// DECISION_TIMEOUT_MS, a timer on the machine's clock, so long that a loaded machine cannot turn an answer into failure-open.
+const drivenEnv = (): Partial<Env> => ({ COUNTERS: drivenCounters(testEnv.COUNTERS, now), DECISION_TIMEOUT_MS: "600000" });
 const envoyApi = (rules: unknown, vars: Partial<Env> = drivenEnv()) => realTimeApi(rules, vars, { now });
 
 /** FloodgateRpc as the worker exports it, its isolate on the test's clock (the class's one test seam). */
