@@ -9,7 +9,7 @@
 import { WorkerEntrypoint } from "cloudflare:workers";
 import rulesJson from "../rules.json";
 import type { Env } from "./config.ts";
-import { isolateContexts } from "./context/isolate.ts";
+import { type IsolateOf, isolateContexts } from "./context/isolate.ts";
 import { callShouldRateLimit } from "./envoy/rpc.ts";
 import type { EnvoyResponse } from "./envoy/response.ts";
 import { createApp } from "./gateway/app.ts";
@@ -45,8 +45,14 @@ export default {
  * if (answer.overallCode === "OVER_LIMIT") return new Response("slow down", { status: 429 });
  */
 export class FloodgateRpc extends WorkerEntrypoint<Env> {
+  /**
+   * The isolate contexts it decides in: the worker's own. A test's subclass
+   * gives contexts on a driven clock; a field, so no caller reaches it over RPC.
+   */
+  protected readonly isolates: IsolateOf = isolateOf;
+
   async shouldRateLimit(request: unknown): Promise<EnvoyResponse> {
-    return callShouldRateLimit(isolateOf(this.env), request, (work) => this.ctx.waitUntil(work));
+    return callShouldRateLimit(this.isolates(this.env), request, (work) => this.ctx.waitUntil(work));
   }
 }
 

@@ -53,7 +53,7 @@ export async function shouldRateLimit(isolate: Isolate<unknown>, rules: Compiled
   };
   try {
     const outcomes = await decideEach(isolate.edge, [query], { cost: request.hitsAddend, timeoutMs: settings.decisionTimeoutMs, region });
-    const response = envoyResponse(outcomes, settings.shadowMode, Date.now());
+    const response = envoyResponse(outcomes, settings.shadowMode, isolate.now());
     metrics.recordOutcomes(outcomes);
     if (settings.shadowMode && response.statuses.some((s) => s.code === "OVER_LIMIT")) metrics.recordGlobalShadow();
     return { kind: "response", response };

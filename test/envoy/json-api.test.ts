@@ -1,8 +1,11 @@
 // POST /__ratelimit/json against the running app: Envoy's request and
 // response shapes, HTTP codes, hits_addend, overrides, shadow and failure modes.
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { MAX_JSON_BODY_BYTES } from "../../src/admin/json.ts";
-import { d, envoyApi, freshWindow } from "../support/envoy.ts";
+import type { Env } from "../../src/config.ts";
+import { testEnv } from "../support/app.ts";
+import { drivenCounters, OBJECT_EPOCH } from "../support/driven-object.ts";
+import { d, envoyApi as realTimeApi } from "../support/envoy.ts";
 import { throwingCounters } from "../support/failing.ts";
 
 const rules = [
@@ -26,7 +29,22 @@ const rules = [
   },
   { domain: "json-api-2", descriptors: [{ key: "user", rate_limit: { unit: "second", requests_per_unit: 2 } }] },
 ];
-const { json } = envoyApi(rules);
+
+/**
+ * One driven clock (docs/testing.md) for the isolate and the counter objects
+ * of every API in this file: it stands still, so no window turns during a
+ * test. Each test starts 2.5 s into a later hour than the last, as the
+ * objects are shared by the whole file and must never see their clock go back.
+ */
+const clock = { at: OBJECT_EPOCH };
+const now = () => clock.at;
+beforeEach(() => {
+  clock.at = Math.ceil((clock.at + 1) / 3_600_000) * 3_600_000 + 2_500;
+});
+// DECISION_TIMEOUT_MS, a timer on the machine's clock, so long that a loaded machine cannot turn an answer into failure-open.
+const timeless: Partial<Env> = { DECISION_TIMEOUT_MS: "600000" };
+const envoyApi = (vars: Partial<Env> = {}) => realTimeApi(rules, { COUNTERS: drivenCounters(testEnv.COUNTERS, now), ...timeless, ...vars }, { now });
+const { json } = envoyApi();
 let n = 0;
 const unique = (prefix: string) => `${prefix}-${++n}-${Date.now()}`;
 
@@ -37,11 +55,9 @@ describe("POST /__ratelimit/json: answers", () => {
     expect(res.headers.get("content-type")).toMatch(/^application\/json/);
     expect(res.body).toEqual({
       overallCode: "OK",
-      statuses: [{ code: "OK", currentLimit: { requestsPerUnit: 10, unit: "MINUTE" }, limitRemaining: 9, durationUntilReset: expect.stringMatching(/^\d+s$/) }],
+      // 2.5 s into the minute: Envoy counts the whole seconds to its end.
+      statuses: [{ code: "OK", currentLimit: { requestsPerUnit: 10, unit: "MINUTE" }, limitRemaining: 9, durationUntilReset: "58s" }],
     });
-    const seconds = Number(res.body.statuses[0].durationUntilReset.slice(0, -1));
-    expect(seconds).toBeGreaterThanOrEqual(1);
-    expect(seconds).toBeLessThanOrEqual(60);
   });
 
   it("shows an explicit rate limit name in currentLimit, as Envoy does", async () => {
@@ -72,13 +88,12 @@ describe("POST /__ratelimit/json: answers", () => {
     expect(res.body.statuses[1]).toEqual({
       code: "OVER_LIMIT",
       currentLimit: { requestsPerUnit: 10, unit: "MINUTE" },
-      durationUntilReset: expect.stringMatching(/^\d+s$/),
+      durationUntilReset: "58s",
     });
   });
 
   it("keeps domains apart: the same descriptor counts separately in another domain", async () => {
     const user = unique("u");
-    await freshWindow(1000);
     await json({ domain: "json-api", descriptors: [d(["user", user])] });
     const other = await json({ domain: "json-api-2", descriptors: [d(["user", user])] });
     expect(other.body.statuses[0]).toEqual({ code: "OK", currentLimit: { requestsPerUnit: 2, unit: "SECOND" }, limitRemaining: 1, durationUntilReset: "1s" });
@@ -86,13 +101,9 @@ describe("POST /__ratelimit/json: answers", () => {
 
   it("reports a node's several windows by the tightest one", async () => {
     const key = unique("b");
-    await freshWindow(1000);
     const res = await json({ domain: "json-api", descriptors: [d(["burst", key])], hits_addend: 3 });
-    expect(res.body.statuses[0]).toEqual({
-      code: "OK",
-      currentLimit: { requestsPerUnit: 100, unit: "SECOND" },
-      durationUntilReset: expect.stringMatching(/^\d+s$/),
-    });
+    // The burst of 3 is spent; a token comes back in 10 ms, reported as the next whole second.
+    expect(res.body.statuses[0]).toEqual({ code: "OK", currentLimit: { requestsPerUnit: 100, unit: "SECOND" }, durationUntilReset: "1s" });
     const over = await json({ domain: "json-api", descriptors: [d(["burst", key])], hits_addend: 3 });
     expect(over.status).toBe(429);
     expect(over.body.statuses[0].currentLimit).toEqual({ requestsPerUnit: 100, unit: "SECOND" });
@@ -157,7 +168,7 @@ describe("POST /__ratelimit/json: Envoy's per-descriptor limit override", () => 
       code: "OK",
       currentLimit: { requestsPerUnit: 3, unit: "HOUR" },
       limitRemaining: 2,
-      durationUntilReset: expect.stringMatching(/^\d+s$/),
+      durationUntilReset: "3598s",
     });
     const camel = { ...d(["anything", unique("o")]), limit: { requestsPerUnit: 2, unit: 2 } };
     expect((await json({ domain: "json-api", descriptors: [camel] })).body.statuses[0].currentLimit).toEqual({ requestsPerUnit: 2, unit: "MINUTE" });
@@ -178,12 +189,12 @@ describe("POST /__ratelimit/json: shadow mode", () => {
     expect(res.body.statuses[0]).toEqual({
       code: "OK",
       currentLimit: { requestsPerUnit: 1, unit: "MINUTE" },
-      durationUntilReset: expect.stringMatching(/^\d+s$/),
+      durationUntilReset: "58s",
     });
   });
 
   it("with SHADOW_MODE=true answers overall OK (HTTP 200) but keeps each status's OVER_LIMIT, as Envoy", async () => {
-    const shadowed = envoyApi(rules, { SHADOW_MODE: "true" });
+    const shadowed = envoyApi({ SHADOW_MODE: "true" });
     const user = unique("u");
     await shadowed.json({ domain: "json-api", descriptors: [d(["user", user])], hits_addend: 10 });
     const res = await shadowed.json({ domain: "json-api", descriptors: [d(["user", user])] });
@@ -260,7 +271,7 @@ describe("POST /__ratelimit/json: FAILURE_MODE", () => {
   const brokenCounters = () => throwingCounters;
 
   it("open: every descriptor OK, marked failure-open", async () => {
-    const { json: open } = envoyApi(rules, { COUNTERS: brokenCounters(), FAILURE_MODE: "open" });
+    const { json: open } = envoyApi({ COUNTERS: brokenCounters(), FAILURE_MODE: "open" });
     const res = await open({ domain: "json-api", descriptors: [d(["user", "x"]), d(["free", "yes"])] });
     expect(res.status).toBe(200);
     expect(res.headers.get("X-RateLimit-Decision")).toBe("failure-open");
@@ -268,7 +279,7 @@ describe("POST /__ratelimit/json: FAILURE_MODE", () => {
   });
 
   it("closed: 503 with Retry-After", async () => {
-    const { json: closed } = envoyApi(rules, { COUNTERS: brokenCounters(), FAILURE_MODE: "closed" });
+    const { json: closed } = envoyApi({ COUNTERS: brokenCounters(), FAILURE_MODE: "closed" });
     const res = await closed({ domain: "json-api", descriptors: [d(["user", "x"])] });
     expect(res.status).toBe(503);
     expect(res.headers.get("Retry-After")).toBe("1");

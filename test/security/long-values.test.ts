@@ -2,11 +2,17 @@
 // the decision API and the RPC binding in workerd (docs/rules.md, "Long
 // values"): keyed by their first 32 characters and SHA-256, the same in
 // counters, metrics, the dashboard and the counters API.
-import { exports } from "cloudflare:workers";
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import bundledRules from "../../rules.json";
-import type { EnvoyResponse } from "../../src/envoy/response.ts";
-import { d, envoyApi, freshWindow } from "../support/envoy.ts";
+import type { Env } from "../../src/config.ts";
+import { isolateContexts } from "../../src/context/isolate.ts";
+import { LiveRules } from "../../src/rules/live.ts";
+import { bundledRules as compiledBundle } from "../../src/rules/bundled.ts";
+import { FloodgateRpc } from "../../src/worker.ts";
+import { testEnv } from "../support/app.ts";
+import { drivenCounters, OBJECT_EPOCH } from "../support/driven-object.ts";
+import { d, envoyApi as realTimeApi } from "../support/envoy.ts";
 
 const suffix = `${Date.now()}`;
 
@@ -18,7 +24,24 @@ function rules(domain: string) {
   };
 }
 
-beforeEach(() => freshWindow(60_000, 10_000));
+/**
+ * One driven clock per test (docs/testing.md) for the isolates and the
+ * counter objects: it stands still, so no window turns during a test. Each
+ * test starts in a later hour than the last (objects are shared by the file).
+ */
+const clock = { at: OBJECT_EPOCH };
+const now = () => clock.at;
+beforeEach(() => {
+  clock.at = Math.ceil((clock.at + 1) / 3_600_000) * 3_600_000 + 2_500;
+});
+// DECISION_TIMEOUT_MS, a timer on the machine's clock, so long that a loaded machine cannot turn an answer into failure-open.
+const drivenEnv = (): Partial<Env> => ({ COUNTERS: drivenCounters(testEnv.COUNTERS, now), DECISION_TIMEOUT_MS: "600000" });
+const envoyApi = (rules: unknown, vars: Partial<Env> = drivenEnv()) => realTimeApi(rules, vars, { now });
+
+/** FloodgateRpc as the worker exports it, its isolate on the test's clock (the class's one test seam). */
+class DrivenRpc extends FloodgateRpc {
+  protected override readonly isolates = isolateContexts(new LiveRules(compiledBundle, { bundledJson: bundledRules }), { now });
+}
 
 async function sha256Hex(text: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
@@ -69,14 +92,28 @@ describe("a 64 KB descriptor value", () => {
   });
 
   it("is counted the same way through the RPC binding, under the bundled rules", async () => {
-    const rpc = (exports as unknown as { FloodgateRpc: { shouldRateLimit(request: unknown): Promise<EnvoyResponse> } }).FloodgateRpc;
+    const vars = drivenEnv();
     const a = big(`rpc-${suffix}`);
-    const ask = (value: string, hits_addend?: number) =>
-      rpc.shouldRateLimit({ domain: "api", descriptors: [{ entries: [{ key: "api_key", value }] }], ...(hits_addend ? { hits_addend } : {}) });
+    const rpcEnv = { ...testEnv, ...vars };
+    const ask = async (value: string, hits_addend?: number) => {
+      const ctx = createExecutionContext();
+      const rpc = new DrivenRpc(ctx, rpcEnv);
+      const answer = await rpc.shouldRateLimit({
+        domain: "api",
+        descriptors: [{ entries: [{ key: "api_key", value }] }],
+        ...(hits_addend ? { hits_addend } : {}),
+      });
+      await waitOnExecutionContext(ctx);
+      return answer;
+    };
     expect((await ask(a, 1000)).overallCode).toBe("OK");
-    expect((await ask(a)).overallCode).toBe("OVER_LIMIT");
+    // 2.5 s into the minute on the test's clock, which the RPC's isolate reads too.
+    expect(await ask(a)).toEqual({
+      overallCode: "OVER_LIMIT",
+      statuses: [{ code: "OVER_LIMIT", currentLimit: { name: "per-key", requestsPerUnit: 1000, unit: "MINUTE" }, durationUntilReset: "58s" }],
+    });
     // The counter the RPC spent is the one the counters API names by the keyed form.
-    const admin = envoyApi(bundledRules);
+    const admin = envoyApi(bundledRules, vars);
     const keyed = `${a.slice(0, 32)}…sha256:${await sha256Hex(a)}`;
     const res = await admin.admin(`/__ratelimit/counters?domain=api&descriptor=api_key=${encodeURIComponent(keyed)}`);
     expect(res.status).toBe(200);

@@ -41,13 +41,3 @@ export function envoyApi(rules: unknown, vars: Partial<Env> = {}, options: LiveR
   }
   return { call, json, admin };
 }
-
-/**
- * Wait, if needed, until at least `marginMs` of the current aligned window of
- * `windowMs` is left, so a short sequence of requests stays in one window
- * (Envoy's fixed windows reset on the boundary). Only ever sleeps; asserts nothing.
- */
-export async function freshWindow(windowMs: number, marginMs = Math.min(windowMs / 2, 5_000)): Promise<void> {
-  const left = windowMs - (Date.now() % windowMs);
-  if (left < marginMs) await new Promise((resolve) => setTimeout(resolve, left + 5));
-}
