@@ -16,6 +16,7 @@ export const MUTATION_TESTS = [
   "test/edge/route.test.ts",
   "test/edge/precount-table.test.ts",
   "test/edge/precount-chain-plain.test.ts",
+  "test/edge/object-pace.test.ts",
   "test/limiter/concurrency-plan.test.ts",
   "test/limiter/dialects.test.ts",
   "test/limiter/draft11-fields.test.ts",
