@@ -47,7 +47,8 @@ interface Batch {
  * its batch was answered, or whether it may send it; once the batch is
  * out, every eighth of the time its answer has taken so far, if that is
  * longer. The price of never being woken by another request: up to that
- * much added to a batched call's wait.
+ * much added to a batched call's wait (not to the call of the caller that
+ * sent the batch: its own RPC answers it).
  */
 export const POLL_MS = 1;
 
@@ -63,10 +64,12 @@ export const CONTENDED_INTERVAL_MS = 8;
 
 /**
  * Gap between two batches to a far object (see object-pace.ts): a call
- * waits one round trip plus at most this, at the price of more RPCs than
- * waiting for each answer would take.
+ * waits at most this before its batch leaves, then one round trip, at the
+ * price of more RPCs than waiting for each answer would take. Timers and
+ * clocks of a Worker move in whole milliseconds, so 1 is the shortest gap
+ * that still gathers calls.
  */
-export const FAR_INTERVAL_MS = 2;
+export const FAR_INTERVAL_MS = 1;
 
 /** Tuning for a Coalescer; the defaults suit the gateway. */
 export interface CoalescerOptions {
@@ -117,7 +120,7 @@ export class Coalescer {
    */
   submit(objectName: string, calls: readonly CounterCall[], defer: Defer = () => undefined): Promise<CounterVerdict[]> {
     if (!this.open.has(objectName) && !this.pace.busy(objectName, Date.now())) {
-      return this.dispatch({ name: objectName, calls: [...calls], waiters: 0 }, defer, calls.length);
+      return this.dispatch({ name: objectName, calls: [...calls], waiters: 0 }, defer);
     }
     let batch = this.open.get(objectName);
     if (batch === undefined || batch.calls.length + calls.length > MAX_BATCH_CALLS) {
@@ -134,25 +137,32 @@ export class Coalescer {
     // settles nothing of this request's. Past maxWaitMs the batch goes out even if the object still looks busy (a
     // lost RPC delays others by at most that); past the keep-alive a sender allows itself on top, this caller gives up.
     const answer = new Promise<CounterVerdict[]>((resolve, reject) => {
+      const gaveUp = () => reject(new Error(`no answer from ${objectName} within ${giveUpMs} ms`));
       const look = () => {
         if (joined.verdicts !== undefined) return resolve(joined.verdicts.slice(from, from + calls.length));
         if (joined.failure !== undefined) return reject(joined.failure.error);
         const now = Date.now();
         const waited = now - since;
-        if (joined.sentAt === undefined && (waited >= this.maxWaitMs || !this.pace.busy(objectName, now))) void this.dispatch(joined, defer, 0).catch(noop);
-        if (waited >= giveUpMs) return reject(new Error(`no answer from ${objectName} within ${giveUpMs} ms`));
+        if (joined.sentAt === undefined && (waited >= this.maxWaitMs || !this.pace.busy(objectName, now))) {
+          // The caller that sends the batch takes its answer from its own RPC the moment it arrives, with no look;
+          // its own timer still fails it at the give-up time if the RPC never answers.
+          const timer = setTimeout(gaveUp, Math.max(0, since + giveUpMs - now));
+          const sent = this.dispatch(joined, defer).finally(() => clearTimeout(timer));
+          return void sent.then((verdicts) => resolve(verdicts.slice(from, from + calls.length)), reject);
+        }
+        if (waited >= giveUpMs) return gaveUp();
         setTimeout(look, Math.min(this.nextLook(joined, since, now), Math.max(POLL_MS, since + giveUpMs - now)));
       };
-      setTimeout(look, POLL_MS);
+      // First look when the batch may leave (a far object's next batch: when its interval ends), not a poll before.
+      setTimeout(look, this.nextLook(joined, since, since));
     });
     // This request stays alive until its own timer has settled its answer (and sent the batch, if it was its turn).
     defer(answer.then(noop, noop));
     return answer;
   }
 
-  /** Send a batch once; its first `own` verdicts are returned, the rest are left in it for its waiters. */
-  private async dispatch(batch: Batch, defer: Defer, own: number): Promise<CounterVerdict[]> {
-    if (batch.sentAt !== undefined) return [];
+  /** Send a batch (once); its sender gets all its verdicts, and they are left in it for its waiters. */
+  private async dispatch(batch: Batch, defer: Defer): Promise<CounterVerdict[]> {
     const startedAt = Date.now();
     batch.sentAt = startedAt;
     if (this.open.get(batch.name) === batch) this.open.delete(batch.name);
@@ -182,8 +192,7 @@ export class Coalescer {
     } else {
       void settled;
     }
-    const verdicts = await sent;
-    return verdicts.slice(0, own);
+    return sent;
   }
 
   // How long a waiting caller sleeps before it looks again. A batch held behind a contended one cannot leave

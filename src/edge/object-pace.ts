@@ -43,7 +43,7 @@ export interface PaceOptions {
  * Pacing state of every object this isolate sends batches to.
  *
  * @example
- * const pace = new ObjectPace({ contendedIntervalMs: 8, farIntervalMs: 2 });
+ * const pace = new ObjectPace({ contendedIntervalMs: 8, farIntervalMs: 1 });
  * if (!pace.busy("api/shard/3", Date.now())) pace.sent("api/shard/3", Date.now(), false);
  */
 export class ObjectPace {

@@ -194,29 +194,33 @@ describe("request coalescing", () => {
     }
   });
 
-  it("settles a batched caller's promise from that caller's own timer: the sender neither answers nor wakes it", async () => {
+  it("settles a batched caller's promise from that caller's own timer or its own RPC: no other request answers or wakes it", async () => {
     // Workers hand a promise settled from another request back to its own; if that request has ended by then, its
-    // continuations are dropped (workerd warns). So the sender only writes into the batch, and callers look.
+    // continuations are dropped (workerd warns). So the sender only writes into the batch, and the others look.
+    // Broken on purpose once (the caller that sends a batch picking its answer up at its next look, as before): the
+    // second caller was still pending after its own RPC had answered.
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
     try {
       const t = manualTransport();
       const coalescer = new Coalescer(t.send);
       const first = coalescer.submit("obj", [call("1")]);
-      let outcome = "pending";
-      void coalescer.submit("obj", [call("2")]).then(() => (outcome = "answered"));
+      const outcome = { second: "pending", third: "pending" };
+      void coalescer.submit("obj", [call("2")]).then(() => (outcome.second = "answered"));
+      void coalescer.submit("obj", [call("3")]).then(() => (outcome.third = "answered"));
       t.batches[0].finish();
       await first;
-      // The first RPC's return sends nothing: the next batch leaves when its caller next looks.
+      // The first RPC's return sends nothing: the next batch leaves when its first caller next looks.
       await vi.advanceTimersByTimeAsync(0);
       expect(t.batches).toHaveLength(1);
       await vi.advanceTimersByTimeAsync(POLL_MS);
-      expect(t.batches).toHaveLength(2);
-      // Its answer is written into the batch; the caller's own timer picks it up.
+      expect(t.batches.map((b) => b.calls.map((c) => c.key))).toEqual([["1"], ["2", "3"]]);
+      // The second caller sent it: its own RPC answers it at once. The third's answer is written into the batch,
+      // and its own timer picks it up.
       t.batches[1].finish();
       await vi.advanceTimersByTimeAsync(0);
-      expect(outcome).toBe("pending");
+      expect(outcome).toEqual({ second: "answered", third: "pending" });
       await vi.advanceTimersByTimeAsync(POLL_MS);
-      expect(outcome).toBe("answered");
+      expect(outcome).toEqual({ second: "answered", third: "answered" });
     } finally {
       vi.useRealTimers();
     }
@@ -267,6 +271,33 @@ describe("request coalescing", () => {
       expect(t.sentAt.length - 1).toBeLessThanOrEqual(Math.ceil(20 / FAR_INTERVAL_MS) + 1);
       expect(t.sentAt.length - 1).toBeGreaterThan(1);
       for (const c of calls) expect(c.record.waitedMs).toBeLessThanOrEqual(60 + FAR_INTERVAL_MS + 2 * POLL_MS);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("sends a far object's next batch 1 ms after the one before, and its sender has the answer as it arrives, however late", async () => {
+    // The bound in docs/precount.md ("a far object"): a call waits one round trip plus at most 1 ms before its batch
+    // leaves. Broken on purpose once each: FAR_INTERVAL_MS back at 2 (the batch left 2 ms after the one before), and
+    // the sender picking its answer up at its next look (a late answer reached it up to an eighth of its wait later).
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    try {
+      let rtt = 60;
+      const t = distantTransport(() => rtt);
+      const coalescer = new Coalescer(t.send);
+      const learn = timed(coalescer, "0");
+      await vi.advanceTimersByTimeAsync(60 + POLL_MS);
+      await learn.answer;
+      rtt = 90; // later than the object's shortest round trip: its waiters look less often by now
+      const alone = timed(coalescer, "1");
+      const sender = timed(coalescer, "2");
+      const other = timed(coalescer, "3");
+      await vi.advanceTimersByTimeAsync(300);
+      await Promise.all([alone.answer, sender.answer, other.answer]);
+      expect(t.sentAt.slice(1).map((at) => at - t.sentAt[1])).toEqual([0, 1]);
+      expect(alone.record.waitedMs).toBe(90);
+      expect(sender.record.waitedMs).toBe(1 + 90);
+      expect(other.record.waitedMs).toBeGreaterThanOrEqual(1 + 90);
     } finally {
       vi.useRealTimers();
     }
