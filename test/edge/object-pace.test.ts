@@ -10,10 +10,13 @@
  * taking the last RPC off.
  */
 import { describe, expect, it } from "vitest";
+import { CONTENDED_INTERVAL_MS, FAR_INTERVAL_MS } from "../../src/edge/coalescer.ts";
 import { BUSY_FOR_MS, MAX_IN_FLIGHT, ObjectPace } from "../../src/edge/object-pace.ts";
 
-const NEAR_GAP = 8;
-const FAR_GAP = 3;
+/** The coalescer's batching interval: the shortest round trip above it makes an object far. */
+const NEAR_GAP = CONTENDED_INTERVAL_MS;
+/** Not the coalescer's default (FAR_INTERVAL_MS), so that a default taken instead of the option shows. */
+const FAR_GAP = FAR_INTERVAL_MS + 2;
 const pace = () => new ObjectPace({ contendedIntervalMs: NEAR_GAP, farIntervalMs: FAR_GAP });
 
 /** An object whose shortest round trip is `rttMs`, with nothing in flight at `at`. */
@@ -25,6 +28,10 @@ function withRtt(rttMs: number, at = 1_000) {
 }
 
 describe("ObjectPace", () => {
+  it("paces with the coalescer's documented defaults: 8 ms for a near object, 1 ms between a far one's batches", () => {
+    expect([CONTENDED_INTERVAL_MS, FAR_INTERVAL_MS, MAX_IN_FLIGHT, BUSY_FOR_MS]).toEqual([8, 1, 64, 1_000]);
+  });
+
   it("knows nothing of an object it never sent to", () => {
     const p = pace();
     expect(p.busy("o", 5)).toBe(false);
