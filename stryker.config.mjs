@@ -34,6 +34,10 @@ export default {
   htmlReporter: { fileName: `reports/mutation/${scopes.join("+")}.html` },
   jsonReporter: { fileName: `reports/mutation/${scopes.join("+")}.json` },
   thresholds: { high: 90, low: 80, break: null },
+  // Incremental: a mutant whose code and covering tests did not change since this scope's last run keeps its
+  // result, so a run after a new test re-tests only what changed (`-- --force`: every mutant again).
+  incremental: true,
+  incrementalFile: `reports/mutation/${scopes.join("+")}-incremental.json`,
   tempDirName: ".stryker-tmp",
   cleanTempDir: "always",
 };
