@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { DecideCall } from "../../src/durable/protocol.ts";
+import { fromWire } from "../../src/durable/wire.ts";
 import { testEnv } from "../support/app.ts";
 import { d, envoyApi } from "../support/envoy.ts";
 
@@ -17,11 +18,20 @@ function countingCounters() {
       if (prop === "getByName") {
         return (name: string, options?: DurableObjectNamespaceGetDurableObjectOptions) => {
           const stub = target.getByName(name, options);
-          const decide = (calls: DecideCall[]) => {
+          const count = (calls: DecideCall[]) => {
             for (const call of calls) kinds.set(call.kind ?? "decide", (kinds.get(call.kind ?? "decide") ?? 0) + 1);
+          };
+          const decide = (calls: DecideCall[]) => {
+            count(calls);
             return stub.decide(calls);
           };
-          return new Proxy(stub, { get: (s, p) => (p === "decide" ? decide : Reflect.get(s, p)) });
+          // The edge sends its batches as one JSON text (src/durable/wire.ts).
+          const decideText = (text: string) => {
+            count(fromWire<DecideCall[]>(text));
+            return stub.decideText(text);
+          };
+          const methods: Record<PropertyKey, unknown> = { decide, decideText };
+          return new Proxy(stub, { get: (s, p) => methods[p] ?? Reflect.get(s, p) });
         };
       }
       const value = Reflect.get(target, prop);

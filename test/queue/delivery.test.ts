@@ -79,7 +79,7 @@ describe('on_limit "queue": delivery', () => {
         .map((d) => d.at)
         .sort((a, b) => a - b);
       expect(at).toHaveLength(5);
-      at.forEach((instant, k) => expect(instant).toBeGreaterThanOrEqual(start + (k + 1) * T));
+      for (const [k, instant] of at.entries()) expect(instant).toBeGreaterThanOrEqual(start + (k + 1) * T);
 
       // Exactly once: nothing more arrives after delivery. (A real pause, asserting no time: on a slow machine it can
       // only miss a late duplicate, never fail falsely; test/queue/consumer.test.ts holds "delivered once" exactly.)
