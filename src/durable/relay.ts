@@ -154,7 +154,9 @@ export class RegionalRelay {
     }
     if (syncs) this.took(held, sent, answers[1], now);
     this.wake(this.now());
-    return answers[0];
+    // The home decided the hit before the sync in the same call told it of this region's own spent hits (and of any
+    // allowed since), so what it says is left counts them as free: they are not.
+    return lessRemaining(answers[0], sent + held.pending + held.inflight);
   }
 
   private took(held: Held, sent: number, verdict: CounterVerdict, sentAt: number): void {
@@ -242,3 +244,9 @@ export class RegionalRelay {
 }
 
 function noop(): void {}
+
+/** `verdict` with `spent` fewer left in each of its windows (never below 0). */
+function lessRemaining(verdict: CounterVerdict, spent: number): CounterVerdict {
+  if (spent <= 0) return verdict;
+  return { ...verdict, decisions: verdict.decisions.map((d) => ({ ...d, remaining: Math.max(0, d.remaining - spent) })) };
+}
