@@ -142,25 +142,3 @@ export function takeLease(held: Held, verdict: CounterVerdict, sentAt: number, r
   held.budget = verdict.reserved;
   held.until = sentAt + RELAY_LEASE_TTL_MS;
 }
-
-/**
- * The answer to a hit allowed from the lease: the home's view less the
- * region's hits not yet charged, its times aged to `now`.
- *
- * @example
- * localVerdict(held, Date.now()).decisions[0].remaining;
- */
-export function localVerdict(held: Held, now: number): CounterVerdict {
-  const aged = now - held.syncedAt;
-  return {
-    allowed: true,
-    decisions: held.snapshot.map((d) => ({
-      allowed: true,
-      limit: d.limit,
-      remaining: Math.max(0, d.remaining - held.pending - held.inflight),
-      resetAfterMs: Math.max(0, d.resetAfterMs - aged),
-      retryAfterMs: 0,
-      effectiveWindowMs: Math.max(1, d.effectiveWindowMs - aged),
-    })),
-  };
-}

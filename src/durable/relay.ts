@@ -10,21 +10,11 @@
  * back idle keys' leases. Leases live in memory only: nothing is written.
  */
 import type { CounterCall, CounterVerdict, RelayCall } from "./protocol.ts";
+import { leaseVerdict } from "./lease-verdict.ts";
 import { leaseId } from "./precount-sync.ts";
 import { homeOf } from "./regions.ts";
 import { HomeLink, type HomeSend } from "./relay-link.ts";
-import {
-  canSpend,
-  type Held,
-  localVerdict,
-  newHeld,
-  RELAY_IDLE_MS,
-  RELAY_LEASE_TTL_MS,
-  RELAY_RENEW_MS,
-  RELAY_SYNC_MS,
-  syncCall,
-  takeLease,
-} from "./relay-lease.ts";
+import { canSpend, type Held, newHeld, RELAY_IDLE_MS, RELAY_LEASE_TTL_MS, RELAY_RENEW_MS, RELAY_SYNC_MS, syncCall, takeLease } from "./relay-lease.ts";
 
 export type { HomeSend } from "./relay-link.ts";
 export { RELAY_IDLE_MS, RELAY_LEASE_MIN, RELAY_LEASE_SHARE, RELAY_LEASE_TTL_MS, RELAY_RENEW_MS, RELAY_SYNC_MS } from "./relay-lease.ts";
@@ -117,7 +107,7 @@ export class RegionalRelay {
         held.lastHitAt = now;
         this.counts.local += 1;
         this.wake(now);
-        return localVerdict(held, now);
+        return leaseVerdict(held, now);
       }
     }
     return this.ask(id, held, call, now);

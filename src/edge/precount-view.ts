@@ -284,30 +284,6 @@ export function freshFor(syncMs: number): number {
 }
 
 /**
- * The answer to a hit decided locally: the view less this isolate's
- * unsynced and in-flight hits, its times aged to `now`.
- *
- * @example
- * localVerdict(entry, Date.now()).decisions[0].remaining;
- */
-export function localVerdict(entry: Entry, now: number): CounterVerdict {
-  const aged = now - entry.syncedAt;
-  return {
-    allowed: true,
-    // Every field written out (no spread): this runs for every locally decided hit.
-    decisions: entry.snapshot.map((d) => ({
-      allowed: true,
-      limit: d.limit,
-      remaining: Math.max(0, d.remaining - entry.pending - entry.inflight),
-      resetAfterMs: Math.max(0, d.resetAfterMs - aged),
-      retryAfterMs: 0,
-      // Hits taken since were taken now, and spending quota now leaves the effective window as it was.
-      effectiveWindowMs: Math.max(1, d.effectiveWindowMs - aged),
-    })),
-  };
-}
-
-/**
  * Which pre-counted counter a call is (its key and limits; not its cost).
  *
  * @example

@@ -16,12 +16,12 @@
 import type { Decision } from "../algorithms/types.ts";
 import type { CounterCall, CounterVerdict, SendBatch } from "../durable/protocol.ts";
 import type { Defer } from "../http/defer.ts";
+import { leaseVerdict } from "../durable/lease-verdict.ts";
 import { Syncer } from "./precount-chain.ts";
 import {
   canSpend,
   freshFor,
   isHot,
-  localVerdict,
   newEntry,
   noteHit,
   precountId,
@@ -164,7 +164,7 @@ export class PrecountTable {
     // Budget spent: send now, so the object sees these hits before this isolate allows more.
     if (entry.pending + entry.inflight >= entry.budget && !entry.syncing) defer(this.syncer.sync(entry, false, defer));
     this.syncer.keepSyncing(entry, defer, now);
-    return localVerdict(entry, now);
+    return leaseVerdict(entry, now);
   }
 
   private localEntry(id: string, call: CounterCall, syncMs: number, now: number): Entry | undefined {
@@ -181,7 +181,7 @@ export class PrecountTable {
    */
   view(call: CounterCall): readonly Decision[] | undefined {
     const entry = this.entries.get(precountId(call));
-    return entry === undefined ? undefined : localVerdict(entry, this.now()).decisions;
+    return entry === undefined ? undefined : leaseVerdict(entry, this.now()).decisions;
   }
 
   /** Number of counters this isolate is pre-counting. */

@@ -10,22 +10,14 @@ import type { Env } from "../../src/config.ts";
 import { CounterCache, MEMORY_BYTES } from "../../src/durable/counter-cache.ts";
 import type { CounterObject } from "../../src/durable/counter-object.ts";
 import { CounterStore } from "../../src/durable/counter-store.ts";
-import type { CounterCall, LimitCall } from "../../src/durable/protocol.ts";
+import type { LimitCall } from "../../src/durable/protocol.ts";
+import { hit, minute } from "../support/counter-calls.ts";
 import { driveObject, OBJECT_EPOCH } from "../support/driven-object.ts";
 
 const counters = (env as unknown as Env).COUNTERS;
 let unique = 0;
 const fresh = (name: string) => `checkpoint-${name}-${Date.now()}-${unique++}`;
 
-const minute = (extra: Partial<LimitCall> = {}): LimitCall => ({
-  id: "fw-1m",
-  algorithm: "fixed_window",
-  limit: 1_000,
-  windowMs: 60_000,
-  burst: 1_000,
-  ...extra,
-});
-const hit = (key: string, limit: LimitCall, cost = 1): CounterCall => ({ key, cost, limits: [limit] });
 /** The rows in the object's storage, read directly (no call to the object). */
 const rows = (stub: DurableObjectStub<CounterObject>) =>
   runInDurableObject(stub, (_o: CounterObject, state) =>

@@ -15,21 +15,13 @@ import type { Env } from "../../src/config.ts";
 import { CounterCache, UNWRITTEN_MIN_LIMIT, windowBytes } from "../../src/durable/counter-cache.ts";
 import { type CounterObject, QUIET_WRITE_MS } from "../../src/durable/counter-object.ts";
 import { CounterStore } from "../../src/durable/counter-store.ts";
-import type { CounterCall, LimitCall } from "../../src/durable/protocol.ts";
+import type { LimitCall } from "../../src/durable/protocol.ts";
+import { hit, minute } from "../support/counter-calls.ts";
 import { driveObject, OBJECT_EPOCH } from "../support/driven-object.ts";
 
 const counters = (env as unknown as Env).COUNTERS;
 let unique = 0;
 const fresh = (name: string) => `unwritten-${name}-${Date.now()}-${unique++}`;
-const minute = (extra: Partial<LimitCall> = {}): LimitCall => ({
-  id: "fw-1m",
-  algorithm: "fixed_window",
-  limit: 1_000,
-  windowMs: 60_000,
-  burst: 1_000,
-  ...extra,
-});
-const hit = (key: string, limit: LimitCall, cost = 1): CounterCall => ({ key, cost, limits: [limit] });
 /** What a key has left, asked of the (restarted) object on the test's clock at `at`: a restarted object is back on its own clock. */
 const remaining = async (name: string, key: string, limit: LimitCall, at = OBJECT_EPOCH + QUIET_WRITE_MS + 1_000) => {
   const stub = counters.getByName(name);

@@ -9,6 +9,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Decision } from "../../src/algorithms/types.ts";
+import { leaseVerdict } from "../../src/durable/lease-verdict.ts";
 import type { CounterCall, LimitCall } from "../../src/durable/protocol.ts";
 import {
   canSpend,
@@ -19,7 +20,6 @@ import {
   LEASE_MIN,
   leaseTtl,
   leaseWant,
-  localVerdict,
   newEntry,
   noteHit,
   precountId,
@@ -199,13 +199,13 @@ describe("pre-counting view", () => {
     const entry = entryAt(0, { pending: 3, inflight: 4 });
     entry.snapshot = [d(50, 5_000, 2_000), d(5, 100, 60)];
     setView(entry, entry.snapshot, 1_000);
-    expect(localVerdict(entry, 1_080)).toEqual({
+    expect(leaseVerdict(entry, 1_080)).toEqual({
       allowed: true,
       decisions: [
         { allowed: true, limit: 100, remaining: 43, resetAfterMs: 4_920, retryAfterMs: 0, effectiveWindowMs: 1_920 },
         { allowed: true, limit: 100, remaining: 0, resetAfterMs: 20, retryAfterMs: 0, effectiveWindowMs: 1 },
       ],
     });
-    expect(localVerdict(entry, 1_200).decisions[1]).toMatchObject({ resetAfterMs: 0, effectiveWindowMs: 1 });
+    expect(leaseVerdict(entry, 1_200).decisions[1]).toMatchObject({ resetAfterMs: 0, effectiveWindowMs: 1 });
   });
 });

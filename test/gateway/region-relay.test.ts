@@ -11,9 +11,9 @@
  * strict case addressed the regional copy).
  */
 import { describe, expect, it } from "vitest";
-import type { Env } from "../../src/config.ts";
 import { homeOf } from "../../src/durable/regions.ts";
-import { gateway, testEnv } from "../support/app.ts";
+import { gateway } from "../support/app.ts";
+import { recordingCounters } from "../support/recording-counters.ts";
 
 const LIMIT = 5;
 const leaf = (extra: Record<string, unknown> = {}) => [{ key: "user", rate_limit: { unit: "hour", requests_per_unit: LIMIT, ...extra } }];
@@ -37,15 +37,7 @@ const FRANKFURT = { colo: "FRA", continent: "EU", country: "DE" } as unknown as 
 const SINGAPORE = { colo: "SIN", continent: "AS", country: "SG" } as unknown as Cf; // apac
 
 function setup() {
-  const addressed: { name: string; hint?: string }[] = [];
-  const real = testEnv.COUNTERS;
-  const counters = {
-    getByName(name: string, options?: DurableObjectNamespaceGetDurableObjectOptions) {
-      addressed.push({ name, hint: options?.locationHint });
-      return real.getByName(name, options);
-    },
-    idFromName: (name: string) => real.idFromName(name),
-  } as unknown as Env["COUNTERS"];
+  const { addressed, counters, real } = recordingCounters();
   const call = gateway(rules, { COUNTERS: counters });
   const send = (tier: string, user: string, cf?: Cf) => call(`/${tier}`, { headers: { "x-user": user }, ...(cf ? { cf } : {}) });
   return { addressed, send, stats: (name: string) => real.getByName(name).stats() };

@@ -14,9 +14,9 @@
  * region passed by src/admin/json.ts (the /json case failed).
  */
 import { describe, expect, it } from "vitest";
-import type { Env } from "../../src/config.ts";
 import { auth, TOKEN } from "../support/envoy.ts";
-import { gateway, testEnv } from "../support/app.ts";
+import { gateway } from "../support/app.ts";
+import { recordingCounters } from "../support/recording-counters.ts";
 
 const LIMIT = 5;
 const leaf = (extra: Record<string, unknown> = {}) => [{ key: "user", rate_limit: { unit: "minute", requests_per_unit: LIMIT, ...extra } }];
@@ -47,21 +47,6 @@ const FRANKFURT = cfOf({ colo: "FRA", continent: "EU", country: "DE" }); // weur
 const ASHBURN = cfOf({ colo: "IAD", continent: "NA", country: "US" }); // enam
 const SINGAPORE = cfOf({ colo: "SIN", continent: "AS", country: "SG" }); // apac
 const PLACES = [FRANKFURT, ASHBURN, SINGAPORE] as const;
-
-/** Every counter object the gateway addressed, with the location hint it asked for: the real namespace behind. */
-function recordingCounters() {
-  const addressed: { name: string; hint?: string }[] = [];
-  const real = testEnv.COUNTERS;
-  const counters = {
-    getByName(name: string, options?: DurableObjectNamespaceGetDurableObjectOptions) {
-      addressed.push({ name, hint: options?.locationHint });
-      return real.getByName(name, options);
-    },
-    // The shard key's default is derived from the namespace's ids.
-    idFromName: (name: string) => real.idFromName(name),
-  } as unknown as Env["COUNTERS"];
-  return { addressed, counters };
-}
 
 let n = 0;
 const uniqueUser = () => `u${++n}-${Date.now()}`;
