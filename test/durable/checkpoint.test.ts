@@ -11,7 +11,7 @@ import { CounterCache, MEMORY_BYTES } from "../../src/durable/counter-cache.ts";
 import type { CounterObject } from "../../src/durable/counter-object.ts";
 import { CounterStore } from "../../src/durable/counter-store.ts";
 import type { LimitCall } from "../../src/durable/protocol.ts";
-import { hit, minute } from "../support/counter-calls.ts";
+import { hit, minute } from "../support/limits.ts";
 import { driveObject, OBJECT_EPOCH } from "../support/driven-object.ts";
 
 const counters = (env as unknown as Env).COUNTERS;

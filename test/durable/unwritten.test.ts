@@ -16,7 +16,7 @@ import { CounterCache, UNWRITTEN_MIN_LIMIT, windowBytes } from "../../src/durabl
 import { type CounterObject, QUIET_WRITE_MS } from "../../src/durable/counter-object.ts";
 import { CounterStore } from "../../src/durable/counter-store.ts";
 import type { LimitCall } from "../../src/durable/protocol.ts";
-import { hit, minute } from "../support/counter-calls.ts";
+import { hit, minute } from "../support/limits.ts";
 import { driveObject, OBJECT_EPOCH } from "../support/driven-object.ts";
 
 const counters = (env as unknown as Env).COUNTERS;
