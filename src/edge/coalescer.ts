@@ -7,7 +7,8 @@
  * no sooner than CONTENDED_INTERVAL_MS after it left, so batches grow and
  * each RPC and storage write serves more decisions (group commit). For a
  * far object it leaves FAR_INTERVAL_MS after the one before, with that one
- * still in flight, so no call waits for another's round trip before its own.
+ * still in flight, so no call waits for another's round trip before its own;
+ * to an object more than AT_ONCE_RTT_MS away (round trip) it leaves at once.
  * A near object's batch out longer than twice its shortest round trip plus
  * STALLED_FLOOR_MS (its object asking another region) stops holding the
  * next one back. The object decides a batch in order, so every
@@ -74,6 +75,15 @@ export const CONTENDED_INTERVAL_MS = 8;
  */
 export const FAR_INTERVAL_MS = 1;
 
+/**
+ * Shortest round trip past which an object's calls are not batched at all
+ * (see object-pace.ts): each leaves at once, up to MAX_IN_FLIGHT in flight.
+ * Longer than a round trip inside one region, so a region's own objects
+ * keep batching and their calls per request stay few (docs/precount.md,
+ * "Request coalescing").
+ */
+export const AT_ONCE_RTT_MS = 100;
+
 /** Tuning for a Coalescer; the defaults suit the gateway. */
 export interface CoalescerOptions {
   /** The longest a batch waits for the RPC before it; past that it goes out anyway, so a slow or lost RPC delays others by at most this. Default 100. */
@@ -84,6 +94,8 @@ export interface CoalescerOptions {
   readonly contendedIntervalMs?: number;
   /** Gap between two batches to a far object, with earlier ones still in flight. Default FAR_INTERVAL_MS. */
   readonly farIntervalMs?: number;
+  /** Shortest round trip past which every batch to an object leaves at once. Default AT_ONCE_RTT_MS. */
+  readonly atOnceRttMs?: number;
 }
 
 /**
@@ -111,6 +123,7 @@ export class Coalescer {
     this.pace = new ObjectPace({
       contendedIntervalMs: options.contendedIntervalMs ?? CONTENDED_INTERVAL_MS,
       farIntervalMs: options.farIntervalMs ?? FAR_INTERVAL_MS,
+      atOnceRttMs: options.atOnceRttMs ?? AT_ONCE_RTT_MS,
     });
   }
 

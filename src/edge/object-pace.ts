@@ -1,7 +1,7 @@
 /**
  * When the next batch to a counter object may leave an isolate, and when
  * its answer can be expected: the coalescer's timing, per object, apart
- * from its batching (docs/precount.md, "Batching and distance").
+ * from its batching (docs/precount.md, "Request coalescing").
  *
  * Near objects (their round trip shorter than a batching interval) get
  * one RPC in flight at a time, and after a contended batch a hold of
@@ -10,7 +10,10 @@
  * wait for the RPC in flight and then its own: two round trips. For them
  * a contended batch leaves `farIntervalMs` after the one before it, with
  * earlier RPCs still in flight, so a call waits one round trip plus at
- * most that interval. An object that is only slow (queueing under load)
+ * most that interval. An object on another continent (its shortest round
+ * trip over `atOnceRttMs`) has every batch leave at once: beside such a
+ * round trip, the few milliseconds the interval and a waiter's look add
+ * are worth an RPC each. An object that is only slow (queueing under load)
  * keeps its short shortest round trip, so it is not sent more.
  *
  * A near object's batch that has been out longer than twice its shortest
@@ -50,13 +53,15 @@ export interface PaceOptions {
   readonly contendedIntervalMs: number;
   /** Gap between batches to a far object. */
   readonly farIntervalMs: number;
+  /** Shortest round trip above which no gap is kept: every batch to the object leaves at once. */
+  readonly atOnceRttMs: number;
 }
 
 /**
  * Pacing state of every object this isolate sends batches to.
  *
  * @example
- * const pace = new ObjectPace({ contendedIntervalMs: 8, farIntervalMs: 1 });
+ * const pace = new ObjectPace({ contendedIntervalMs: 8, farIntervalMs: 1, atOnceRttMs: 100 });
  * if (!pace.busy("api/shard/3", Date.now())) pace.sent("api/shard/3", Date.now(), false);
  */
 export class ObjectPace {
@@ -97,8 +102,9 @@ export class ObjectPace {
     }
     pace.starts.push(now);
     const far = this.far(pace);
-    // A far object's next batch waits only the short interval: its calls then wait one round trip plus that.
-    if (far) pace.heldUntil = now + this.options.farIntervalMs;
+    // A far object's next batch waits only the short interval (none past atOnceRttMs): its calls then wait one round
+    // trip plus that.
+    if (far) pace.heldUntil = pace.baseRttMs > this.options.atOnceRttMs ? now : now + this.options.farIntervalMs;
     else if (contended) pace.heldUntil = Math.max(pace.heldUntil, now + this.options.contendedIntervalMs);
   }
 

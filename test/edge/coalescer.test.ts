@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import type { CounterCall, CounterVerdict } from "../../src/durable/protocol.ts";
-import { CONTENDED_INTERVAL_MS, Coalescer, FAR_INTERVAL_MS, POLL_MS, STALLED_FLOOR_MS } from "../../src/edge/coalescer.ts";
+import { AT_ONCE_RTT_MS, CONTENDED_INTERVAL_MS, Coalescer, FAR_INTERVAL_MS, POLL_MS, STALLED_FLOOR_MS } from "../../src/edge/coalescer.ts";
 
 const call = (key: string): CounterCall => ({ key, cost: 1, limits: [] });
 const verdictFor = (c: CounterCall): CounterVerdict => ({
@@ -298,6 +298,47 @@ describe("request coalescing", () => {
       expect(alone.record.waitedMs).toBe(90);
       expect(sender.record.waitedMs).toBe(1 + 90);
       expect(other.record.waitedMs).toBeGreaterThanOrEqual(1 + 90);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("sends every call to an object over AT_ONCE_RTT_MS away at once: each waits exactly one round trip", async () => {
+    // The bound in docs/precount.md ("an object on another continent"). Broken on purpose once (the at-once rule
+    // dropped, far objects back on FAR_INTERVAL_MS): the second and third calls left 1 ms later in one batch.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    try {
+      const rtt = AT_ONCE_RTT_MS + 1;
+      const t = distantTransport(() => rtt);
+      const coalescer = new Coalescer(t.send);
+      const learn = timed(coalescer, "0");
+      await vi.advanceTimersByTimeAsync(rtt + POLL_MS);
+      await learn.answer;
+      const calls = ["1", "2", "3"].map((key) => timed(coalescer, key));
+      await vi.advanceTimersByTimeAsync(1);
+      calls.push(timed(coalescer, "4"));
+      await vi.advanceTimersByTimeAsync(2 * rtt);
+      const answers = await Promise.all(calls.map((c) => c.answer));
+      expect(answers.map((v) => v[0].decisions[0].remaining)).toEqual([1, 2, 3, 4]);
+      expect(t.sentAt.slice(1).map((at) => at - t.sentAt[1])).toEqual([0, 0, 0, 1]);
+      expect(calls.map((c) => c.record.waitedMs)).toEqual([rtt, rtt, rtt, rtt]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("still batches an object exactly AT_ONCE_RTT_MS away, 1 ms apart", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    try {
+      const t = distantTransport(() => AT_ONCE_RTT_MS);
+      const coalescer = new Coalescer(t.send);
+      const learn = timed(coalescer, "0");
+      await vi.advanceTimersByTimeAsync(AT_ONCE_RTT_MS + POLL_MS);
+      await learn.answer;
+      const calls = ["1", "2", "3"].map((key) => timed(coalescer, key));
+      await vi.advanceTimersByTimeAsync(2 * AT_ONCE_RTT_MS);
+      await Promise.all(calls.map((c) => c.answer));
+      expect(t.sentAt.slice(1).map((at) => at - t.sentAt[1])).toEqual([0, FAR_INTERVAL_MS]);
     } finally {
       vi.useRealTimers();
     }

@@ -10,14 +10,16 @@
  * taking the last RPC off.
  */
 import { describe, expect, it } from "vitest";
-import { CONTENDED_INTERVAL_MS, FAR_INTERVAL_MS } from "../../src/edge/coalescer.ts";
+import { AT_ONCE_RTT_MS, CONTENDED_INTERVAL_MS, FAR_INTERVAL_MS } from "../../src/edge/coalescer.ts";
 import { BUSY_FOR_MS, MAX_IN_FLIGHT, ObjectPace } from "../../src/edge/object-pace.ts";
 
 /** The coalescer's batching interval: the shortest round trip above it makes an object far. */
 const NEAR_GAP = CONTENDED_INTERVAL_MS;
 /** Not the coalescer's default (FAR_INTERVAL_MS), so that a default taken instead of the option shows. */
 const FAR_GAP = FAR_INTERVAL_MS + 2;
-const pace = () => new ObjectPace({ contendedIntervalMs: NEAR_GAP, farIntervalMs: FAR_GAP });
+/** Not the coalescer's default (AT_ONCE_RTT_MS) either. */
+const AT_ONCE_RTT = AT_ONCE_RTT_MS + 20;
+const pace = () => new ObjectPace({ contendedIntervalMs: NEAR_GAP, farIntervalMs: FAR_GAP, atOnceRttMs: AT_ONCE_RTT });
 
 /** An object whose shortest round trip is `rttMs`, with nothing in flight at `at`. */
 function withRtt(rttMs: number, at = 1_000) {
@@ -28,8 +30,8 @@ function withRtt(rttMs: number, at = 1_000) {
 }
 
 describe("ObjectPace", () => {
-  it("paces with the coalescer's documented defaults: 8 ms for a near object, 1 ms between a far one's batches", () => {
-    expect([CONTENDED_INTERVAL_MS, FAR_INTERVAL_MS, MAX_IN_FLIGHT, BUSY_FOR_MS]).toEqual([8, 1, 64, 1_000]);
+  it("paces with the coalescer's documented defaults: 8 ms for a near object, 1 ms between a far one's batches, none past 100 ms", () => {
+    expect([CONTENDED_INTERVAL_MS, FAR_INTERVAL_MS, AT_ONCE_RTT_MS, MAX_IN_FLIGHT, BUSY_FOR_MS]).toEqual([8, 1, 100, 64, 1_000]);
   });
 
   it("knows nothing of an object it never sent to", () => {
@@ -85,6 +87,21 @@ describe("ObjectPace", () => {
     expect(far.heldUntil("o")).toBe(2_000 + FAR_GAP); // contended or not, the next batch waits the far interval
     expect(far.busy("o", 2_000 + FAR_GAP - 1)).toBe(true);
     expect(far.busy("o", 2_000 + FAR_GAP)).toBe(false); // with its RPC still in flight
+  });
+
+  it(`keeps the far interval at a shortest round trip of atOnceRttMs and lets every batch leave at once above it`, () => {
+    // Broken on purpose once (atOnceRttMs compared with ≥): the object at exactly atOnceRttMs lost its interval.
+    const edge = withRtt(AT_ONCE_RTT);
+    edge.sent("o", 2_000, true);
+    expect(edge.heldUntil("o")).toBe(2_000 + FAR_GAP);
+    expect(edge.busy("o", 2_000)).toBe(true);
+
+    const beyond = withRtt(AT_ONCE_RTT + 1);
+    beyond.sent("o", 2_000, true);
+    expect(beyond.heldUntil("o")).toBe(2_000);
+    expect(beyond.busy("o", 2_000)).toBe(false); // with its RPC still in flight
+    for (let i = 1; i < MAX_IN_FLIGHT; i++) beyond.sent("o", 2_000, true);
+    expect(beyond.busy("o", 2_000)).toBe(true); // still at most MAX_IN_FLIGHT
   });
 
   it("paces a far object's contended batches by farIntervalMs, not contendedIntervalMs", () => {
