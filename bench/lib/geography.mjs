@@ -142,13 +142,34 @@ const getJson = async (port, path) => (await fetch(`http://127.0.0.1:${port}${pa
 
 /** Every floodgate service's call tally, summed (objects live in A's isolate, so their own calls are in A's). */
 async function callTally(ports) {
-  const sum = { calls: {}, unnamedObjects: 0 };
+  const sum = { calls: {}, answered: {}, unnamedObjects: 0 };
   for (const region of PLANET_REGIONS) {
     const t = await getJson(ports[`floodgate-${region}`], "/__bench/geo");
     for (const [k, n] of Object.entries(t.calls)) sum.calls[k] = (sum.calls[k] ?? 0) + n;
+    for (const [k, a] of Object.entries(t.answered)) {
+      const into = (sum.answered[k] ??= { calls: 0, waitedMs: 0 });
+      into.calls += a.calls;
+      into.waitedMs += a.waitedMs;
+    }
     sum.unnamedObjects += t.unnamedObjects;
   }
   return sum;
+}
+
+/**
+ * Per region: the mean round trip its isolates' calls to their own region's
+ * objects really waited between two tallies (the planet's timers fire late,
+ * so it is longer than twice the nominal one-way delay); undefined without calls.
+ */
+function realizedSameRegionMs(before, after) {
+  return Object.fromEntries(
+    PLANET_REGIONS.map((r) => {
+      const key = `isolate:${r}>${r}:regional`;
+      const calls = (after.answered[key]?.calls ?? 0) - (before.answered[key]?.calls ?? 0);
+      const waitedMs = (after.answered[key]?.waitedMs ?? 0) - (before.answered[key]?.waitedMs ?? 0);
+      return [r, calls > 0 ? waitedMs / calls : undefined];
+    }),
+  );
 }
 
 async function warm(ports, path, nonce) {
@@ -375,6 +396,7 @@ export async function measureGeography({ built, workDir, quick = false, log = ()
         offeredPerSecond: events.length / size.seconds,
         windowRolled,
         calls,
+        realizedSameRegionMs: realizedSameRegionMs(callsBefore, callsAfter),
         unnamedObjects: callsAfter.unnamedObjects,
         ...analyzed,
       });
@@ -462,6 +484,11 @@ export function printGeography(geo) {
     if (all.bareP99Ms > OVERLOADED_BARE_P99_MS)
       lines.push(
         `  WARNING: the bare worker's p99 was ${num(all.bareP99Ms, 0)} ms: this machine did not keep up with the offered rate, so the latencies of this workload mean little.`,
+      );
+    const realized = PLANET_REGIONS.filter((r) => w.realizedSameRegionMs?.[r] !== undefined);
+    if (realized.length > 0)
+      lines.push(
+        `  an isolate's call to its own region's object really waited (round trip, nominal ${2 * m.AA} ms): ${realized.map((r) => `${r} ${num(w.realizedSameRegionMs[r])} ms`).join(", ")}`,
       );
     if (w.byRegionsSeen)
       lines.push(

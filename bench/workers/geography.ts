@@ -21,17 +21,25 @@ export interface GeoEnv {
 
 /** Calls per `caller>from:to:kind`, e.g. `isolate:C>A:home`. */
 const calls: Record<string, number> = {};
+/** Per the same key: the calls answered and the ms their simulated distance really took, both ways (timers fire late). */
+const answered: Record<string, { calls: number; waitedMs: number }> = {};
 /** Objects started with no name in `ctx.id` (placed in A, with a note in the report). */
 const unnamed = { objects: 0 };
 
 /** `counters` as seen from `from`: each object at the planet's distance, each call tallied. */
 function fromRegion(caller: "isolate" | "object", from: PlanetRegion, counters: Env["COUNTERS"]): Env["COUNTERS"] {
+  const keyOf = (name: string | undefined) => `${caller}:${from}>${objectRegion(name)}:${isHomeObject(name) ? "home" : "regional"}`;
   return delayedCounters(
     counters,
     (name) => oneWayMs(from, objectRegion(name)),
     (name) => {
-      const key = `${caller}:${from}>${objectRegion(name)}:${isHomeObject(name) ? "home" : "regional"}`;
+      const key = keyOf(name);
       calls[key] = (calls[key] ?? 0) + 1;
+    },
+    (name, waitedMs) => {
+      const tally = (answered[keyOf(name)] ??= { calls: 0, waitedMs: 0 });
+      tally.calls += 1;
+      tally.waitedMs += waitedMs;
     },
   );
 }
@@ -82,9 +90,10 @@ function objectEnv(ctx: DurableObjectState, env: Env & GeoEnv): Env {
 }
 
 /**
- * This isolate's tally as JSON: `calls` by `caller:from>to:kind`, and `unnamedObjects`.
+ * This isolate's tally as JSON: `calls` by `caller:from>to:kind`, `answered`
+ * (calls and realized round-trip ms) by the same key, and `unnamedObjects`.
  *
  * @example
  * if (url.pathname === "/__bench/geo") return planetTally();
  */
-export const planetTally = () => Response.json({ calls, unnamedObjects: unnamed.objects });
+export const planetTally = () => Response.json({ calls, answered, unnamedObjects: unnamed.objects });

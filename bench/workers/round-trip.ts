@@ -26,11 +26,13 @@ const tally = { simulatedCalls: 0, simulatedRoundTripMs: 0 };
  */
 export const simulatedRoundTrips = () => ({ ...tally });
 
-/** Wait `ms` and count what the wait really took. */
-async function away(ms: number): Promise<void> {
+/** Wait `ms`, count what the wait really took, and return that. */
+async function away(ms: number): Promise<number> {
   const from = Date.now();
   await sleep(ms);
-  tally.simulatedRoundTripMs += Date.now() - from;
+  const waited = Date.now() - from;
+  tally.simulatedRoundTripMs += waited;
+  return waited;
 }
 
 type Counters = Env["COUNTERS"];
@@ -38,14 +40,20 @@ type Stub = ReturnType<Counters["getByName"]>;
 
 /**
  * `counters` with each object `oneWayMsOf(name)` away each way; `onCall`
- * hears of every call (an RPC method invoked on a stub) as it leaves. Ids are
- * made locally, with no wait.
+ * hears of every call (an RPC method invoked on a stub) as it leaves, and
+ * `onAnswered` of what its two waits really took once its answer is read.
+ * Ids are made locally, with no wait.
  *
  * @example
  * const far = delayedCounters(env.COUNTERS, (name) => (name.endsWith("@apac") ? 100 : 5));
  * await far.getByName("api/shard/3").decide(calls); // 5 ms out, 5 ms back
  */
-export function delayedCounters(counters: Counters, oneWayMsOf: (name: string | undefined) => number, onCall?: (name: string | undefined) => void): Counters {
+export function delayedCounters(
+  counters: Counters,
+  oneWayMsOf: (name: string | undefined) => number,
+  onCall?: (name: string | undefined) => void,
+  onAnswered?: (name: string | undefined, waitedMs: number) => void,
+): Counters {
   const far = (stub: Stub, name: string | undefined): Stub =>
     new Proxy(stub, {
       get(target, property) {
@@ -54,11 +62,12 @@ export function delayedCounters(counters: Counters, oneWayMsOf: (name: string | 
         return async (...args: unknown[]) => {
           onCall?.(name);
           const oneWay = oneWayMsOf(name);
-          await away(oneWay);
+          const out = await away(oneWay);
           // Called on the stub itself: an RPC method has no `apply` of its own (it would be taken for a remote method).
           const answer = await (target as unknown as Record<PropertyKey, (...a: unknown[]) => Promise<unknown>>)[property](...args);
-          await away(oneWay);
+          const back = await away(oneWay);
           tally.simulatedCalls += 1;
+          onAnswered?.(name, out + back);
           return answer;
         };
       },

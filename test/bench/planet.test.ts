@@ -43,12 +43,17 @@ describe("the simulated planet", () => {
     }
   });
 
-  it("reaches the real objects through the delayed binding (with a hint too) and tells of each call by name", async () => {
+  it("reaches the real objects through the delayed binding (with a hint too) and tells of each call by name and of its realized wait", async () => {
     const heard: (string | undefined)[] = [];
+    const waited: number[] = [];
     const counters = delayedCounters(
       (env as unknown as Env).COUNTERS,
-      () => 0,
+      () => 1,
       (name) => heard.push(name),
+      (name, waitedMs) => {
+        expect(name).toBe(heard.at(-1));
+        waited.push(waitedMs);
+      },
     );
     const name = inRegion(`planet-test/${Date.now()}`, "apac");
     const key = `${name}/k`;
@@ -58,5 +63,8 @@ describe("the simulated planet", () => {
     const [third] = await stub.decide([{ key, limits: [perHour(2)], cost: 1 }]);
     expect([first?.allowed, second?.allowed, third?.allowed]).toEqual([true, true, false]);
     expect(heard).toEqual([name, name, name]);
+    // What each call's two 1 ms waits really took: at least the nominal round trip, told once per answer.
+    expect(waited).toHaveLength(3);
+    for (const ms of waited) expect(ms).toBeGreaterThanOrEqual(2);
   });
 });
