@@ -146,10 +146,9 @@ async function callTally(ports) {
   for (const region of PLANET_REGIONS) {
     const t = await getJson(ports[`floodgate-${region}`], "/__bench/geo");
     for (const [k, n] of Object.entries(t.calls)) sum.calls[k] = (sum.calls[k] ?? 0) + n;
-    for (const [k, a] of Object.entries(t.answered)) {
-      const into = (sum.answered[k] ??= { calls: 0, waitedMs: 0 });
-      into.calls += a.calls;
-      into.waitedMs += a.waitedMs;
+    for (const [k, byMs] of Object.entries(t.answered)) {
+      const into = (sum.answered[k] ??= {});
+      for (const [ms, n] of Object.entries(byMs)) into[ms] = (into[ms] ?? 0) + n;
     }
     sum.unnamedObjects += t.unnamedObjects;
   }
@@ -157,17 +156,23 @@ async function callTally(ports) {
 }
 
 /**
- * Per region: the mean round trip its isolates' calls to their own region's
- * objects really waited between two tallies (the planet's timers fire late,
- * so it is longer than twice the nominal one-way delay); undefined without calls.
+ * Per region: the median round trip its isolates' calls to their own
+ * region's objects really waited between two tallies (the planet's timers
+ * fire late, so it is longer than twice the nominal one-way delay);
+ * undefined without calls.
  */
 function realizedSameRegionMs(before, after) {
   return Object.fromEntries(
     PLANET_REGIONS.map((r) => {
       const key = `isolate:${r}>${r}:regional`;
-      const calls = (after.answered[key]?.calls ?? 0) - (before.answered[key]?.calls ?? 0);
-      const waitedMs = (after.answered[key]?.waitedMs ?? 0) - (before.answered[key]?.waitedMs ?? 0);
-      return [r, calls > 0 ? waitedMs / calls : undefined];
+      const counts = Object.entries(after.answered[key] ?? {})
+        .map(([ms, n]) => [Number(ms), n - (before.answered[key]?.[ms] ?? 0)])
+        .filter(([, n]) => n > 0)
+        .sort((a, b) => a[0] - b[0]);
+      const calls = counts.reduce((sum, [, n]) => sum + n, 0);
+      let seen = 0;
+      const median = counts.find(([, n]) => (seen += n) >= calls / 2);
+      return [r, median?.[0]];
     }),
   );
 }
@@ -488,7 +493,7 @@ export function printGeography(geo) {
     const realized = PLANET_REGIONS.filter((r) => w.realizedSameRegionMs?.[r] !== undefined);
     if (realized.length > 0)
       lines.push(
-        `  an isolate's call to its own region's object really waited (round trip, nominal ${2 * m.AA} ms): ${realized.map((r) => `${r} ${num(w.realizedSameRegionMs[r])} ms`).join(", ")}`,
+        `  an isolate's call to its own region's object really waited, p50 (round trip, nominal ${2 * m.AA} ms): ${realized.map((r) => `${r} ${num(w.realizedSameRegionMs[r])} ms`).join(", ")}`,
       );
     if (w.byRegionsSeen)
       lines.push(

@@ -21,8 +21,8 @@ export interface GeoEnv {
 
 /** Calls per `caller>from:to:kind`, e.g. `isolate:C>A:home`. */
 const calls: Record<string, number> = {};
-/** Per the same key: the calls answered and the ms their simulated distance really took, both ways (timers fire late). */
-const answered: Record<string, { calls: number; waitedMs: number }> = {};
+/** Per the same key: how many calls' simulated distance really took each whole ms, both ways (timers fire late). */
+const answered: Record<string, Record<number, number>> = {};
 /** Objects started with no name in `ctx.id` (placed in A, with a note in the report). */
 const unnamed = { objects: 0 };
 
@@ -37,9 +37,8 @@ function fromRegion(caller: "isolate" | "object", from: PlanetRegion, counters: 
       calls[key] = (calls[key] ?? 0) + 1;
     },
     (name, waitedMs) => {
-      const tally = (answered[keyOf(name)] ??= { calls: 0, waitedMs: 0 });
-      tally.calls += 1;
-      tally.waitedMs += waitedMs;
+      const byMs = (answered[keyOf(name)] ??= {});
+      byMs[waitedMs] = (byMs[waitedMs] ?? 0) + 1;
     },
   );
 }
@@ -91,7 +90,7 @@ function objectEnv(ctx: DurableObjectState, env: Env & GeoEnv): Env {
 
 /**
  * This isolate's tally as JSON: `calls` by `caller:from>to:kind`, `answered`
- * (calls and realized round-trip ms) by the same key, and `unnamedObjects`.
+ * (calls by realized round-trip ms) by the same key, and `unnamedObjects`.
  *
  * @example
  * if (url.pathname === "/__bench/geo") return planetTally();
