@@ -99,7 +99,8 @@ export function isFloodgateHeader(name: string): boolean {
 }
 
 function needsCleaning(headers: Headers): boolean {
-  for (const [name] of headers) {
+  // Names only: no [name, value] pair made per header.
+  for (const name of headers.keys()) {
     if (name === "connection" || name === "proxy-connection" || isFloodgateHeader(name)) return true;
   }
   return false;
