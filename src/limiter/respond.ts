@@ -70,6 +70,7 @@ export function rateLimitHeaders(result: RateLimitResult, dialect: HeaderDialect
  */
 export function tooManyRequests(result: RateLimitResult, dialect: HeaderDialect = DEFAULT_HEADER_DIALECT): Response {
   const fixed = fixedRefusal(result, dialect);
+  // The Response copies the Headers (so nobody can change the kept ones), cheaper than converting a list of pairs.
   if (fixed !== undefined) return new Response(fixed.body, { status: 429, headers: fixed.headers });
   const retryAfter = retryAfterSeconds(result);
   const headers = rateLimitHeaders(result, dialect);
@@ -84,7 +85,7 @@ interface Fixed429 {
   readonly windowMs: number;
   readonly unit: string | undefined;
   readonly keys: readonly string[];
-  readonly headers: readonly [string, string][];
+  readonly headers: Headers;
   readonly body: string;
 }
 
@@ -109,7 +110,15 @@ function fixedRefusal(result: RateLimitResult, dialect: HeaderDialect): Fixed429
     const headers = rateLimitHeaders(result, dialect);
     headers.push(["content-type", "application/problem+json"]);
     const body = bodyText(result, violatedPolicies(result), retryAfterSeconds(result));
-    fixed = { dialect, name: policy.name, windowMs: policy.windowMs, unit: policy.quotaUnit, keys: policy.descriptor.map((e) => e.key), headers, body };
+    fixed = {
+      dialect,
+      name: policy.name,
+      windowMs: policy.windowMs,
+      unit: policy.quotaUnit,
+      keys: policy.descriptor.map((e) => e.key),
+      headers: new Headers(headers),
+      body,
+    };
     fixed429s.set(policy.rule, fixed);
   }
   return fixed;
