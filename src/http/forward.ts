@@ -99,8 +99,7 @@ export function isFloodgateHeader(name: string): boolean {
 }
 
 function needsCleaning(headers: Headers): boolean {
-  // Names only: no [name, value] pair made per header.
-  for (const name of headers.keys()) {
+  for (const [name] of headers) {
     if (name === "connection" || name === "proxy-connection" || isFloodgateHeader(name)) return true;
   }
   return false;
