@@ -8,7 +8,8 @@
  * during each of its loads. Samples are split by side: under a counter
  * object's frames (src/durable/counter-*, leases, slots, precount-sync,
  * src/algorithms) or the gateway's. Prints each scenario's ratio, the heap
- * after a collection, and self time by source and by function per side.
+ * after a collection, workerd's CPU per request (floodgate's and bare's, and
+ * bare's over floodgate's), and self time by source and by function per side.
  *
  *   flock /work/bench.lock node bench/mixed-profile.mjs [out-dir]
  *   env: SECS (per load, default 3), CONNS (default 32), IDS (scenario ids, comma-separated; "no-counter" is the
@@ -21,6 +22,7 @@ import { fileURLToPath } from "node:url";
 import { buildWorkers, WORKERS } from "./lib/build.mjs";
 import { keyArgs } from "./lib/keys.mjs";
 import { runLoad } from "./lib/load.mjs";
+import { watchProcessCpu } from "./lib/machine.mjs";
 import { inspect } from "./lib/profile.mjs";
 import { freePorts, startWorkerd, writeConfig } from "./lib/workerd.mjs";
 import { PROBES, SCENARIOS } from "./scenarios.ts";
@@ -65,8 +67,22 @@ const scenarios = (process.env.IDS ?? DEFAULT_IDS)
   .map((id) => (id === "no-counter" ? { id, path: noCounter.path, keys: { kind: "recurring", keys: 1_000 } } : SCENARIOS.find((s) => s.id === id)));
 // The bare worker's canned 429s exist for blocked and limit-zero; the hot key (mostly 429) is read against blocked's.
 const bareOf = (s) => (s.id === "blocked" || s.id === "limit-zero" ? `/429${s.path}` : s.id === "hot-key" ? "/429/sharded/blocked" : s.path);
-const load = (port, urlPath, s, nonce) =>
-  runLoad({ client: "wrk", url: `http://127.0.0.1:${port}${urlPath}`, connections, seconds, keyArgs: keyArgs(s.keys, nonce, 0), serverPid: server.pid });
+// workerd's CPU per request served (µs) beside the throughput: far steadier than req/s on a shared machine,
+// whose other processes take turns from the load but not CPU from workerd. The origin's share is in both.
+const load = async (port, urlPath, s, nonce) => {
+  const cpu = watchProcessCpu(server.pid);
+  const startedAt = performance.now();
+  const result = await runLoad({
+    client: "wrk",
+    url: `http://127.0.0.1:${port}${urlPath}`,
+    connections,
+    seconds,
+    keyArgs: keyArgs(s.keys, nonce, 0),
+    serverPid: server.pid,
+  });
+  const cpuSeconds = (cpu.stop() / 100) * ((performance.now() - startedAt) / 1000);
+  return { ...result, cpuUs: (1e6 * cpuSeconds) / result.requests };
+};
 
 function sourceOf(frame) {
   if (!frame.url) return frame.functionName.startsWith("(") ? frame.functionName : `runtime API: ${frame.functionName}`;
@@ -123,6 +139,9 @@ for (const s of scenarios) {
     floodgate: Math.round(f.rps),
     bare: Math.round(b.rps),
     ratio: +(f.rps / b.rps).toFixed(3),
+    cpuUsPerRequest: { floodgate: Math.round(f.cpuUs), bare: Math.round(b.cpuUs) },
+    // Bare's CPU per request over floodgate's: the throughput ratio a saturated machine would give.
+    cpuRatio: +(b.cpuUs / f.cpuUs).toFixed(3),
     ok: f.ok,
     limited: f.limited,
     heapMiB: +(await heapMiB()).toFixed(1),

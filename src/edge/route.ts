@@ -79,8 +79,19 @@ function blockKey(call: CounterCall): string {
   return key;
 }
 
-// Every algorithm answers a limit of 0 this way whatever its state (src/algorithms/arith.ts, zeroLimit).
-const ZERO_LIMIT: Decision = Object.freeze({ allowed: false, limit: 0, remaining: 0, resetAfterMs: 0, retryAfterMs: Infinity, effectiveWindowMs: Infinity });
+/**
+ * The decision every algorithm gives a limit of 0 whatever its state
+ * (src/algorithms/arith.ts, zeroLimit), as `neverAllowed` answers it: one
+ * frozen object, so a response made from it can be made once.
+ */
+export const ZERO_LIMIT: Decision = Object.freeze({
+  allowed: false,
+  limit: 0,
+  remaining: 0,
+  resetAfterMs: 0,
+  retryAfterMs: Infinity,
+  effectiveWindowMs: Infinity,
+});
 
 /**
  * The verdict of a plain call (no slot, nothing to reserve or refund) whose

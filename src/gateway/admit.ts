@@ -7,7 +7,7 @@
  */
 import { countersUnreachable } from "../context/failure-mode.ts";
 import type { Isolate } from "../context/isolate.ts";
-import { CounterUnavailableError, decide } from "../limiter/decide.ts";
+import { CounterUnavailableError, type DecideOptions, decide } from "../limiter/decide.ts";
 import type { RateLimitResult } from "../limiter/types.ts";
 import type { SlotLease } from "../durable/protocol.ts";
 import type { Region } from "../durable/regions.ts";
@@ -56,23 +56,8 @@ export async function admit(
   const settings = isolate.settings;
   let result: RateLimitResult;
   try {
-    const descriptors = requestDescriptors(rules, request, { trustedProxyHops: settings.trustedProxyHops, trustedProxyHeader: settings.trustedProxyHeader });
-    // Made only when a limit reads them (a concurrency limit, a regional one): a lease id, and `request.cf`
-    // turned into an object, would otherwise cost every request.
-    let slot: SlotLease | undefined;
-    let region: Region | undefined;
-    result = await decide(isolate.edge, descriptors, {
-      timeoutMs: settings.decisionTimeoutMs,
-      shadowAll: settings.shadowMode,
-      defer,
-      onLimit: true,
-      get slot() {
-        return (slot ??= newSlotLease());
-      },
-      get region() {
-        return (region ??= requestRegion(request));
-      },
-    });
+    const descriptors = requestDescriptors(rules, request, settings);
+    result = await decide(isolate.edge, descriptors, new GatewayDecision(settings.decisionTimeoutMs, settings.shadowMode, defer, request));
   } catch (error) {
     if (error instanceof InvalidClientIpError || error instanceof DuplicateValueError) return { response: problem(400, "Bad Request", error.message) };
     if (error instanceof RequestCostError) return { response: problem(error.status, error.status === 411 ? "Length Required" : "Bad Request", error.message) };
@@ -107,6 +92,38 @@ export async function admit(
     return { response: tooManyRequests(result, dialect) };
   }
   return slots === undefined ? { result } : { result, slots };
+}
+
+/**
+ * The gateway's decision options: `on_limit` honoured, and the slot and
+ * region made only when a limit reads them (a concurrency limit, a
+ * regional one): a lease id, and `request.cf` turned into an object, would
+ * otherwise cost every request. A class, so a request allocates one object
+ * and no getter closures.
+ */
+class GatewayDecision implements DecideOptions {
+  readonly onLimit = true;
+  readonly timeoutMs: number;
+  readonly shadowAll: boolean;
+  readonly defer: Defer;
+  private readonly request: Request;
+  private lease: SlotLease | undefined;
+  private arrivedIn: Region | undefined;
+
+  constructor(timeoutMs: number, shadowAll: boolean, defer: Defer, request: Request) {
+    this.timeoutMs = timeoutMs;
+    this.shadowAll = shadowAll;
+    this.defer = defer;
+    this.request = request;
+  }
+
+  get slot(): SlotLease {
+    return (this.lease ??= newSlotLease());
+  }
+
+  get region(): Region {
+    return (this.arrivedIn ??= requestRegion(this.request));
+  }
 }
 
 /**

@@ -11,7 +11,7 @@ import type { EdgeCall } from "../edge/runtime.ts";
 import { neverAllowed } from "../edge/route.ts";
 import { applyReplaces, matchDescriptor } from "../rules/index.ts";
 import type { CompiledLimit, DomainDescriptors } from "../rules/types.ts";
-import type { CounterCall } from "../durable/protocol.ts";
+import type { CounterCall, CounterVerdict } from "../durable/protocol.ts";
 import { counterCall } from "./calls.ts";
 import type { DescriptorOutcome, PolicyOutcome } from "./types.ts";
 
@@ -103,15 +103,16 @@ export function plan(requests: readonly DomainDescriptors[], options: PlanOption
       // A slot is the object's to give and to free: never from a cache or a pre-counted budget either.
       const plain = slot === undefined && !limits.some((limit) => actionOf(limit, honoured) !== undefined);
       const syncMs = precount && plain && !refundable ? precountSyncMs(limits) : undefined;
-      const relayTo = region === undefined ? relayRegion(options.region, limits, plain && !refundable) : undefined;
+      // A refund can free a cached rejection's quota early, so those are always asked.
+      // Limits of 0 refuse whatever the counter holds: the rules answer, and no object is asked (nor a
+      // region's relay, so the request's location is not read for them).
+      const refused = plain && !refundable && direct.kind === undefined ? refusalOf(limits) : undefined;
+      const relayTo = region === undefined && refused === undefined ? relayRegion(options.region, limits, plain && !refundable) : undefined;
       const name = region !== undefined ? inRegion(globalName, region) : relayTo !== undefined ? inRegion(globalName, relayTo) : globalName;
       const call: CounterCall = relayTo === undefined ? direct : { key, limits: direct.limits, cost, kind: "relay", object: name };
       outcomes[index].counter = { object: name, call };
       let list = byObject.get(name);
       if (list === undefined) byObject.set(name, (list = []));
-      // A refund can free a cached rejection's quota early, so those are always asked.
-      // Limits of 0 refuse whatever the counter holds: the rules answer, and no object is asked.
-      const refused = plain && !refundable && call.kind === undefined ? neverAllowed(limits) : undefined;
       list.push({ call, cacheable: !shadow && plain && !refundable, syncMs, refused, outcome: index, limits, honoured });
     }
   }
@@ -140,6 +141,15 @@ export function actionOf(limit: CompiledLimit, honoured: boolean): "delay" | "qu
 function relayRegion(region: Region | undefined, limits: readonly CompiledLimit[], plain: boolean): Region | undefined {
   if (region === undefined || region === LOCAL_REGION || !plain) return undefined;
   return limits.some((limit) => limit.strict === true || limit.concurrency !== undefined || limit.precount !== undefined) ? undefined : region;
+}
+
+// A node's limits are one compiled array (unless `replaces` filtered them): its refusal, if any, is made once.
+const refusals = new WeakMap<readonly CompiledLimit[], CounterVerdict | null>();
+
+function refusalOf(limits: readonly CompiledLimit[]): CounterVerdict | undefined {
+  let refusal = refusals.get(limits);
+  if (refusal === undefined) refusals.set(limits, (refusal = neverAllowed(limits) ?? null));
+  return refusal ?? undefined;
 }
 
 function refundableCall(call: CounterCall, refundable: boolean): CounterCall {

@@ -5,6 +5,7 @@
  */
 import { DEFAULT_HEADER_DIALECT, type HeaderDialect } from "../http/header-dialect.ts";
 import { DECISION_HEADER, DELAY_HEADER } from "../http/headers.ts";
+import { ZERO_LIMIT } from "../edge/route.ts";
 import { draft11Fields } from "./headers/draft11.ts";
 import { listedPolicies, violatedPolicies } from "./headers/order.ts";
 import { draft6Fields, draft7Fields, resetSeconds, xRateLimitFields } from "./headers/single-policy.ts";
@@ -68,10 +69,59 @@ export function rateLimitHeaders(result: RateLimitResult, dialect: HeaderDialect
  * if (!result.allowed) return tooManyRequests(result, settings.headerDialect);
  */
 export function tooManyRequests(result: RateLimitResult, dialect: HeaderDialect = DEFAULT_HEADER_DIALECT): Response {
+  const fixed = fixedRefusal(result, dialect);
+  // The Response copies the Headers (so nobody can change the kept ones), cheaper than converting a list of pairs.
+  if (fixed !== undefined) return new Response(fixed.body, { status: 429, headers: fixed.headers });
   const retryAfter = retryAfterSeconds(result);
   const headers = rateLimitHeaders(result, dialect);
   headers.push(["content-type", "application/problem+json"]);
   return new Response(quotaExceededBody(result, retryAfter), { status: 429, headers });
+}
+
+/** A 429 that is the same every time, and what it was made for. */
+interface Fixed429 {
+  readonly dialect: HeaderDialect;
+  readonly name: string;
+  readonly windowMs: number;
+  readonly unit: string | undefined;
+  readonly keys: readonly string[];
+  readonly headers: Headers;
+  readonly body: string;
+}
+
+// Per compiled limit of 0: its 429. No counter state changes a limit of 0's answer (src/edge/route.ts), so its
+// headers and body never change either: made once, not per request.
+const fixed429s = new WeakMap<object, Fixed429>();
+
+// The 429 of a request refused by one limit of 0 alone (its decision the rules' own ZERO_LIMIT), else undefined.
+function fixedRefusal(result: RateLimitResult, dialect: HeaderDialect): Fixed429 | undefined {
+  const policy = result.policy;
+  if (policy?.rule === undefined || policy.decision !== ZERO_LIMIT || result.policies.length !== 1 || result.reason !== "limited") return undefined;
+  if (result.limit !== 0 || result.remaining !== 0 || result.resetAfterMs !== 0 || result.retryAfterMs !== Infinity) return undefined;
+  let fixed = fixed429s.get(policy.rule);
+  if (
+    fixed === undefined ||
+    fixed.dialect !== dialect ||
+    fixed.name !== policy.name ||
+    fixed.windowMs !== policy.windowMs ||
+    fixed.unit !== policy.quotaUnit ||
+    !sameKeys(fixed.keys, policy.descriptor)
+  ) {
+    const headers = rateLimitHeaders(result, dialect);
+    headers.push(["content-type", "application/problem+json"]);
+    const body = bodyText(result, violatedPolicies(result), retryAfterSeconds(result));
+    fixed = {
+      dialect,
+      name: policy.name,
+      windowMs: policy.windowMs,
+      unit: policy.quotaUnit,
+      keys: policy.descriptor.map((e) => e.key),
+      headers: new Headers(headers),
+      body,
+    };
+    fixed429s.set(policy.rule, fixed);
+  }
+  return fixed;
 }
 
 /** A 429 body with its retry seconds left out (`parts` joined around them), and what it was made for. */

@@ -7,6 +7,7 @@ import { EdgeRuntime } from "../../src/edge/runtime.ts";
 import { decide } from "../../src/limiter/decide.ts";
 import { plan } from "../../src/limiter/plan.ts";
 import { tooManyRequests } from "../../src/limiter/respond.ts";
+import { HEADER_DIALECTS } from "../../src/http/header-dialect.ts";
 import type { DomainDescriptors } from "../../src/rules/types.ts";
 import { compiled } from "../support/app.ts";
 
@@ -26,7 +27,8 @@ async function bodyAndHeaders(response: Response) {
 }
 
 // Break tried: routeOf without its `refused` branch (every call asked the object): the call counts and
-// refusedByRules below failed; neverAllowed answering retryAfterMs 0: the verdict comparison failed.
+// refusedByRules below failed; neverAllowed answering retryAfterMs 0: the verdict comparison failed;
+// the once-made 429 (respond.ts, fixedRefusal) kept whatever the dialect: the 429 comparison failed.
 describe("limit 0 answered from the rules (no object call)", () => {
   for (const algorithm of ALGORITHMS) {
     it(`${algorithm}: the verdict, result and 429 are the object's own, and the object is never called`, async () => {
@@ -43,10 +45,17 @@ describe("limit 0 answered from the rules (no object call)", () => {
       expect(planned.refused).toEqual(fromObject);
       expect(results[0].allowed).toBe(false);
       expect(results[0].policies[0].decision).toEqual(fromObject.decisions[0]);
-      // The 429 built from the object's verdict and from the rules' one: same status, headers and body.
+      // The 429 built from the object's verdict and from the rules' one (made once per rule and dialect):
+      // same status, headers and body, in every dialect, however often and in whatever order asked.
       const viaObject = { ...results[0], policies: [{ ...results[0].policies[0], decision: fromObject.decisions[0] }] };
       viaObject.policy = viaObject.policies[0];
-      expect(await bodyAndHeaders(tooManyRequests(results[0]))).toEqual(await bodyAndHeaders(tooManyRequests(viaObject)));
+      for (const dialect of [...HEADER_DIALECTS, "draft-11" as const, ...HEADER_DIALECTS]) {
+        for (const result of results)
+          expect(await bodyAndHeaders(tooManyRequests(result, dialect))).toEqual(await bodyAndHeaders(tooManyRequests(viaObject, dialect)));
+      }
+      // A header set on one 429 (by a middleware after it) is on that one only.
+      tooManyRequests(results[0]).headers.set("x-added", "1");
+      expect(tooManyRequests(results[1]).headers.has("x-added")).toBe(false);
     });
   }
 

@@ -36,6 +36,7 @@ const domain = domainOf({
     { key: "regional", rate_limit: minute(3, { scope: "region" }) },
     { key: "quota", quota_mode: true, rate_limit: minute(3) },
     { key: "free" },
+    { key: "zero", rate_limit: minute(0) },
   ],
 });
 const one = (key: string, value = "v") => [{ key, value }];
@@ -106,6 +107,26 @@ describe("plan", () => {
     expect(local?.call.key).toBe(`${KEY("regional")}@local`);
     expect(planned("regional", { region: "weur" }).byObject.has(`p/key/${KEY("regional")}@weur`)).toBe(true);
     expect(planned("plain", { region: "weur" }).call?.call.key).toBe(KEY("plain"));
+  });
+
+  // Break tried: `refused` computed after the relay (as before): the call became a relay call and the region was read.
+  it("refuses a limit of 0 from the rules in any region: no relay, and the request's location is never read", () => {
+    let reads = 0;
+    const inWeur = {
+      get region() {
+        reads += 1;
+        return "weur" as const;
+      },
+    };
+    const { call, byObject } = planned("zero", inWeur);
+    expect(call?.refused?.allowed).toBe(false);
+    expect(call?.call).not.toHaveProperty("kind");
+    expect([...byObject.keys()]).toEqual([`p/key/${KEY("zero")}`]);
+    expect(reads).toBe(0);
+    // The same refusal each time: made once per node's limits.
+    expect(planned("zero", inWeur).call?.refused).toBe(call?.refused);
+    expect(planned("plain", inWeur).call?.call.kind).toBe("relay");
+    expect(reads).toBe(1);
   });
 
   it("gives a slot only to calls with a concurrency limit, and makes a call refundable if any of its limits is", () => {
