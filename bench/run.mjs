@@ -10,7 +10,7 @@
  * partial run writes those two under bench/.work/ instead, leaving the
  * results bench/README.md shows be). Method: bench/README.md.
  *
- *   npm run bench                  full run (~35 min on 2 cores)
+ *   npm run bench                  full run (~50 min on 2 cores)
  *   npm run bench -- --quick       smoke run (~3 min): 8 scenarios, 1 round of 1 s, small traces, the mixed pass, a small geography
  *   npm run bench -- --mixed       also with --only: every scenario alone and then mixed in one long-lived workerd (full and quick runs always)
  *   npm run bench -- --geo         the simulated geography alone (bench/lib/geography.mjs; --skip-geo leaves it out)
