@@ -75,7 +75,32 @@ export function tooManyRequests(result: RateLimitResult, dialect: HeaderDialect 
   const retryAfter = retryAfterSeconds(result);
   const headers = rateLimitHeaders(result, dialect);
   headers.push(["content-type", "application/problem+json"]);
-  return new Response(quotaExceededBody(result, retryAfter), { status: 429, headers });
+  return new Response(quotaExceededBody(result, retryAfter), { status: 429, headers: keptHeaders(result.policy?.rule, headers) });
+}
+
+/** The header list a rule's last 429 was made of, and the `Headers` made from it. */
+interface Kept429Headers {
+  readonly list: readonly [string, string][];
+  readonly headers: Headers;
+}
+
+// Per compiled limit: its last 429's headers. A blocked key's differ only when their seconds do, so most 429s
+// reuse them, and the Response copies a kept Headers for less than it turns a list into one.
+const kept429Headers = new WeakMap<object, Kept429Headers>();
+
+function keptHeaders(rule: object | undefined, list: [string, string][]): Headers | [string, string][] {
+  if (rule === undefined) return list;
+  const kept = kept429Headers.get(rule);
+  if (kept !== undefined && sameList(kept.list, list)) return kept.headers;
+  const headers = new Headers(list);
+  kept429Headers.set(rule, { list, headers });
+  return headers;
+}
+
+function sameList(a: readonly [string, string][], b: readonly [string, string][]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i][0] !== b[i][0] || a[i][1] !== b[i][1]) return false;
+  return true;
 }
 
 /** A 429 that is the same every time, and what it was made for. */

@@ -1,7 +1,7 @@
 // The 429's body is built once per rule with a slot for the retry seconds (src/limiter/respond.ts): every
 // answer must be byte for byte the body written whole, whatever changed since the last one on that rule.
 import { describe, expect, it } from "vitest";
-import { QUOTA_EXCEEDED_TYPE, retryAfterSeconds, tooManyRequests } from "../../src/limiter/respond.ts";
+import { QUOTA_EXCEEDED_TYPE, rateLimitHeaders, retryAfterSeconds, tooManyRequests } from "../../src/limiter/respond.ts";
 import type { PolicyOutcome, RateLimitResult } from "../../src/limiter/types.ts";
 
 const ruleA = { id: "a" };
@@ -73,4 +73,31 @@ describe("429 body built once per rule", () => {
       expect(await response.text()).toBe(wholeBody(result));
     });
   }
+});
+
+// A rule's last 429 headers are kept and reused while the list is the same (src/limiter/respond.ts): every
+// answer must still carry exactly the headers made for it. Break tried: reuse when only the first pair's value matches;
+// the draft-6, draft-7 and draft-11 cases then answered an earlier Retry-After and failed.
+describe("429 headers kept per rule", () => {
+  const sequence: RateLimitResult[] = [
+    refused({ rule: ruleA, name: "a", limit: 5, retryAfterMs: 1_500 }),
+    refused({ rule: ruleA, name: "a", limit: 5, retryAfterMs: 1_500 }),
+    refused({ rule: ruleA, name: "a", limit: 5, retryAfterMs: 2_500 }),
+    refused({ rule: ruleB, name: "b", limit: 1, retryAfterMs: 2_500 }),
+    refused({ rule: ruleA, name: "a", limit: 6, retryAfterMs: 2_500 }),
+    refused({ rule: ruleA, name: "a", limit: 6, retryAfterMs: 2_500, also: "b" }),
+  ];
+  const expected = (result: RateLimitResult, dialect: Parameters<typeof rateLimitHeaders>[1]) => [
+    ...new Headers([...rateLimitHeaders(result, dialect), ["content-type", "application/problem+json"]]),
+  ];
+  for (const dialect of ["draft-6", "draft-7", "draft-11", "none"] as const) {
+    it(`${dialect}: each 429 has its own headers, repeated and interleaved`, () => {
+      for (const result of [...sequence, ...sequence]) expect([...tooManyRequests(result, dialect).headers]).toEqual(expected(result, dialect));
+    });
+  }
+
+  it("a change to one 429's headers reaches no other", () => {
+    tooManyRequests(sequence[0]).headers.set("x-added", "1");
+    expect(tooManyRequests(sequence[1]).headers.has("x-added")).toBe(false);
+  });
 });
