@@ -99,7 +99,7 @@ export function isFloodgateHeader(name: string): boolean {
 }
 
 function needsCleaning(headers: Headers): boolean {
-  for (const [name] of headers) {
+  for (const name of headers.keys()) {
     if (name === "connection" || name === "proxy-connection" || isFloodgateHeader(name)) return true;
   }
   return false;

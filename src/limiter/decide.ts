@@ -4,7 +4,7 @@
  * edge answer them (one RPC per object, all in parallel, unless the isolate
  * can answer alone), and folds the verdicts (fold.ts, summarize.ts).
  */
-import type { SlotLease } from "../durable/protocol.ts";
+import type { CounterVerdict, SlotLease } from "../durable/protocol.ts";
 import type { Region } from "../durable/regions.ts";
 import type { EdgeRuntime } from "../edge/runtime.ts";
 import type { Defer } from "../http/defer.ts";
@@ -75,10 +75,12 @@ export async function decideEach(edge: EdgeRuntime, requests: readonly DomainDes
   const groups = [...byObject.values()];
   // A request answered entirely in this isolate (cached blocks, pre-counted budget) needs no object, and so no timeout.
   const local = groups.length === 1 ? edge.localVerdicts(groups[0], defer) : undefined;
-  const answers =
-    local !== undefined
-      ? [local]
-      : await withTimeout(Promise.all([...byObject].map(([name, calls]) => edge.decideCalls(name, calls, defer))), options.timeoutMs);
+  let answers: CounterVerdict[][];
+  if (local !== undefined) answers = [local];
+  else if (groups.length === 1) {
+    const [name] = byObject.keys();
+    answers = [await withTimeout(edge.decideCalls(name, groups[0], defer), options.timeoutMs)];
+  } else answers = await withTimeout(Promise.all([...byObject].map(([name, calls]) => edge.decideCalls(name, calls, defer))), options.timeoutMs);
   fold(outcomes, groups, answers);
   return outcomes;
 }

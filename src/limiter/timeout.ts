@@ -12,19 +12,19 @@ export class CounterUnavailableError extends Error {}
  * @example
  * const verdicts = await withTimeout(stub.decide(calls), 1000);
  */
-export async function withTimeout<T>(work: Promise<T>, timeoutMs: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new CounterUnavailableError(`no answer from counters within ${timeoutMs} ms`)), timeoutMs);
+export function withTimeout<T>(work: Promise<T>, timeoutMs: number): Promise<T> {
+  // One promise and one timer, settled from this request's own callbacks: every strong decision pays for it.
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new CounterUnavailableError(`no answer from counters within ${timeoutMs} ms`)), timeoutMs);
+    work.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(new CounterUnavailableError(String(error)));
+      },
+    );
   });
-  try {
-    return await Promise.race([
-      work.catch((error: unknown) => {
-        throw new CounterUnavailableError(String(error));
-      }),
-      deadline,
-    ]);
-  } finally {
-    if (timer !== undefined) clearTimeout(timer);
-  }
 }
