@@ -124,8 +124,9 @@ export class EdgeRuntime {
    */
   async decideCalls(objectName: string, items: readonly EdgeCall[], defer: Defer): Promise<CounterVerdict[]> {
     const now = this.now();
-    // Most requests are one call the object decides: no per-call bookkeeping for them.
-    if (items.length === 1 && routeOf(items[0], this.blocks, now).kind === "remote") {
+    // Most requests are one call the object decides: no per-call bookkeeping for them. Its route is found once.
+    const only = items.length === 1 ? routeOf(items[0], this.blocks, now) : undefined;
+    if (only?.kind === "remote") {
       const answers = await this.sendBatch(objectName, [items[0].call], defer);
       rememberBlock(items[0], answers[0], this.blocks, now, this.now());
       return answers;
@@ -134,7 +135,7 @@ export class EdgeRuntime {
     const remote: number[] = [];
     const local: Promise<void>[] = [];
     items.forEach((item, i) => {
-      const route = routeOf(item, this.blocks, now);
+      const route = only ?? routeOf(item, this.blocks, now);
       if (route.kind === "cached" || route.kind === "refused") {
         this.countLocal(route.kind);
         verdicts[i] = route.verdict;
