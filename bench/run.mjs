@@ -2,8 +2,9 @@
 /**
  * `npm run bench`: floodgate against the physical limit (a bare pass-through
  * worker, forwarding to the same origin) and
- * a peer (hono-rate-limiter's Durable Object store), on one workerd, loaded
- * from a separate process on 127.0.0.1; then the accuracy of every algorithm
+ * a peer (hono-rate-limiter's Durable Object store), each side in a workerd
+ * of its own (so each side's CPU per request is its own), loaded from a
+ * separate process on 127.0.0.1; then the accuracy of every algorithm
  * on a seeded trace, and the memory each keeps per key. Prints the tables,
  * writes the run's full raw JSON to bench/runs/ (git-ignored), and its
  * summary to bench/results.json plus the chart bench/results.svg (a quick or
@@ -42,9 +43,11 @@ import { profileDuring, summarizeBySource } from "./lib/profile.mjs";
 import { printReport, renderSvg, roundTrip } from "./lib/report.mjs";
 import { realizedRoundTripMs } from "./lib/round-trip.mjs";
 import { formatSummary, summarize } from "./lib/summary.mjs";
+import { cpuRatiosByRound, cpuUsPerRequest, processCpuTicks, spread, TICKS_PER_SECOND } from "./lib/cpu.mjs";
+import { startSides } from "./lib/sides.mjs";
 import { exactness, median, summarizeLoads } from "./lib/stats.mjs";
 import { printWarnings, tallyWarnings, warningCounts, warningLines } from "./lib/warnings.mjs";
-import { startWorkerd, workerdVersion, writeConfig } from "./lib/workerd.mjs";
+import { workerdVersion } from "./lib/workerd.mjs";
 import { FLOODGATE_VARIANTS, PROBES, SCENARIOS, zipfOverRanks } from "./scenarios.ts";
 import { checkBenchRules } from "./lib/rules-check.mjs";
 
@@ -76,9 +79,10 @@ const startedAt = Date.now();
 const log = (message) => console.log(`[bench ${((Date.now() - startedAt) / 1000).toFixed(0).padStart(3)} s] ${message}`);
 
 /**
- * Services in the one workerd: the origin, the bare pass-through worker,
- * floodgate (and any variants), the peer and the probes. Everything but the
- * origin forwards allowed requests to the origin over 127.0.0.1.
+ * The bench's services, each run in a workerd of its own (lib/sides.mjs):
+ * the origin, the bare pass-through worker, floodgate (and any variants),
+ * the peer and the probes. Everything but the origin forwards allowed
+ * requests to the origin over 127.0.0.1.
  */
 function services(built) {
   const toOrigin =
@@ -88,9 +92,7 @@ function services(built) {
     origin: { worker: built.origin },
     bare: { worker: built.bare, vars: toOrigin() },
     floodgate: { worker: built.floodgate, vars: toOrigin() },
-    // The same build again, for the per-key scenarios only: their thousands of
-    // objects (one per key) would otherwise live in the isolate every other
-    // scenario is measured in, and slow it down for the rest of the run.
+    // The same build again, for the per-key scenarios' own runs (their thousands of objects, one per key, in a process of their own).
     "floodgate-per-key": { worker: built.floodgate, vars: toOrigin() },
     peer: { worker: built.peer, vars: toOrigin() },
     probe: { worker: built.probe, vars: toOrigin() },
@@ -119,11 +121,11 @@ function targetsOf(scenario) {
  * spent (after the warm-up, or by spending it here); a drifted baseline
  * stops the run.
  */
-async function sameRejection(scenario, targets, ports) {
+async function sameRejection(scenario, targets, portOf) {
   const baseline = targets.find((t) => t.path.startsWith("/429/"));
   if (baseline === undefined) return;
   const shapeOf = async (target) => {
-    const response = await fetch(`http://127.0.0.1:${ports[target.service]}${target.path}`, { headers: { "x-api-key": scenario.keys.key } });
+    const response = await fetch(`http://127.0.0.1:${portOf(target)}${target.path}`, { headers: { "x-api-key": scenario.keys.key } });
     const names = [...response.headers.keys()].filter(
       (n) => n.startsWith("ratelimit") || n.startsWith("x-ratelimit-") || n === "retry-after" || n === "content-type",
     );
@@ -152,23 +154,34 @@ const FOREIGN_CPU_MAX = 15;
  * scan thousands of objects wake and write, whatever target is loaded then.
  */
 const SERVER_IDLE_CPU_MAX = 10;
+/**
+ * A target's CPU is read from just before its load until its process is idle
+ * again (as above, over 250 ms), at most this long after the load: the work
+ * its requests leave behind (floodgate's checkpoint within persist_ms, the
+ * last answers of far objects) counts; the peer's alarms, a window later, fall
+ * in whichever of its own runs comes next.
+ */
+const CPU_TAIL_MAX_MS = 2_000;
 
 /**
- * Every scenario in a workerd of its own (bare, floodgate, the peer and the
- * probes together, fresh storage), its targets alternating round by round.
- * A shared process made each scenario inherit the ones before it: thousands
- * of per-key objects and the peer's alarms, which fire a window after its
- * requests and write, whatever target is being loaded then.
+ * Every scenario in workerd processes of its own (one per target, and the
+ * origin's; fresh storage), its targets alternating round by round. A shared
+ * process made each scenario inherit the ones before it: thousands of
+ * per-key objects and the peer's alarms, which fire a window after its
+ * requests and write, whatever target is being loaded then. Each run also
+ * reads its target's process CPU (`cpuTicks`, `cpuUs` per request served).
+ * With `mixed`, `results.processes` gets each long-lived process's CPU over
+ * every request it served in the pass.
  */
 async function runLoads(scenarios, startServer, client, results, { mixed = false } = {}) {
   const runId = startedAt.toString(36);
   // Time the bench may spend waiting for, or repeating runs because of, other work on the machine.
   let patience = quick ? 10_000 : 150_000;
   let serverWaits = 0;
-  const quietMoment = async (serverPid) => {
+  const quietMoment = async (serverPids) => {
     for (;;) {
-      const watch = watchForeignCpu([serverPid]);
-      const server = watchProcessCpu(serverPid);
+      const watch = watchForeignCpu(serverPids);
+      const server = watchProcessCpu(serverPids);
       await new Promise((r) => setTimeout(r, 250));
       const busy = watch.stop();
       const serverBusy = server.stop();
@@ -179,35 +192,62 @@ async function runLoads(scenarios, startServer, client, results, { mixed = false
     }
   };
 
+  // Until the process is idle again (< SERVER_IDLE_CPU_MAX over 250 ms), at most CPU_TAIL_MAX_MS.
+  const settle = async (pid) => {
+    for (const until = Date.now() + CPU_TAIL_MAX_MS; Date.now() < until; ) {
+      const busy = watchProcessCpu(pid);
+      await new Promise((r) => setTimeout(r, 250));
+      if (!(busy.stop() > SERVER_IDLE_CPU_MAX)) return;
+    }
+  };
+
   const all = [];
   const rows = [];
+  // Requests each process's load client got over the whole pass (warm-ups and repeated runs included).
+  const served = new Map();
+  let server;
   for (const scenario of scenarios) {
     const targets = mixed ? mixedTargets(targetsOf(scenario), scenario, quick) : targetsOf(scenario);
-    const server = await startServer(scenario);
-    const load = (target, nonce, seconds) =>
-      runLoad({
+    server = await startServer(scenario, targets);
+    const load = async (target, nonce, seconds) => {
+      const result = await runLoad({
         client: client.name,
-        url: `http://127.0.0.1:${server.ports[target.service]}${target.path}`,
+        url: `http://127.0.0.1:${server.portOf(target)}${target.path}`,
         connections: settings.connections,
         seconds,
         keyArgs: keyArgsOf(scenario, nonce),
-        serverPid: server.pid,
+        serverPids: server.pids,
       });
-    const usageOf = async (target) => (await fetch(`http://127.0.0.1:${server.ports[target.service]}/__bench/usage`)).json();
+      const side = server.processOf(target);
+      served.set(side, (served.get(side) ?? 0) + result.requests);
+      return result;
+    };
+    const usageOf = async (target) => (await fetch(`http://127.0.0.1:${server.portOf(target)}/__bench/usage`)).json();
     const measure = async (target, nonce) => {
       for (let attempt = 1; ; attempt++) {
-        const idleBusy = await quietMoment(server.pid);
+        const idleBusy = await quietMoment(server.pids);
         const before = Date.now();
         // The mixed pass reads throughput only: its cost is the alone runs', and skipping the checkpoint wait keeps it short.
         const counted = !mixed && target.service.startsWith("floodgate");
         const usageBefore = counted ? await usageOf(target) : undefined;
         if (target.id === "floodgate") firstUsage ??= usageBefore;
+        const pid = server.pidOf(target);
+        const ticksBefore = processCpuTicks(pid);
         const result = await load(target, `${nonce}-${attempt}`, settings.seconds);
         // The checkpoint of the load's last second comes at most persist_ms (1000) later.
         if (counted) await new Promise((r) => setTimeout(r, 1_200));
+        await settle(pid);
+        const cpuTicks = processCpuTicks(pid) - ticksBefore;
         const usage = counted ? usageDelta(usageBefore, await usageOf(target)) : undefined;
         if (!(result.foreignCpuPercent > FOREIGN_CPU_MAX) || patience <= 0)
-          return { ...result, attempts: attempt, idleForeignCpuPercent: idleBusy, ...(usage ? { usage, seconds: settings.seconds } : {}) };
+          return {
+            ...result,
+            attempts: attempt,
+            idleForeignCpuPercent: idleBusy,
+            cpuTicks,
+            cpuUs: cpuUsPerRequest(cpuTicks, result.requests),
+            ...(usage ? { usage, seconds: settings.seconds } : {}),
+          };
         patience -= Date.now() - before;
         log(`  ${scenario.id}/${target.id}: other processes used ${result.foreignCpuPercent.toFixed(0)} % of the CPU during the run; repeating it`);
       }
@@ -218,7 +258,7 @@ async function runLoads(scenarios, startServer, client, results, { mixed = false
     try {
       // A fresh process: compile and warm every target before the first measured round.
       if (settings.warmupSeconds > 0) for (const target of targets) await load(target, `${runId}-warm-${target.id}`, settings.warmupSeconds);
-      if (scenario.keys.kind === "fixed") await sameRejection(scenario, targets, server.ports);
+      if (scenario.keys.kind === "fixed") await sameRejection(scenario, targets, server.portOf);
       for (let round = 0; round < settings.rounds; round++) {
         // Rotate the order each round so no target always runs first (or right after another).
         const order = targets.map((_, i) => targets[(i + round) % targets.length]);
@@ -242,10 +282,19 @@ async function runLoads(scenarios, startServer, client, results, { mixed = false
       if (realized !== undefined) targetSummary[id] = { ...targetSummary[id], realizedRoundTripMs: realized };
     }
     // What a variant gives up (e.g. coalescing), or how floodgate compares with a baseline (strong mode, a bare 429):
-    // floodgate's throughput over the other's, round by round.
+    // floodgate's throughput over the other's, and its CPU per request over the other's, round by round.
     for (const id of [...(scenario.variants ?? []), ...(scenario.baselines ?? []).map((b) => b.id)].filter((id) => byTarget.has(id))) {
       const perRound = byTarget.get(id).map((r) => (byTarget.get("floodgate").find((f) => f.round === r.round)?.rps ?? NaN) / r.rps);
-      targetSummary[id] = { ...targetSummary[id], floodgateOverThis: median(perRound), floodgateOverThisRounds: perRound };
+      const cpuRounds = cpuRatiosByRound(byTarget.get("floodgate"), byTarget.get(id));
+      const cpu = spread(cpuRounds);
+      targetSummary[id] = {
+        ...targetSummary[id],
+        floodgateOverThis: median(perRound),
+        floodgateOverThisRounds: perRound,
+        floodgateCpuOverThis: cpu.median,
+        floodgateCpuOverThisMin: cpu.min,
+        floodgateCpuOverThisMax: cpu.max,
+      };
     }
     rows.push({
       id: scenario.id,
@@ -262,6 +311,14 @@ async function runLoads(scenarios, startServer, client, results, { mixed = false
           )
         : undefined,
     });
+  }
+  if (mixed && server) {
+    const ticks = server.cpuSinceStart();
+    results.processes = Object.fromEntries(
+      Object.entries(ticks)
+        .filter(([id]) => served.has(id))
+        .map(([id, t]) => [id, { requests: served.get(id), cpuSeconds: t / TICKS_PER_SECOND, cpuUsPerRequest: cpuUsPerRequest(t, served.get(id)) }]),
+    );
   }
   const foreign = all.map((r) => r.foreignCpuPercent).filter(Number.isFinite);
   results.background = {
@@ -327,25 +384,32 @@ async function main() {
       if (profileScenario) process.env.BENCH_INSPECT ??= "9229";
       let current;
       let started = 0;
-      // A fresh workerd with fresh storage (its own directory) each time.
-      const startServer = async (scenario) => {
+      // Fresh workerd processes (one per side, lib/sides.mjs) with fresh storage (their own directories) each time.
+      const startServer = async (scenario, targets, { mixed = false } = {}) => {
         started += 1;
-        const { path, ports } = await writeConfig(join(work, "build"), services(built), join(work, "storage", String(started)));
-        const server = await startWorkerd(path, ports, join(work, `workerd-${scenario.id}.log`));
+        const sides = await startSides({
+          services: services(built),
+          targets,
+          mixed,
+          dir: join(work, "build", "configs", String(started)),
+          storageDir: join(work, "storage", String(started)),
+          logOf: (id) => join(work, `workerd-${scenario.id}-${id}.log`),
+          inspectorPort: process.env.BENCH_INSPECT ?? null,
+        });
+        const server = {
+          ...sides,
+          stop: async () => {
+            for (const { id, warnings } of await sides.stop()) noteStopped(`${scenario.id}/${id}`, warnings);
+            if (current === server) current = undefined;
+          },
+        };
         current = server;
         log(
-          `${scenario.id}: workerd (pid ${server.pid}) serving ${Object.entries(ports)
+          `${scenario.id}: one workerd per side, ${Object.entries(sides.ports)
             .map(([id, port]) => `${id} :${port}`)
             .join(", ")}`,
         );
-        return {
-          pid: server.pid,
-          ports,
-          stop: async () => {
-            noteStopped(scenario.id, await server.stop());
-            current = undefined;
-          },
-        };
+        return server;
       };
       const stopOnSignal = async () => {
         await current?.stop();
@@ -357,7 +421,7 @@ async function main() {
         if (profileScenario) {
           const scenario = SCENARIOS.find((s) => s.id === profileScenario);
           if (!scenario) throw new Error(`--profile: no scenario "${profileScenario}" (have ${SCENARIOS.map((s) => s.id).join(", ")})`);
-          const server = await startServer(scenario);
+          const server = await startServer(scenario, [{ id: "floodgate", service: "floodgate", path: scenario.path }]);
           try {
             await profile(scenario, server.ports, client, built);
           } finally {
@@ -368,11 +432,12 @@ async function main() {
         results.scenarios = await runLoads(scenarios, startServer, client, results);
         if (flag("mixed") || !only) {
           log("mixed: every scenario again, in turn, in one long-lived workerd");
-          const shared = oneProcess(startServer);
+          const everyTarget = scenarios.flatMap((s) => mixedTargets(targetsOf(s), s, quick));
+          const shared = oneProcess(() => startServer({ id: "mixed" }, everyTarget, { mixed: true }));
           const meta = {};
           try {
             const mixed = await runLoads(scenarios, shared.start, client, meta, { mixed: true });
-            results.mixed = { background: meta.background, scenarios: mixed, sideBySide: sideBySide(results.scenarios, mixed) };
+            results.mixed = { background: meta.background, processes: meta.processes, scenarios: mixed, sideBySide: sideBySide(results.scenarios, mixed) };
           } finally {
             await shared.stop();
           }

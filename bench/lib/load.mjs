@@ -50,8 +50,9 @@ function commandFor(client, url, connections, seconds, keyArgs) {
  * @example
  * const r = await runLoad({ client: "wrk", url: "http://127.0.0.1:8787/x", connections: 50, seconds: 4, keyArgs: ["hot", "n1"] });
  * r.rps; // requests per second; r.p50Ms, r.p99Ms; r.ok, r.limited; r.foreignCpuPercent
+ * // serverPid (or serverPids, for several workerd): the bench's own processes, left out of foreignCpuPercent.
  */
-export function runLoad({ client, url, connections, seconds, keyArgs, serverPid }) {
+export function runLoad({ client, url, connections, seconds, keyArgs, serverPid, serverPids = [serverPid] }) {
   const [command, args] = commandFor(client, url, connections, seconds, keyArgs);
   return new Promise((resolve, reject) => {
     const startedAt = Date.now();
@@ -63,7 +64,7 @@ export function runLoad({ client, url, connections, seconds, keyArgs, serverPid 
     const killer = setTimeout(() => child.kill("SIGKILL"), (seconds + 30) * 1000);
     // Other processes' CPU during the load, read just before the client exits
     // (its own ticks are gone once it has).
-    const watch = watchForeignCpu([serverPid, child.pid].filter(Boolean));
+    const watch = watchForeignCpu([...serverPids, child.pid].filter(Boolean));
     let foreignCpuPercent = NaN;
     const sampler = setTimeout(() => (foreignCpuPercent = watch.stop()), Math.max(100, seconds * 1000 - 150));
     child.on("error", reject);

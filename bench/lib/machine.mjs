@@ -8,6 +8,7 @@
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { cpus, release, totalmem } from "node:os";
+import { processCpuTicks, TICKS_PER_SECOND } from "./cpu.mjs";
 
 /**
  * CPU model, cores, memory, OS, runtime versions and the git tree.
@@ -31,14 +32,8 @@ export function machine(extra) {
 
 /** CPU time (clock ticks) a process has used so far, or 0 once it is gone. */
 function processTicks(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    // utime and stime are fields 14 and 15 of the whole line, 12 and 13 after the command name.
-    return Number(fields[11]) + Number(fields[12]);
-  } catch {
-    return 0;
-  }
+  const ticks = processCpuTicks(pid);
+  return Number.isFinite(ticks) ? ticks : 0;
 }
 
 /**
@@ -70,21 +65,22 @@ export function watchForeignCpu(pids) {
 }
 
 /**
- * Watch one process's own CPU use, in % of one core (workerd between
- * loads: alarms and other deferred work of earlier runs show here).
+ * Watch one process's own CPU use (or several processes' together), in %
+ * of one core (workerd between loads: alarms and other deferred work of
+ * earlier runs show here).
  *
  * @example
- * const watch = watchProcessCpu(workerdPid);
+ * const watch = watchProcessCpu(workerdPid); // or watchProcessCpu([pidA, pidB])
  * … 250 ms with no load …
  * watch.stop(); // 0 when workerd is idle, ~40 while alarms of a previous run fire
  */
-export function watchProcessCpu(pid) {
-  const ticksPerSecond = 100;
-  const start = { ticks: processTicks(pid), at: performance.now() };
+export function watchProcessCpu(pids) {
+  const ticks = () => [pids].flat().reduce((n, pid) => n + processTicks(pid), 0);
+  const start = { ticks: ticks(), at: performance.now() };
   return {
     stop() {
       const seconds = (performance.now() - start.at) / 1000;
-      return seconds > 0 ? (100 * (processTicks(pid) - start.ticks)) / ticksPerSecond / seconds : NaN;
+      return seconds > 0 ? (100 * (ticks() - start.ticks)) / TICKS_PER_SECOND / seconds : NaN;
     },
   };
 }

@@ -9,6 +9,31 @@ const int = (n) => (Number.isFinite(n) ? Math.round(n).toLocaleString("en-US") :
 const ms = (n) => (Number.isFinite(n) ? (n < 10 ? n.toFixed(1) : Math.round(n).toString()) : "—");
 const ratio = (n) => (Number.isFinite(n) ? (n >= 10 ? `${n.toFixed(0)}×` : n >= 1 ? `${n.toFixed(1)}×` : `${n.toFixed(2)}×`) : "—");
 const pct = (n, digits = 2) => (Number.isFinite(n) ? `${n.toFixed(digits)} %` : "—");
+/**
+ * CPU µs per request as "median (min–max)" over rounds.
+ *
+ * @example
+ * cpuCell({ cpuUsPerRequest: 412.3, cpuUsPerRequestMin: 380, cpuUsPerRequestMax: 451.2 }); // "412 (380–451)"
+ */
+export const cpuCell = (t) =>
+  t && Number.isFinite(t.cpuUsPerRequest)
+    ? t.cpuUsPerRequestMin === t.cpuUsPerRequestMax
+      ? int(t.cpuUsPerRequest)
+      : `${int(t.cpuUsPerRequest)} (${int(t.cpuUsPerRequestMin)}–${int(t.cpuUsPerRequestMax)})`
+    : "—";
+
+/**
+ * A CPU ratio as "median× (min–max)" over rounds, from `t[name]`, `t[name + "Min"]` and `t[name + "Max"]`.
+ *
+ * @example
+ * cpuRatioCell({ cpuToBare: 1.52, cpuToBareMin: 1.4, cpuToBareMax: 1.61 }, "cpuToBare"); // "1.52× (1.40–1.61)"
+ */
+export const cpuRatioCell = (t, name) => {
+  const [m, lo, hi] = [t?.[name], t?.[`${name}Min`], t?.[`${name}Max`]];
+  if (!Number.isFinite(m)) return "—";
+  return lo === hi ? `${m.toFixed(2)}×` : `${m.toFixed(2)}× (${lo.toFixed(2)}–${hi.toFixed(2)})`;
+};
+
 const bytes = (n) => (n >= 10_000 ? `${(n / 1024).toFixed(0)} KiB` : `${Math.round(n)} B`);
 
 /**
@@ -32,13 +57,16 @@ function notes(scenario, id) {
   if (exact) out.push(`${exact.verdict} (allowed ${exact.allowed.join(", ")} of ${exact.limit}; peer: ${scenario.exactness.peer.verdict})`);
   if (t.floodgateOverThis !== undefined)
     out.push(`floodgate ${t.floodgateOverThis.toFixed(2)}× this (rounds ${t.floodgateOverThisRounds.map((r) => r.toFixed(2)).join(", ")})`);
+  if (Number.isFinite(t.floodgateCpuOverThis)) out.push(`floodgate's CPU per request ${cpuRatioCell(t, "floodgateCpuOverThis")} this`);
   if (t.failOpen > 0) out.push(`${t.failOpen} failed open`);
   if (t.errors > 0) out.push(`${t.errors} errors`);
   return out.join("; ") || "";
 }
 
 /**
- * The throughput table: one row per scenario (and per floodgate variant).
+ * The throughput table: one row per scenario (and per floodgate variant),
+ * with each side's CPU per request (its own workerd's) and the row's CPU
+ * over bare's and the peer's.
  *
  * @example
  * console.log(throughputTable(results.scenarios));
@@ -58,16 +86,38 @@ export function throughputTable(scenarios) {
         ms(t.p99Ms),
         ratio(t.toBare),
         ratio(t.toPeer),
+        cpuCell(t),
+        cpuRatioCell(t, "cpuToBare"),
+        cpuRatioCell(t, "cpuToPeer"),
         int(s.targets.bare.rps),
+        cpuCell(s.targets.bare),
         int(s.targets.peer.rps),
         ms(s.targets.peer.p99Ms),
+        cpuCell(s.targets.peer),
         pct(t.limitedPercent, 0),
         notes(s, id),
       ]);
     }
   }
   return markdownTable(
-    ["scenario", "floodgate req/s", "p50 ms", "p99 ms", "× bare", "× peer", "bare req/s", "peer req/s", "peer p99 ms", "429s", "notes"],
+    [
+      "scenario",
+      "floodgate req/s",
+      "p50 ms",
+      "p99 ms",
+      "× bare",
+      "× peer",
+      "CPU µs/req",
+      "CPU ÷ bare",
+      "CPU ÷ peer",
+      "bare req/s",
+      "bare CPU µs/req",
+      "peer req/s",
+      "peer p99 ms",
+      "peer CPU µs/req",
+      "429s",
+      "notes",
+    ],
     rows,
   );
 }
@@ -165,13 +215,13 @@ export function roundTripTable(trips) {
 export function probeTable(results) {
   const host = results.scenarios.find((s) => results.probes.some((p) => s.targets[p.id]));
   if (!host) return "";
-  const row = (title, t) => [title, int(t.rps), ms(t.p50Ms), ms(t.p99Ms), ratio(t.toBare)];
+  const row = (title, t) => [title, int(t.rps), ms(t.p50Ms), ms(t.p99Ms), ratio(t.toBare), cpuCell(t), cpuRatioCell(t, "cpuToBare")];
   const rows = [row("bare pass-through worker (forwards to the origin)", host.targets.bare)];
   for (const p of results.probes) if (host.targets[p.id]) rows.push(row(p.title, host.targets[p.id]));
   rows.push(row(`floodgate, ${host.title}`, host.targets.floodgate));
   const minute = results.scenarios.find((s) => s.id === host.id.replace(/-1s$/, "-1m"));
   if (minute) rows.push(row(`floodgate, ${minute.title} (its own rounds)`, minute.targets.floodgate));
-  return `Where the time goes (${host.title}):\n\n${markdownTable(["configuration", "req/s", "p50 ms", "p99 ms", "× bare"], rows)}`;
+  return `Where the time goes (${host.title}):\n\n${markdownTable(["configuration", "req/s", "p50 ms", "p99 ms", "× bare", "CPU µs/req", "CPU ÷ bare"], rows)}`;
 }
 
 /**
@@ -246,6 +296,9 @@ export function printReport(results) {
   );
   if (results.scenarios) {
     console.log(`${s.rounds} round(s) × ${s.seconds} s per target, ${s.connections} connections; medians; ratios taken round by round.`);
+    console.log(
+      "CPU µs/req: the CPU (user + system) of the target's own workerd from its load's start until idle again, over the requests served; median (min–max) over rounds; CPU ÷ bare and ÷ peer: this target's over theirs, round by round.",
+    );
     const b = results.background;
     if (b) {
       console.log(

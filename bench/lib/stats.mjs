@@ -4,6 +4,7 @@
  * measured in the same round, minutes apart at most) before the median, so
  * slow drift of the machine cancels out.
  */
+import { summarizeCpu } from "./cpu.mjs";
 
 /**
  * The median of a list of numbers (the mean of the middle two for an even count).
@@ -19,8 +20,9 @@ export function median(values) {
 }
 
 /**
- * Per target: median req/s, p50, p99, shares of 429s and failures, and the
- * median per-round ratio to bare and to the peer.
+ * Per target: median req/s, p50, p99, shares of 429s and failures, the
+ * median per-round ratio to bare and to the peer, and its CPU per request
+ * with its ratios (`summarizeCpu` of cpu.mjs).
  *
  * @example
  * summarizeLoads(new Map([["bare", runs], ["floodgate", runs], ["peer", runs]])).floodgate.toBare; // 0.21
@@ -28,6 +30,7 @@ export function median(values) {
 export function summarizeLoads(byTarget) {
   const inRound = (id, round) => byTarget.get(id)?.find((r) => r.round === round);
   const out = {};
+  const cpu = summarizeCpu(byTarget);
   for (const [id, runs] of byTarget) {
     const total = runs.reduce((n, r) => n + r.requests, 0);
     const ratio = (other) => median(runs.map((r) => r.rps / (inRound(other, r.round)?.rps ?? NaN)));
@@ -41,6 +44,7 @@ export function summarizeLoads(byTarget) {
       limitedPercent: total ? (100 * runs.reduce((n, r) => n + r.limited, 0)) / total : 0,
       failOpen: runs.reduce((n, r) => n + r.failOpen, 0),
       errors: runs.reduce((n, r) => n + r.other + r.socketErrors + r.timeouts, 0),
+      ...cpu[id],
       runs,
     };
   }

@@ -119,16 +119,18 @@ function workerConfig(id, worker, configDir, vars, objectsFrom) {
  * Write the config for `services` (id → { worker, vars, objectsFrom? }) and
  * return the port each listens on. `vars` may be a function of the ports (so
  * a worker can be told where another one listens, e.g. the bench origin).
+ * With `ports` (taken beforehand, covering these services and any others
+ * their vars name, as when each workerd of a set serves one service), those
+ * are used; `file` names the config in `dir` (one per workerd of a set).
  *
  * @example
  * const { path, ports } = await writeConfig(dir, { bare: { worker: built.bare, vars: {} } }, storageDir);
  */
-export async function writeConfig(dir, services, storageDir) {
+export async function writeConfig(dir, services, storageDir, { ports: given, file = "bench.capnp" } = {}) {
   mkdirSync(dir, { recursive: true });
   mkdirSync(storageDir, { recursive: true });
   const ids = Object.keys(services);
-  const free = await freePorts(ids.length);
-  const ports = Object.fromEntries(ids.map((id, i) => [id, free[i]]));
+  const ports = given ?? Object.fromEntries((await freePorts(ids.length)).map((port, i) => [ids[i], port]));
   const lines = [
     `using Workerd = import "/workerd/workerd.capnp";`,
     `const config :Workerd.Config = (`,
@@ -143,7 +145,7 @@ export async function writeConfig(dir, services, storageDir) {
     `);`,
     ...Object.entries(services).map(([id, s]) => workerConfig(id, s.worker, dir, (typeof s.vars === "function" ? s.vars(ports) : s.vars) ?? {}, s.objectsFrom)),
   ];
-  const path = join(dir, "bench.capnp");
+  const path = join(dir, file);
   writeFileSync(path, `${lines.join("\n")}\n`);
   return { path, ports };
 }
