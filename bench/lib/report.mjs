@@ -55,7 +55,7 @@ function notes(scenario, id) {
   const out = [];
   const exact = scenario.exactness?.[id];
   if (exact) out.push(`${exact.verdict} (allowed ${exact.allowed.join(", ")} of ${exact.limit}; peer: ${scenario.exactness.peer.verdict})`);
-  if (t.floodgateOverThis !== undefined)
+  if (Number.isFinite(t.floodgateOverThis))
     out.push(`floodgate ${t.floodgateOverThis.toFixed(2)}× this (rounds ${t.floodgateOverThisRounds.map((r) => r.toFixed(2)).join(", ")})`);
   if (Number.isFinite(t.floodgateCpuOverThis)) out.push(`floodgate's CPU per request ${cpuRatioCell(t, "floodgateCpuOverThis")} this`);
   if (t.failOpen > 0) out.push(`${t.failOpen} failed open`);
