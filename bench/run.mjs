@@ -156,10 +156,11 @@ const FOREIGN_CPU_MAX = 15;
 const SERVER_IDLE_CPU_MAX = 10;
 /**
  * A target's CPU is read from just before its load until its process is idle
- * again (as above, over 250 ms), at most this long after the load: the work
- * its requests leave behind (floodgate's checkpoint within persist_ms, the
- * last answers of far objects) counts; the peer's alarms, a window later, fall
- * in whichever of its own runs comes next.
+ * again (as above, over 250 ms), at most this long after the load (and the
+ * checkpoint wait of a counted run): the work its requests leave behind
+ * (floodgate's checkpoint within persist_ms, the last answers of far
+ * objects) counts; the peer's alarms, a window later, fall in whichever of
+ * its own runs comes next.
  */
 const CPU_TAIL_MAX_MS = 2_000;
 
