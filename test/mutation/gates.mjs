@@ -1,0 +1,21 @@
+// @ts-check
+// The folders whose mutation scores .ci/run gates (docs/testing.md, "Mutation testing"):
+// what each mutates, its least score, and the committed baseline the gate run starts from.
+
+/**
+ * One gated folder: the globs Stryker mutates and the score under which the gate fails.
+ * @typedef {{ name: string, mutate: string[], least: number }} Gate
+ */
+
+/** @type {readonly Gate[]} */
+export const GATES = [
+  { name: "algorithms", mutate: ["src/algorithms/**/*.ts"], least: 90 },
+  { name: "queue policy", mutate: ["src/queue/policy.ts", "src/queue/pace.ts"], least: 85 },
+  { name: "shard hash", mutate: ["src/durable/shard-hash.ts"], least: 85 },
+];
+
+/** The gate run's incremental baseline: committed, so a clean clone re-tests only mutants whose code or tests changed. */
+export const GATE_BASELINE = "test/mutation/gate-baseline.json";
+
+/** Where the gate run's JSON report goes (git-ignored), read back for the per-folder scores. */
+export const GATE_REPORT = "reports/mutation/gate.json";
