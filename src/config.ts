@@ -9,7 +9,7 @@ import type { QueueStatusObject } from "./queue/status-object.ts";
 import type { QueuedMessage } from "./queue/message.ts";
 import type { RulesObject } from "./rules/rules-object.ts";
 import type { TrustedProxyHeader } from "./request/client-ip.ts";
-import { type EncodedSlashes, type MethodOverride, readEncodedSlashes, readMethodOverride } from "./request/origin-view.ts";
+import { type EncodedSlashes, type MethodOverride, readEncodedSlashes, readMethodOverride } from "./http/origin-settings.ts";
 import { DEFAULT_HEADER_DIALECT, HEADER_DIALECTS, type HeaderDialect, isHeaderDialect } from "./http/header-dialect.ts";
 
 /**

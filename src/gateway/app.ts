@@ -82,7 +82,8 @@ export function createApp(isolateOf: IsolateOf): Gateway {
     async fetch(request, env, ctx) {
       // TRACE echoes the request (cookies, credentials) back; CONNECT asks for a tunnel. Neither reaches an origin.
       const method = request.method;
-      if (method === "TRACE" || method === "CONNECT") return problem(405, "Method Not Allowed", `floodgate does not pass ${method} on.`, {}, { Allow: "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS" });
+      if (method === "TRACE" || method === "CONNECT")
+        return problem(405, "Method Not Allowed", `floodgate does not pass ${method} on.`, {}, { Allow: "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS" });
       const admin = adminPath(request.url);
       if (admin === "spelled") return problem(404, "Not Found", "No such floodgate endpoint: spell the path /__ratelimit/… exactly.");
       if (admin === "exact" || hasEscape(request.url)) return app.fetch(request, env, ctx);

@@ -5,6 +5,7 @@
  * origin may trust"), in any spelling.
  */
 import { DECISION_HEADER, DELAY_HEADER } from "./headers.ts";
+import { METHOD_OVERRIDE_HEADERS } from "./origin-settings.ts";
 import { pathStart } from "./url-parts.ts";
 
 // RFC 9110 section 7.6.1: connection-specific fields are not forwarded.
@@ -132,7 +133,11 @@ const optionsOf = new WeakMap<object, ForwardOptions>();
  * @example
  * await forwardToOrigin(request, origin, forwardOptions(isolate.settings));
  */
-export function forwardOptions(settings: { readonly methodOverride?: "strip" | "count"; readonly trustedProxyHops: number; readonly trustedProxyHeader: string }): ForwardOptions {
+export function forwardOptions(settings: {
+  readonly methodOverride?: "strip" | "count";
+  readonly trustedProxyHops: number;
+  readonly trustedProxyHeader: string;
+}): ForwardOptions {
   let options = optionsOf.get(settings);
   if (options === undefined) {
     options = {
@@ -144,7 +149,7 @@ export function forwardOptions(settings: { readonly methodOverride?: "strip" | "
   return options;
 }
 
-const OVERRIDE_HEADERS = new Set(["x-http-method-override", "x-http-method", "x-method-override"]);
+const OVERRIDE_HEADERS: ReadonlySet<string> = new Set(METHOD_OVERRIDE_HEADERS);
 
 /**
  * A header a client may not send an origin: one of floodgate's own, or a

@@ -79,7 +79,15 @@ export function requestDescriptors(rules: CompiledRules, request: Request, optio
   const canonical = originPath(canonicalPath(parts.path), options.encodedSlashes ?? "decode");
   const overrideMode = options.methodOverride ?? "strip";
   const method = originMethod(request.method, overrideMode === "count" ? request.headers : EMPTY_HEADERS, overrideMode);
-  const facts: RequestFacts = { request, href, canonical, path: canonical, host: originHost(parts.host), method, trustedProxyHops: options.trustedProxyHops ?? 0 };
+  const facts: RequestFacts = {
+    request,
+    href,
+    canonical,
+    path: canonical,
+    host: originHost(parts.host),
+    method,
+    trustedProxyHops: options.trustedProxyHops ?? 0,
+  };
   if (options.trustedProxyHeader !== undefined) facts.trustedProxyHeader = options.trustedProxyHeader;
   const out: DomainDescriptors[] = [];
   for (const domain of rules.domains.values()) {

@@ -38,7 +38,8 @@ export function limitedHeaders(rules: CompiledRules): readonly string[] {
   if (names === undefined) {
     const found = new Set<string>();
     for (const domain of rules.domains.values())
-      for (const route of domain.routes) for (const spec of route.descriptors) for (const entry of spec) if (entry.source.kind === "header") found.add(hyphenName(entry.source.name));
+      for (const route of domain.routes)
+        for (const spec of route.descriptors) for (const entry of spec) if (entry.source.kind === "header") found.add(hyphenName(entry.source.name));
     limitedNames.set(rules, (names = [...found]));
   }
   return names;

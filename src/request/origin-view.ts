@@ -7,42 +7,10 @@
  * these forms, so a spelling the origin treats as the same request is the
  * same request to its limit.
  */
-import { canonicalPath } from "../http/canonical-path.ts";
+import { decodedSlashes } from "../http/canonical-path.ts";
+import { type EncodedSlashes, METHOD_OVERRIDE_HEADERS, type MethodOverride } from "../http/origin-settings.ts";
 
-/** `METHOD_OVERRIDE`: `strip` removes method-override headers before the origin; `count` keys a POST on the method they name. */
-export type MethodOverride = "strip" | "count";
-
-/** `ENCODED_SLASHES`: `%2F` and `%5C` read as `/` (`decode`), kept apart from it (`keep`), or refused with 400 (`reject`). */
-export type EncodedSlashes = "decode" | "keep" | "reject";
-
-/** Headers Rails, Laravel, Symfony, Express's method-override and ASP.NET read a method from. */
-export const METHOD_OVERRIDE_HEADERS: readonly string[] = ["x-http-method-override", "x-http-method", "x-method-override"];
-
-/**
- * The METHOD_OVERRIDE setting; `fail` makes the error thrown for a bad value.
- *
- * @example
- * readMethodOverride(undefined, (why) => new Error(why)); // "strip"
- */
-export function readMethodOverride(given: string | undefined, fail: (why: string) => Error): MethodOverride {
-  const text = (given ?? "").trim().toLowerCase();
-  if (text === "" || text === "strip") return "strip";
-  if (text === "count") return "count";
-  throw fail(`METHOD_OVERRIDE must be "strip" or "count", got ${JSON.stringify(given)}`);
-}
-
-/**
- * The ENCODED_SLASHES setting; `fail` makes the error thrown for a bad value.
- *
- * @example
- * readEncodedSlashes("reject", (why) => new Error(why)); // "reject"
- */
-export function readEncodedSlashes(given: string | undefined, fail: (why: string) => Error): EncodedSlashes {
-  const text = (given ?? "").trim().toLowerCase();
-  if (text === "" || text === "decode") return "decode";
-  if (text === "keep" || text === "reject") return text;
-  throw fail(`ENCODED_SLASHES must be "decode", "keep" or "reject", got ${JSON.stringify(given)}`);
-}
+export { type EncodedSlashes, type MethodOverride, readEncodedSlashes, readMethodOverride } from "../http/origin-settings.ts";
 
 /**
  * A query parameter, cookie or header sent more than once with different
@@ -93,7 +61,8 @@ export function originMethod(method: string, headers: Headers, mode: MethodOverr
     const value = headers.get(name) ?? headers.get(name.replaceAll("-", "_"));
     if (value === null) continue;
     const text = value.trim().toUpperCase();
-    if (!TOKEN.test(text) || (named !== undefined && named !== text)) throw new AmbiguousRequestError(`The method override "${value.slice(0, 32)}" is not one method; send one.`);
+    if (!TOKEN.test(text) || (named !== undefined && named !== text))
+      throw new AmbiguousRequestError(`The method override "${value.slice(0, 32)}" is not one method; send one.`);
     named = text;
   }
   return named ?? upper;
@@ -123,8 +92,9 @@ export function methodKey(method: string): string {
 export function originPath(canonical: string, mode: EncodedSlashes): string {
   if (mode === "keep" || canonical.indexOf("%") < 0) return canonical;
   if (!/%(2F|5C)/.test(canonical)) return canonical;
-  if (mode === "reject") throw new AmbiguousRequestError("The path holds an encoded slash (%2F or %5C), which origins read two ways; send the path with plain slashes.");
-  return canonicalPath(canonical.replace(/%(2F|5C)/g, "/"));
+  if (mode === "reject")
+    throw new AmbiguousRequestError("The path holds an encoded slash (%2F or %5C), which origins read two ways; send the path with plain slashes.");
+  return decodedSlashes(canonical);
 }
 
 /**

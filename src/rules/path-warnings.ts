@@ -4,7 +4,7 @@
  * route patterns are put in canonical form when compiled. The warning says
  * how each is really read, so the file can say what it means.
  */
-import { canonicalPath } from "../http/canonical-path.ts";
+import { canonicalPath, decodedSlashes } from "../http/canonical-path.ts";
 import { domainPath } from "./paths.ts";
 import { indexPath, type JsonObject, keyPath } from "./reader.ts";
 import type { PathOptions, RuleError } from "./types.ts";
@@ -70,7 +70,9 @@ function treeWarnings(level: unknown, at: string, options: PathOptions, warnings
 function patternMessage(pattern: string, canonical: string, options: PathOptions): string {
   const why: string[] = [];
   if (!pattern.startsWith("/")) why.push('a leading "/" added');
-  if (!options.caseSensitive && canonicalPath(pattern) !== canonical) why.push("letter case folded");
+  const slashes = /%(2F|5C)/i.test(pattern);
+  if (slashes) why.push('encoded slashes read as "/"');
+  if (!options.caseSensitive && decodedSlashes(canonicalPath(pattern)) !== canonical) why.push("letter case folded");
   if (pattern.includes(";"))
     why.push(pattern.includes("*") && !canonical.includes("*") ? '";" parameters dropped, and the "*" with them' : '";" parameters dropped');
   if (DOT_SEGMENT.test(pattern)) why.push("dot segments resolved");

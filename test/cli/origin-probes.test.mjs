@@ -82,7 +82,7 @@ let port;
 
 /** One request: `method target` with header `lines`, sent as raw bytes. */
 function send(method, target, lines = [], body = "") {
-  const head = [`${method} ${target} HTTP/1.1`, ...lines.some(([n]) => n.toLowerCase() === "host") ? [] : [`Host: 127.0.0.1:${port}`]];
+  const head = [`${method} ${target} HTTP/1.1`, ...(lines.some(([n]) => n.toLowerCase() === "host") ? [] : [`Host: 127.0.0.1:${port}`])];
   for (const [name, value] of lines) head.push(`${name}: ${value}`);
   head.push("Connection: close", `Content-Length: ${Buffer.byteLength(body)}`);
   return raw(port, `${head.join("\r\n")}\r\n\r\n${body}`);
@@ -121,7 +121,13 @@ describe("against wrangler dev and an origin that echoes what it received", { ti
     assert.equal(await send("DELETE", "/things/1"), 200);
     assert.equal(await send("DELETE", "/things/1"), 429);
     for (const name of ["X-HTTP-Method-Override", "X-HTTP-Method", "X-Method-Override", "X_HTTP_Method_Override"]) {
-      assert.equal(await send("POST", "/things/1", [[name, "DELETE"], ["X-Probe", `override-${name}`]]), 200);
+      assert.equal(
+        await send("POST", "/things/1", [
+          [name, "DELETE"],
+          ["X-Probe", `override-${name}`],
+        ]),
+        200,
+      );
       const [got] = received(`override-${name}`);
       assert.equal(got.method, "POST");
       assert.ok(!got.lines.some(([n]) => /method/i.test(n)), `${name} reached the origin: ${JSON.stringify(got.lines)}`);
@@ -178,7 +184,14 @@ describe("against wrangler dev and an origin that echoes what it received", { ti
     assert.equal(await send("GET", "/keyed", [["X-Api-Key", "K1"]]), 200);
     assert.equal(await send("GET", "/keyed", [["X-Api-Key", "K1"]]), 429);
     // Counted as "K1, junk"; Go and Java would read the first of two lines, "K1", so the origin gets one line.
-    assert.equal(await send("GET", "/keyed", [["X-Api-Key", "K1"], ["X-Api-Key", "junk"], ["X-Probe", "dup"]]), 200);
+    assert.equal(
+      await send("GET", "/keyed", [
+        ["X-Api-Key", "K1"],
+        ["X-Api-Key", "junk"],
+        ["X-Probe", "dup"],
+      ]),
+      200,
+    );
     const [got] = received("dup");
     assert.deepEqual(
       got.lines.filter(([n]) => n.toLowerCase() === "x-api-key").map(([, v]) => v),
@@ -190,7 +203,13 @@ describe("against wrangler dev and an origin that echoes what it received", { ti
     assert.equal(await send("GET", "/keyed", [["X-Api-Key", "K2"]]), 200);
     assert.equal(await send("GET", "/keyed", [["X_Api_Key", "K2"]]), 429);
     assert.equal(await send("GET", "/keyed", [["X_API_KEY", "K2"]]), 429);
-    assert.equal(await send("GET", "/keyed", [["X-Api-Key", "K3"], ["X_Api_Key", "K2"]]), 400);
+    assert.equal(
+      await send("GET", "/keyed", [
+        ["X-Api-Key", "K3"],
+        ["X_Api_Key", "K2"],
+      ]),
+      400,
+    );
   });
 
   it("headers: the bearer scheme's case does not make a new key", async () => {
@@ -212,7 +231,15 @@ describe("against wrangler dev and an origin that echoes what it received", { ti
   });
 
   it("/__ratelimit in any spelling is never forwarded", async () => {
-    for (const target of ["//__ratelimit/json", "/__RATELIMIT/json", "/__ratelimit;x/json", "/%5F_ratelimit/json", "/__Ratelimit", "/a/../__ratelimit/x", "/__ratelimit%2Fjson"]) {
+    for (const target of [
+      "//__ratelimit/json",
+      "/__RATELIMIT/json",
+      "/__ratelimit;x/json",
+      "/%5F_ratelimit/json",
+      "/__Ratelimit",
+      "/a/../__ratelimit/x",
+      "/__ratelimit%2Fjson",
+    ]) {
       const marker = `admin-${target}`;
       const status = await send("GET", target, [["X-Probe", marker]]);
       assert.ok(status >= 400 && status < 500, `${target}: ${status}`);
