@@ -79,7 +79,7 @@ function patternMessage(pattern: string, canonical: string, options: PathOptions
   if (/\/\/./.test(pattern)) why.push("repeated slashes merged");
   if (pattern.length > 1 && pattern.endsWith("/")) why.push("trailing slash dropped");
   if (UNRESERVED_ESCAPE.test(pattern)) why.push("escapes of unreserved characters decoded");
-  const escapes = pattern.match(/%[\da-f]{2}/gi) ?? [];
+  const escapes = (pattern.match(/%[\da-f]{2}/gi) ?? []).filter((e) => !/^%(2F|5C)$/i.test(e));
   if (escapes.some((e) => /[a-f]/.test(e) && !UNRESERVED_ESCAPE.test(e))) why.push("escapes upper-cased");
   if (why.length === 0) why.push("characters percent-encoded");
   return `matched as ${JSON.stringify(canonical)} (${why.join(", ")}): requests are compared in canonical form; write ${JSON.stringify(canonical)} to say so`;

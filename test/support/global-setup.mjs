@@ -50,6 +50,7 @@ export default async function setup({ provide }) {
         method: req.method,
         url: req.url,
         headers: req.headers,
+        rawHeaders: req.rawHeaders,
         body: body.toString("utf8"),
         bodyLength: body.length,
         chunks: chunks.length,
