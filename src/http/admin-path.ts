@@ -30,11 +30,16 @@ export function adminPath(url: string): "exact" | "spelled" | "none" {
   if (end < 0) end = url.length;
   const hash = url.indexOf("#", start);
   if (hash >= 0 && hash < end) end = hash;
+  if (!within(url, "_", start, end) && !within(url, "%", start, end)) return "none";
   const raw = url.slice(start, end);
-  if (raw.indexOf("_") < 0 && raw.indexOf("%") < 0) return "none";
   // Escapes of `/` and `\\` read as slashes, as the origin's default reading (ENCODED_SLASHES=decode) does.
   const path = foldPathCase(canonicalPath(canonicalPath(raw).replace(/%(2F|5C)/g, "/")));
   return path === ADMIN_PREFIX || path.startsWith(`${ADMIN_PREFIX}/`) ? "spelled" : "none";
+}
+
+function within(url: string, char: string, start: number, end: number): boolean {
+  const at = url.indexOf(char, start);
+  return at >= 0 && at < end;
 }
 
 // "/__ratelimit" ends the path, or a segment ("/", "?", "#"): "/__ratelimitx" is an ordinary path.

@@ -183,7 +183,8 @@ function hyphenated(name: string): string {
  * isDroppedHeader("accept"); // false
  */
 export function isDroppedHeader(lower: string, options: ForwardOptions = {}): boolean {
-  const name = hyphenated(lower);
+  // `Headers` hands names over in lower case already: only `_` needs reading.
+  const name = lower.indexOf("_") < 0 ? lower : lower.replaceAll("_", "-");
   if (name.startsWith(FLOODGATE_HEADER_PREFIX) || DECISION_HEADERS.has(name)) return true;
   if (FORGEABLE_HEADERS.has(name)) return name !== options.trustedProxyHeader || lower !== name;
   if (name !== lower && EDGE_WRITTEN.has(name)) return true;
