@@ -15,10 +15,8 @@
  * book grants no new lease, so isolates ask the object for each hit instead
  * (never more admitted, only fewer decided locally).
  */
-import { MEMORY_BYTES } from "./counter-cache.ts";
-
-/** Bytes the lease records of one object may take: an eighth of its MEMORY_BYTES. */
-export const LEASE_BOOK_BYTES = MEMORY_BYTES / 8;
+/** Bytes the lease records of one object may take: an eighth of its MEMORY_BYTES (counter-cache.ts, not imported: it imports this). */
+export const LEASE_BOOK_BYTES = 1024 * 1024;
 
 // A record's Map entries, object and numbers, beside the UTF-16 of its counter and holder names.
 const RECORD_OVERHEAD_BYTES = 128;
