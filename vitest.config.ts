@@ -52,6 +52,9 @@ export default defineConfig({
         serviceBindings: { BINDING_CALLER: "binding-caller" },
         bindings: {
           TEST_ORIGIN_URL: inject<string>("originUrl"),
+          // The queue consumer delivers only to ORIGIN_URL (docs/on-limit.md): the worker's own one is the
+          // test origin. Gateways made by test/support/app.ts get it only when a test passes it.
+          ORIGIN_URL: inject<string>("originUrl"),
           // METRICS_FLUSH_MS=0: metric counts are sent within each request's waitUntil,
           // so tests see them without waiting out the production flush interval.
           METRICS_FLUSH_MS: "0",

@@ -9,6 +9,7 @@ import type { QueueStatusObject } from "./queue/status-object.ts";
 import type { QueuedMessage } from "./queue/message.ts";
 import type { RulesObject } from "./rules/rules-object.ts";
 import type { TrustedProxyHeader } from "./request/client-ip.ts";
+import { type EncodedSlashes, type MethodOverride, readEncodedSlashes, readMethodOverride } from "./http/origin-settings.ts";
 import { DEFAULT_HEADER_DIALECT, HEADER_DIALECTS, type HeaderDialect, isHeaderDialect } from "./http/header-dialect.ts";
 
 /**
@@ -47,6 +48,10 @@ export interface Env {
   TRUSTED_PROXY_HEADER?: string;
   /** Secret key of the shard hash (docs/deploy.md, "Shard key"). */
   SHARD_KEY?: string;
+  /** `strip` (default) or `count`: what a method-override header does (docs/rules.md, "The origin's view"). */
+  METHOD_OVERRIDE?: string;
+  /** `decode` (default), `keep` or `reject`: how `%2F` and `%5C` in a path are read (docs/rules.md, "The origin's view"). */
+  ENCODED_SLASHES?: string;
 }
 
 /** Typed, defaulted view of the environment. */
@@ -76,6 +81,10 @@ export interface Settings {
   readonly trustedProxyHeader: TrustedProxyHeader;
   /** SHARD_KEY: the secret counters are placed in shards with; undefined: derived from the COUNTERS namespace. */
   readonly shardKey?: string;
+  /** METHOD_OVERRIDE (absent: `strip`): a method-override header is removed before the origin (`strip`) or counted as the method it names (`count`). */
+  readonly methodOverride?: MethodOverride;
+  /** ENCODED_SLASHES (absent: `decode`): `%2F` and `%5C` in a path read as `/` (`decode`), kept apart (`keep`) or refused with 400 (`reject`). */
+  readonly encodedSlashes?: EncodedSlashes;
 }
 
 /** The shortest ADMIN_TOKEN taken; a shorter one turns the admin endpoints off (docs/deploy.md). */
@@ -167,6 +176,8 @@ export function readSettings(env: Env): Settings {
     ...(queueSecret !== undefined ? { queueSecret } : {}),
     trustedProxyHeader: proxyHeader,
     shardKey: env.SHARD_KEY !== undefined && env.SHARD_KEY !== "" ? env.SHARD_KEY : undefined,
+    methodOverride: readMethodOverride(env.METHOD_OVERRIDE, (why) => new ConfigError(why)),
+    encodedSlashes: readEncodedSlashes(env.ENCODED_SLASHES, (why) => new ConfigError(why)),
   };
 }
 

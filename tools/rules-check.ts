@@ -2,7 +2,8 @@
  * `npm run rules:check [file] [--config <wrangler.toml>]`: validate a rules
  * file (default `rules.json`). Exit 0 with a one-line summary when valid
  * (and on stderr a `<path>: warning: <message>` line for each path written
- * in a form no request is matched in); exit 1 with every error, one
+ * in a form no request is matched in, each rule value written as a long
+ * value's stored key, and each client-chosen value under per-key placement); exit 1 with every error, one
  * `<path>: <message>` per line on stderr, when not. Rules with `on_limit:
  * "queue"` are also checked against the wrangler configuration (default
  * `./wrangler.toml`, skipped when there is none): it must bind the `QUEUE`
@@ -14,6 +15,7 @@
  */
 import { compileRules } from "../src/rules/compile.ts";
 import { pathWarnings } from "../src/rules/path-warnings.ts";
+import { valueWarnings } from "../src/rules/value-warnings.ts";
 import { missingQueueMessage, QUEUE_BINDING, queueLimitPaths } from "../src/rules/queue-limits.ts";
 import { parseRulesText } from "../src/rules/text.ts";
 import type { RuleError } from "../src/rules/types.ts";
@@ -56,7 +58,8 @@ export async function checkFile(file: string, options: CheckOptions = {}): Promi
   if (result.ok && errors.length === 0) {
     out.write(`${result.summary}\n`);
     // Warnings do not fail the check: the rules work, though not as written (docs/rules.md, "Canonical paths").
-    for (const w of pathWarnings(parsed.value)) err.write(`${w.path}: warning: ${w.message}\n`);
+    // And per-key placement on client-chosen values, rule values written as a long value's stored key (docs/rules.md).
+    for (const w of [...pathWarnings(parsed.value), ...valueWarnings(parsed.value)]) err.write(`${w.path}: warning: ${w.message}\n`);
     return 0;
   }
   for (const e of errors) err.write(`${e.path}: ${e.message}\n`);

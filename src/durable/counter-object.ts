@@ -7,9 +7,9 @@
 import { DurableObject } from "cloudflare:workers";
 import { getAlgorithm, refund, reserve } from "../algorithms/index.ts";
 import type { Decision, Step } from "../algorithms/types.ts";
-import { CounterCache } from "./counter-cache.ts";
+import { CounterCache, MEMORY_BYTES } from "./counter-cache.ts";
 import { CounterStore } from "./counter-store.ts";
-import { LeaseBook } from "./leases.ts";
+import { LEASE_BOOK_BYTES, LeaseBook } from "./leases.ts";
 import { absorb, type CounterAccess, decideBesideLeases, leasedOn } from "./precount-sync.ts";
 import type { CounterCall, CounterVerdict, LimitCall, RefundCall, RelayCall, ReserveCall } from "./protocol.ts";
 import { counterStub, hintOfObject } from "./regions.ts";
@@ -100,7 +100,8 @@ export class CounterObject extends DurableObject {
   constructor(ctx: DurableObjectState, env: unknown) {
     super(ctx, env as never);
     this.store = new CounterStore(ctx.storage.sql);
-    this.cache = new CounterCache(this.store);
+    // The lease book's share of MEMORY_BYTES is taken off the windows' (docs/reliability.md, "Security").
+    this.cache = new CounterCache(this.store, MEMORY_BYTES - LEASE_BOOK_BYTES);
     this.slots = new SlotBook(ctx.storage.sql);
     // Counters are read back one by one on their next hit; only the sweep needs to know what is stored.
     this.earliestIdleAt = Math.min(this.store.earliestIdleAt(), this.cache.restoreUnwritten(this.clock()));
@@ -199,7 +200,7 @@ export class CounterObject extends DurableObject {
   stats(): CounterStats {
     return {
       memory: this.cache.size,
-      memoryBytes: this.cache.bytes,
+      memoryBytes: this.cache.bytes + this.leases.bytes,
       stored: this.store.count(),
       calls: this.calls,
       relay: { ...this.relay.stats },

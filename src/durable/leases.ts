@@ -10,8 +10,16 @@
  * isolate costs at most its lease, once.
  *
  * Memory: one record per isolate syncing a counter, dropped when it holds
- * nothing and owes nothing.
+ * nothing and owes nothing, weighed in bytes and bounded by the book's
+ * capacity (LEASE_BOOK_BYTES, part of the object's MEMORY_BYTES): a full
+ * book grants no new lease, so isolates ask the object for each hit instead
+ * (never more admitted, only fewer decided locally).
  */
+/** Bytes the lease records of one object may take: an eighth of its MEMORY_BYTES (counter-cache.ts, not imported: it imports this). */
+export const LEASE_BOOK_BYTES = 1024 * 1024;
+
+// A record's Map entries, object and numbers, beside the UTF-16 of its counter and holder names.
+const RECORD_OVERHEAD_BYTES = 128;
 
 /** What a pre-counting sync asks of the object, beside the hits it reports. */
 export interface LeaseRequest {
@@ -58,6 +66,18 @@ export const CREDIT_KEPT_MS = 60_000;
  */
 export class LeaseBook {
   private readonly counters = new Map<string, Map<string, Lease>>();
+  private used = 0;
+  private readonly capacity: number;
+
+  /** @param capacity bytes the records may take (LEASE_BOOK_BYTES). */
+  constructor(capacity = LEASE_BOOK_BYTES) {
+    this.capacity = capacity;
+  }
+
+  /** Estimated bytes of the records held: at most `capacity`. */
+  get bytes(): number {
+    return this.used;
+  }
 
   /** Whether any counter has a lease or credit (the common case is none: one check per decision). */
   get empty(): boolean {
@@ -109,7 +129,10 @@ export class LeaseBook {
         lease.credit += lease.reserved;
         lease.reserved = 0;
       }
-      if (lease.reserved === 0 && (lease.credit === 0 || now >= lease.expiresAt + CREDIT_KEPT_MS)) leases.delete(holder);
+      if (lease.reserved === 0 && (lease.credit === 0 || now >= lease.expiresAt + CREDIT_KEPT_MS)) {
+        leases.delete(holder);
+        this.used -= recordBytes(counter, holder);
+      }
     }
     if (leases.size === 0) this.counters.delete(counter);
     return charged;
@@ -139,13 +162,21 @@ export class LeaseBook {
       return;
     }
     if (amount <= 0) return;
+    const size = recordBytes(counter, holder);
+    // Full: no new record. The holder's reservedBy stays 0, so it is told it holds nothing.
+    if (this.used + size > this.capacity) return;
     if (leases === undefined) this.counters.set(counter, (leases = new Map()));
     leases.set(holder, { reserved: amount, credit: 0, expiresAt: now + ttlMs });
+    this.used += size;
   }
 
   private drop(counter: string, holder: string): void {
     const leases = this.counters.get(counter);
-    leases?.delete(holder);
+    if (leases?.delete(holder)) this.used -= recordBytes(counter, holder);
     if (leases?.size === 0) this.counters.delete(counter);
   }
+}
+
+function recordBytes(counter: string, holder: string): number {
+  return 2 * (counter.length + holder.length) + RECORD_OVERHEAD_BYTES;
 }

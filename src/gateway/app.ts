@@ -11,14 +11,14 @@ import { adminRoutes } from "../admin/routes.ts";
 import { ConfigError, type Env } from "../config.ts";
 import type { IsolateOf } from "../context/isolate.ts";
 import type { RateLimitResult } from "../limiter/types.ts";
-import { pathStart } from "../http/url-parts.ts";
+import { adminPath } from "../http/admin-path.ts";
 import { queuedStatus } from "../queue/status-route.ts";
 import { settleAfterResponse } from "../limiter/settle.ts";
 import { forwardedRequest } from "../request/forward-path.ts";
 import { admit, admittedHeaders } from "./admit.ts";
 import type { SlotHold } from "./slots.ts";
 import { deferFrom, deferOf, type Defer } from "../http/defer.ts";
-import { forwardToOrigin } from "../http/forward.ts";
+import { type ForwardOptions, forwardOptions, forwardToOrigin } from "../http/forward.ts";
 import { withoutOrigin } from "./no-origin.ts";
 import { withHeaders } from "../http/headers.ts";
 import { misconfigured, originUnreachable, problem } from "../http/problem.ts";
@@ -44,7 +44,7 @@ export function createApp(isolateOf: IsolateOf): Gateway {
   app.get("/__ratelimit/queued/:id", (c) => queuedStatus(c, isolateOf));
   app.route("/__ratelimit", adminRoutes(isolateOf));
   app.all("/__ratelimit/*", () => problem(404, "Not Found", "No such floodgate endpoint."));
-  // Reached only by paths the router decodes into something else (see needsRouter).
+  // Reached only by paths the router decodes into something else (see hasEscape).
   app.all("*", (c) => limitThenForward(c.req.raw, c.env, deferOf(c)));
   app.onError(errorResponse);
 
@@ -63,12 +63,12 @@ export function createApp(isolateOf: IsolateOf): Gateway {
     const headers = admittedHeaders(result, isolate.settings.headerDialect);
     const { slots } = admission;
     if (slots === undefined) {
-      const response = await originResponse(request, isolate.settings.originUrl, result, headers.length > 0);
+      const response = await originResponse(request, isolate.settings.originUrl, result, headers.length > 0, forwardOptions(isolate.settings));
       settleAfterResponse(isolate.edge, result, response, defer);
       return withHeaders(response, headers);
     }
     try {
-      const response = await originResponse(request, isolate.settings.originUrl, result, headers.length > 0, slots);
+      const response = await originResponse(request, isolate.settings.originUrl, result, headers.length > 0, forwardOptions(isolate.settings), slots);
       settleAfterResponse(isolate.edge, result, response, defer);
       return slots.follow(withHeaders(response, headers));
     } catch (error) {
@@ -80,7 +80,13 @@ export function createApp(isolateOf: IsolateOf): Gateway {
   return {
     app,
     async fetch(request, env, ctx) {
-      if (needsRouter(request.url)) return app.fetch(request, env, ctx);
+      // TRACE echoes the request (cookies, credentials) back; CONNECT asks for a tunnel. Neither reaches an origin.
+      const method = request.method;
+      if (method === "TRACE" || method === "CONNECT")
+        return problem(405, "Method Not Allowed", `floodgate does not pass ${method} on.`, {}, { Allow: "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS" });
+      const admin = adminPath(request.url);
+      if (admin === "spelled") return problem(404, "Not Found", "No such floodgate endpoint: spell the path /__ratelimit/… exactly.");
+      if (admin === "exact" || hasEscape(request.url)) return app.fetch(request, env, ctx);
       try {
         return await limitThenForward(request, env, deferFrom(ctx));
       } catch (error) {
@@ -90,13 +96,10 @@ export function createApp(isolateOf: IsolateOf): Gateway {
   };
 }
 
-// The admin API lives under /__ratelimit; a percent-encoded path may decode
-// into it, so the router (which decodes) decides those too.
-function needsRouter(url: string): boolean {
-  const path = pathStart(url);
-  if (path < 0 || url.startsWith("/__ratelimit", path)) return true;
-  const percent = url.indexOf("%", path);
-  const query = url.indexOf("?", path);
+// A percent-encoded path may decode into /__ratelimit in the router, so the router decides those too.
+function hasEscape(url: string): boolean {
+  const percent = url.indexOf("%", url.indexOf("//") + 2);
+  const query = url.indexOf("?");
   return percent >= 0 && (query < 0 || percent < query);
 }
 
@@ -105,10 +108,17 @@ function needsRouter(url: string): boolean {
  * be set (a fetch response's cannot, so it is copied: only when headers
  * are to be added, since the copy is a visible share of a request's cost).
  */
-async function originResponse(request: Request, origin: URL | undefined, result: RateLimitResult, mutable: boolean, slots?: SlotHold): Promise<Response> {
+async function originResponse(
+  request: Request,
+  origin: URL | undefined,
+  result: RateLimitResult,
+  mutable: boolean,
+  options: ForwardOptions,
+  slots?: SlotHold,
+): Promise<Response> {
   if (!origin) return withoutOrigin(request, result, mutable);
   try {
-    const upstream = await forwardToOrigin(request, origin);
+    const upstream = await forwardToOrigin(request, origin, options);
     return mutable ? new Response(upstream.body, upstream) : upstream;
   } catch (error) {
     slots?.release();

@@ -60,6 +60,21 @@ export function foldPathCase(canonical: string): string {
   return canonical;
 }
 
+/**
+ * A canonical path with its escaped slashes (`%2F`) and backslashes (`%5C`)
+ * read as `/`, made canonical again: how nginx, Apache and most frameworks
+ * route it (ENCODED_SLASHES=decode, docs/rules.md "The origin's view").
+ * A path without one comes back as the same string.
+ *
+ * @example
+ * decodedSlashes("/api%2Flogin"); // "/api/login"
+ * decodedSlashes("/a%5C..%5Cb");  // "/b"
+ */
+export function decodedSlashes(canonical: string): string {
+  if (canonical.indexOf("%") < 0 || !/%(2F|5C)/i.test(canonical)) return canonical;
+  return canonicalPath(canonical.replace(/%(2F|5C)/gi, "/"));
+}
+
 function slowPath(path: string): string {
   const segments: string[] = [];
   for (const raw of path.split("/")) {

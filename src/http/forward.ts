@@ -1,9 +1,11 @@
 /**
  * Forwarding an allowed request to the origin at ORIGIN_URL, streamed both
- * ways, with hop-by-hop headers and a client's copies of floodgate's own
- * headers dropped.
+ * ways, with hop-by-hop headers dropped, and every header a client could
+ * forge about itself, the host or floodgate (docs/deploy.md, "What the
+ * origin may trust"), in any spelling.
  */
 import { DECISION_HEADER, DELAY_HEADER } from "./headers.ts";
+import { METHOD_OVERRIDE_HEADERS } from "./origin-settings.ts";
 import { pathStart } from "./url-parts.ts";
 
 // RFC 9110 section 7.6.1: connection-specific fields are not forwarded.
@@ -56,7 +58,7 @@ export function upstreamHref(origin: URL, url: string): string {
  * @example
  * const response = await forwardToOrigin(request, new URL(env.ORIGIN_URL));
  */
-export async function forwardToOrigin(request: Request, origin: URL): Promise<Response> {
+export async function forwardToOrigin(request: Request, origin: URL, options: ForwardOptions = {}): Promise<Response> {
   const incoming = request.headers;
   // The runtime's fetch already drops the standard hop-by-hop fields and
   // sets Host from the URL (test/gateway/forwarding.test.ts holds it to
@@ -64,7 +66,7 @@ export async function forwardToOrigin(request: Request, origin: URL): Promise<Re
   // a client's copies of floodgate's own headers are ours to drop. Most
   // requests have none, and then the copy and its deletes, a visible share
   // of a forward's cost, are skipped.
-  const headers = needsCleaning(incoming) ? forwardHeaders(incoming) : incoming;
+  const headers = needsCleaning(incoming, options) ? forwardHeaders(incoming, options) : incoming;
   const method = request.method;
   const hasBody = method !== "GET" && method !== "HEAD";
   return fetch(upstreamHref(origin, request.url), {
@@ -86,41 +88,136 @@ const DECISION_HEADERS = new Set([DECISION_HEADER.toLowerCase(), DELAY_HEADER.to
 const PROTECTED = new Set(["cf-connecting-ip", "cf-connecting-ipv6", "true-client-ip", "x-forwarded-for", "x-real-ip", "forwarded"]);
 
 /**
- * A header a client may not send an origin: one of floodgate's own, or a decision header.
+ * Headers a client writes about itself or the host that origins and their
+ * frameworks trust for routing, tenancy, scheme or the client's address
+ * (docs/deploy.md, "What the origin may trust"). Cloudflare writes none of
+ * these for a Worker's subrequest, so whatever arrives is the client's.
+ */
+export const FORGEABLE_HEADERS: ReadonlySet<string> = new Set([
+  "forwarded",
+  "x-forwarded-host",
+  "x-forwarded-proto",
+  "x-forwarded-port",
+  "x-forwarded-prefix",
+  "x-forwarded-server",
+  "x-forwarded-scheme",
+  "x-original-host",
+  "x-host",
+  "x-original-url",
+  "x-rewrite-url",
+  "true-client-ip",
+  "x-real-ip",
+  "x-client-ip",
+  "x-cluster-client-ip",
+]);
+
+// Set by Cloudflare's edge under their own names: only an underscore spelling is the client's.
+const EDGE_WRITTEN = new Set(["cf-connecting-ip", "cf-connecting-ipv6", "x-forwarded-for", "cf-ipcountry", "cf-ray", "cf-visitor"]);
+
+/** How `forwardHeaders` reads a request: what the deployment's settings leave to the origin. */
+export interface ForwardOptions {
+  /** `METHOD_OVERRIDE` (default `strip`): `strip` removes the method-override headers. */
+  readonly methodOverride?: "strip" | "count";
+  /**
+   * With TRUSTED_PROXY_HOPS > 0, the header your own proxies write the
+   * client address into: it is theirs, not the client's, and is kept.
+   */
+  readonly trustedProxyHeader?: string;
+}
+
+const optionsOf = new WeakMap<object, ForwardOptions>();
+
+/**
+ * The forwarding options of a deployment's settings, made once per settings object.
+ *
+ * @example
+ * await forwardToOrigin(request, origin, forwardOptions(isolate.settings));
+ */
+export function forwardOptions(settings: {
+  readonly methodOverride?: "strip" | "count";
+  readonly trustedProxyHops: number;
+  readonly trustedProxyHeader: string;
+}): ForwardOptions {
+  let options = optionsOf.get(settings);
+  if (options === undefined) {
+    options = {
+      methodOverride: settings.methodOverride ?? "strip",
+      ...(settings.trustedProxyHops > 0 ? { trustedProxyHeader: settings.trustedProxyHeader } : {}),
+    };
+    optionsOf.set(settings, options);
+  }
+  return options;
+}
+
+const OVERRIDE_HEADERS: ReadonlySet<string> = new Set(METHOD_OVERRIDE_HEADERS);
+
+/**
+ * A header a client may not send an origin: one of floodgate's own, or a
+ * decision header, in any spelling (`_` for `-`, as CGI-style origins read it).
  *
  * @example
  * isFloodgateHeader("X-Floodgate-Queued-Id"); // true
+ * isFloodgateHeader("X_Floodgate_Queued_Id"); // true
  * isFloodgateHeader("X-RateLimit-Decision"); // true
  * isFloodgateHeader("X-Trace"); // false
  */
 export function isFloodgateHeader(name: string): boolean {
-  const lower = name.toLowerCase();
+  const lower = hyphenated(name);
   return lower.startsWith(FLOODGATE_HEADER_PREFIX) || DECISION_HEADERS.has(lower);
 }
 
-function needsCleaning(headers: Headers): boolean {
+function hyphenated(name: string): string {
+  const lower = name.toLowerCase();
+  return lower.indexOf("_") < 0 ? lower : lower.replaceAll("_", "-");
+}
+
+/**
+ * Whether the origin never gets header `name` from a client (`lower`: its
+ * name in lower case, as `Headers` gives it): floodgate's own, a forgeable
+ * one, an underscore spelling of one Cloudflare writes, and under
+ * `methodOverride: "strip"` a method override.
+ *
+ * @example
+ * isDroppedHeader("x-forwarded-host"); // true
+ * isDroppedHeader("x_real_ip"); // true
+ * isDroppedHeader("accept"); // false
+ */
+export function isDroppedHeader(lower: string, options: ForwardOptions = {}): boolean {
+  // `Headers` hands names over in lower case already: only `_` needs reading.
+  const name = lower.indexOf("_") < 0 ? lower : lower.replaceAll("_", "-");
+  if (name.startsWith(FLOODGATE_HEADER_PREFIX) || DECISION_HEADERS.has(name)) return true;
+  if (FORGEABLE_HEADERS.has(name)) return name !== options.trustedProxyHeader || lower !== name;
+  if (name !== lower && EDGE_WRITTEN.has(name)) return true;
+  return (options.methodOverride ?? "strip") === "strip" && OVERRIDE_HEADERS.has(name);
+}
+
+function needsCleaning(headers: Headers, options: ForwardOptions): boolean {
   for (const name of headers.keys()) {
-    if (name === "connection" || name === "proxy-connection" || isFloodgateHeader(name)) return true;
+    if (name === "connection" || name === "proxy-connection" || isDroppedHeader(name, options)) return true;
   }
   return false;
 }
 
 /**
  * The request headers an origin gets: hop-by-hop fields (and those the
- * `Connection` header names, except the client-address ones), a client's
- * copies of floodgate's own headers (`X-Floodgate-*`, `X-RateLimit-Decision`,
- * `X-RateLimit-Delay-Ms`) and `Host` removed.
+ * `Connection` header names, except the client-address ones), `Host`, and
+ * every header `isDroppedHeader` names: a client's copies of floodgate's
+ * own (`X-Floodgate-*`, `X-RateLimit-Decision`, `X-RateLimit-Delay-Ms`), the
+ * forgeable client and host headers (`X-Forwarded-Host`, `Forwarded`,
+ * `True-Client-IP`, `X-Real-IP`, …), their underscore spellings, and the
+ * method-override headers unless they are counted.
  *
  * @example
  * forwardHeaders(new Headers({ connection: "x-trace", "x-trace": "1", accept: "text/html" })); // only accept
+ * forwardHeaders(new Headers({ "x-forwarded-host": "evil.example", accept: "text/html" })); // only accept
  */
-export function forwardHeaders(incoming: Headers): Headers {
+export function forwardHeaders(incoming: Headers, options: ForwardOptions = {}): Headers {
   const headers = new Headers(incoming);
   const named = (headers.get("connection") ?? "")
     .split(",")
     .map((h) => h.trim().toLowerCase())
     .filter((h) => h !== "" && !PROTECTED.has(h) && !isFloodgateHeader(h));
-  const own = [...headers.keys()].filter(isFloodgateHeader);
-  for (const name of [...HOP_BY_HOP, ...named, ...own, "host"]) headers.delete(name);
+  const dropped = [...headers.keys()].filter((name) => isDroppedHeader(name, options));
+  for (const name of [...HOP_BY_HOP, ...named, ...dropped, "host"]) headers.delete(name);
   return headers;
 }

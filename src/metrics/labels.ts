@@ -1,7 +1,8 @@
 /**
  * Label values cut to a bounded length (docs/metrics.md, "Cardinality"):
  * `detailed_metric` descriptors and unknown domains come from clients, and a
- * series is kept in memory, in SQLite and in every scrape.
+ * series is kept in memory, in SQLite and in every scrape; and descriptor
+ * values shown without the secrets they may be (`shownValue`).
  */
 import { halfSipHash } from "../durable/shard-hash.ts";
 
@@ -28,4 +29,42 @@ export function cutLabel(value: string): string {
 
 function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
+}
+
+// Keys whose values say where a request went or came from, never a credential: shown as they are.
+const PLAIN_KEYS: ReadonlySet<string> = new Set(["remote_address", "path", "method", "host"]);
+const MASK_KEYS = [
+  { k0: 0x6d61736b, k1: 0x2d6f6e65 },
+  { k0: 0x6d61736b, k1: 0x2d74776f },
+];
+
+/**
+ * A descriptor value as metrics and the dashboard show it
+ * (docs/metrics.md, "Cardinality"): the built-in `remote_address`, `path`,
+ * `method` and `host` as they are; any other key's value (an API key, a
+ * session cookie, a user id) as at most its first 4 characters (a quarter
+ * of it, for short ones), `…#` and 16 hex digits of a hash of the whole, so
+ * rows stay apart and a key can be recognised, but the secret is not kept.
+ *
+ * @example
+ * shownValue("remote_address", "192.0.2.1"); // "192.0.2.1"
+ * shownValue("api_key", "sk-live-0123456789abcdef"); // "sk-l…#5f0e…" (16 hex digits)
+ */
+export function shownValue(key: string, value: string): string {
+  if (PLAIN_KEYS.has(key)) return value;
+  let end = Math.min(4, Math.floor(value.length / 4));
+  if (end > 0 && isHighSurrogate(value.charCodeAt(end - 1))) end -= 1;
+  const hash = MASK_KEYS.map((k) => halfSipHash(k, value).toString(16).padStart(8, "0")).join("");
+  return `${value.slice(0, end)}…#${hash}`;
+}
+
+/**
+ * `entries` with each value as `shownValue` gives it; the same array when none changes.
+ *
+ * @example
+ * shownEntries([{ key: "user", value: "alice" }]); // [{ key: "user", value: "a…#…" }]
+ */
+export function shownEntries<E extends { readonly key: string; readonly value: string }>(entries: readonly E[]): readonly { key: string; value: string }[] {
+  if (entries.every((e) => PLAIN_KEYS.has(e.key))) return entries;
+  return entries.map((e) => ({ key: e.key, value: shownValue(e.key, e.value) }));
 }

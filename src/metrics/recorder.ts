@@ -9,7 +9,7 @@
 import type { Env } from "../config.ts";
 import type { Defer } from "../http/defer.ts";
 import type { DescriptorOutcome } from "../limiter/types.ts";
-import { cutLabel } from "./labels.ts";
+import { cutLabel, shownEntries } from "./labels.ts";
 import { CONFIG_LOAD_ERROR, CONFIG_LOAD_SUCCESS, DOMAIN_NOT_FOUND, FAILURE_MODE_DECISIONS, GLOBAL_SHADOW_MODE, limitMetric } from "./names.ts";
 import { OVERFLOW, SampleSums, type Sample } from "./samples.ts";
 import { LIMIT_STATS, limitStats, type StatDelta } from "./stats.ts";
@@ -66,11 +66,13 @@ export class MetricsRecorder {
     for (const outcome of outcomes) {
       if (outcome.policies.length === 0 || outcome.match === undefined) continue;
       const node = outcome.match.node;
-      const descriptor = node.detailedMetric ? cutLabel(outcome.descriptor.map((e) => `${e.key}_${e.value}`).join(".")) : node.statKey;
+      // Limited values (API keys, session cookies) are kept only as a short prefix and a hash (docs/metrics.md).
+      const shown = shownEntries(outcome.descriptor);
+      const descriptor = node.detailedMetric ? cutLabel(shown.map((e) => `${e.key}_${e.value}`).join(".")) : node.statKey;
       const consumed = outcome.policies.every((p) => p.decision.allowed);
       for (const policy of outcome.policies) {
         const delta = limitStats(policy.decision, outcome.cost, consumed, policy.shadow);
-        this.traffic.record(outcome.domain, node.statKey, policy, delta, outcome.descriptor, now);
+        this.traffic.record(outcome.domain, node.statKey, policy, delta, shown, now);
         let key = `${outcome.domain}\u0000${descriptor}\u0000${policy.name}`;
         let entry = this.limitSums.get(key);
         if (entry === undefined) {

@@ -10,7 +10,7 @@
  */
 import { readSettings, type Env, type Settings } from "../config.ts";
 import type { AttemptOutcome } from "./status-object.ts";
-import { deliver } from "./deliver.ts";
+import { deliver, targetAtOrigin } from "./deliver.ts";
 import { asQueuedMessage, type QueuedMessage } from "./message.ts";
 import { PACE_WAIT_MS, paceDelivery } from "./pace.ts";
 import { releaseBacklog } from "./backlog.ts";
@@ -100,6 +100,12 @@ async function handle(message: Message<unknown>, env: Env, settings: Settings): 
   }
   if (pace.kind === "never") {
     await deadLetter(env, queued, attempts - 1, { delivered: false, error: "the limit can never admit this request" });
+    message.ack();
+    return;
+  }
+  if (!targetAtOrigin(queued.request.target, settings.originUrl)) {
+    // Never sent anywhere but ORIGIN_URL, whatever a message names (docs/on-limit.md, "Signed deliveries").
+    await deadLetter(env, queued, attempts - 1, { delivered: false, error: "its target is not at ORIGIN_URL" });
     message.ack();
     return;
   }

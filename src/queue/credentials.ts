@@ -19,7 +19,8 @@ export const CREDENTIAL_HEADERS: readonly string[] = ["authorization", "proxy-au
 export function splitCredentials(headers: Iterable<[string, string]>): { kept: [string, string][]; credentials: [string, string][] } {
   const kept: [string, string][] = [];
   const credentials: [string, string][] = [];
-  for (const [name, value] of headers) (CREDENTIAL_HEADERS.includes(name.toLowerCase()) ? credentials : kept).push([name, value]);
+  // `X_Api_Key` is the credential to a CGI-style origin: any spelling counts.
+  for (const [name, value] of headers) (CREDENTIAL_HEADERS.includes(name.toLowerCase().replaceAll("_", "-")) ? credentials : kept).push([name, value]);
   return { kept, credentials };
 }
 

@@ -13,6 +13,21 @@ import { type ClientIp, clientIp, clientKey, type TrustedProxyHeader } from "./c
 import { requestCost } from "./cost.ts";
 import { urlParts } from "../http/url-parts.ts";
 import { canonicalPath, foldPathCase } from "../http/canonical-path.ts";
+import {
+  cookieValue,
+  DuplicateValueError,
+  type EncodedSlashes,
+  headerValue,
+  hyphenName,
+  methodKey,
+  type MethodOverride,
+  originHost,
+  originMethod,
+  originPath,
+  underscoreHeaders,
+} from "./origin-view.ts";
+
+export { AmbiguousRequestError, DuplicateValueError } from "./origin-view.ts";
 
 /** The request facts entry sources read; the client IP is resolved lazily. */
 interface RequestFacts {
@@ -34,6 +49,8 @@ interface RequestFacts {
   headers?: Headers;
   clientIp?: ClientIp;
   cookies?: Map<string, string[]>;
+  /** Headers sent under an underscore spelling, by hyphen name; read once, for the first header source. */
+  underscored?: Map<string, string[]>;
 }
 
 /** How to read the request; see `clientAddress` for the proxy setting. */
@@ -42,6 +59,10 @@ export interface MappingOptions {
   readonly trustedProxyHops?: number;
   /** `TRUSTED_PROXY_HEADER`: the one header the proxies write the address into (default `x-forwarded-for`). */
   readonly trustedProxyHeader?: TrustedProxyHeader;
+  /** `METHOD_OVERRIDE` (default `strip`): whether a POST keys on the method its override header names. */
+  readonly methodOverride?: MethodOverride;
+  /** `ENCODED_SLASHES` (default `decode`): how `%2F` and `%5C` in a path are read. */
+  readonly encodedSlashes?: EncodedSlashes;
 }
 
 /**
@@ -54,9 +75,19 @@ export interface MappingOptions {
 export function requestDescriptors(rules: CompiledRules, request: Request, options: MappingOptions = {}): DomainDescriptors[] {
   const href = request.url;
   const parts = urlParts(href);
-  const canonical = canonicalPath(parts.path);
-  const method = request.method;
-  const facts: RequestFacts = { request, href, canonical, path: canonical, host: parts.host, method, trustedProxyHops: options.trustedProxyHops ?? 0 };
+  // The origin's view (docs/rules.md, "The origin's view"): slashes decoded, host folded, override read.
+  const canonical = originPath(canonicalPath(parts.path), options.encodedSlashes ?? "decode");
+  const overrideMode = options.methodOverride ?? "strip";
+  const method = originMethod(request.method, overrideMode === "count" ? request.headers : EMPTY_HEADERS, overrideMode);
+  const facts: RequestFacts = {
+    request,
+    href,
+    canonical,
+    path: canonical,
+    host: originHost(parts.host),
+    method,
+    trustedProxyHops: options.trustedProxyHops ?? 0,
+  };
   if (options.trustedProxyHeader !== undefined) facts.trustedProxyHeader = options.trustedProxyHeader;
   const out: DomainDescriptors[] = [];
   for (const domain of rules.domains.values()) {
@@ -97,8 +128,7 @@ function sourceValue(source: EntrySource, facts: RequestFacts, domain: CompiledD
     case "value":
       return source.value;
     case "header":
-      // Copies of a header arrive joined by ", " (Fetch): the joined text is the value (docs/rules.md).
-      return headersOf(facts).get(source.name) ?? undefined;
+      return headerOf(facts, source.name);
     case "query":
       return oneOf((facts.url ??= new URL(facts.href)).searchParams.getAll(source.name), domain, `query parameter "${source.name}"`);
     case "cookie":
@@ -108,23 +138,28 @@ function sourceValue(source: EntrySource, facts: RequestFacts, domain: CompiledD
     case "path":
       return facts.path;
     case "method":
-      return facts.method.toUpperCase();
+      return methodKey(facts.method);
     case "host":
-      return facts.host.toLowerCase();
+      return facts.host;
   }
 }
 
-/**
- * A query parameter or cookie sent more than once with different values,
- * under `duplicate_values: "reject"` (the gateway answers 400).
- *
- * @example
- * new DuplicateValueError('query parameter "api_key"').message; // 'The query parameter "api_key" is sent more than once with different values; …'
- */
-export class DuplicateValueError extends Error {
-  constructor(what: string) {
-    super(`The ${what} is sent more than once with different values; send it once.`);
-  }
+const EMPTY_HEADERS = new Headers();
+
+// Copies of a header arrive joined by ", " (Fetch): the joined text is the value, and the
+// forwarded request carries it as one line (forward-path.ts), so the origin reads the same.
+// An underscore spelling (`X_Api_Key`) is the header to a CGI-style origin: it counts as it,
+// and two spellings with different values are refused (docs/rules.md, "The origin's view").
+function headerOf(facts: RequestFacts, given: string): string | undefined {
+  const headers = headersOf(facts);
+  const name = hyphenName(given);
+  const sent = headers.get(name);
+  const spelled = name.indexOf("-") < 0 ? undefined : (facts.underscored ??= underscoreHeaders(headers)).get(name);
+  if (spelled === undefined) return sent === null ? undefined : headerValue(name, sent);
+  const values = sent === null ? spelled : [sent, ...spelled];
+  const first = headerValue(name, values[0]);
+  for (const value of values) if (headerValue(name, value) !== first) throw new DuplicateValueError(`header "${name}" (in more than one spelling)`);
+  return first;
 }
 
 // The value of a parameter or cookie sent `values.length` times: the same value repeated is that value.
@@ -166,7 +201,8 @@ export function parseCookies(header: string | null): Map<string, string[]> {
     if (eq < 0) continue;
     const name = part.slice(0, eq).trim();
     if (!name) continue;
-    const value = part.slice(eq + 1).trim();
+    // As frameworks read it: quotes stripped, percent-escapes decoded (docs/rules.md, "The origin's view").
+    const value = cookieValue(part.slice(eq + 1).trim());
     const values = cookies.get(name);
     if (values === undefined) cookies.set(name, [value]);
     else values.push(value);

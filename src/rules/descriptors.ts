@@ -7,7 +7,7 @@ import type { DomainContext } from "./context.ts";
 import { readBool, readString, requireKey } from "./fields.ts";
 import { readEnvoyModes } from "./envoy-modes.ts";
 import { compileGlob, isGlob } from "./glob.ts";
-import { isLongValue, MAX_VALUE_BYTES, READABLE_PREFIX_CHARS } from "./long-values.ts";
+import { isLongValue, MAX_VALUE_BYTES } from "./long-values.ts";
 import { BOUNDS } from "./keys.ts";
 import { readRateLimit } from "./limit.ts";
 import { checkConcurrencyMix } from "./concurrency.ts";
@@ -165,10 +165,10 @@ function readLimits(ctx: DomainContext, obj: JsonObject, path: string, label: st
   return { limits: Object.freeze(limits), unlimited: false };
 }
 
-// Request values that long are keyed by their digest before matching, so a rule value that long could never match.
+// Rule values stay as short as stored keys; a wildcard is matched against a request's full value.
 function longValueMessage(value: string): string {
   return (
-    `is longer than ${MAX_VALUE_BYTES} bytes (${new TextEncoder().encode(value).length}): a request value that long is keyed as its first ` +
-    `${READABLE_PREFIX_CHARS} characters, "…sha256:" and its digest, so this could never match; write that key instead`
+    `is longer than ${MAX_VALUE_BYTES} bytes (${new TextEncoder().encode(value).length}): a rule value is at most ${MAX_VALUE_BYTES} bytes; ` +
+    `match longer request values with a wildcard ("prefix*" or "*suffix"), which is matched against the full value`
   );
 }

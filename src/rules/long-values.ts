@@ -1,13 +1,14 @@
 /**
  * Bounded descriptor values (docs/rules.md, "Long values"): a value longer
- * than MAX_VALUE_BYTES of UTF-8 is keyed by its SHA-256 digest behind a
+ * than MAX_VALUE_BYTES of UTF-8 is stored under its SHA-256 digest behind a
  * readable prefix, so a client cannot make a counter key, an object name, a
- * metric label or a dashboard row as long as it likes. Applied once, before
- * a decision matches its descriptors, so matching, counters, metrics and the
- * dashboard all see the same key. Short values (nearly all) cost one length
- * check and no await.
+ * metric label or a dashboard row as long as it likes. Rules match the full
+ * value first (a suffix wildcard such as `*.png` matches a long name as it
+ * does a short one); only the key the counter, metrics and the dashboard see
+ * is the digest. Short values (nearly all) cost one length check and no await.
  */
-import type { DescriptorEntry, DomainDescriptors } from "./types.ts";
+import { matchDescriptor } from "./match.ts";
+import type { DescriptorEntry, DescriptorMatch, DomainDescriptors } from "./types.ts";
 
 /** Longest descriptor value, in bytes of UTF-8, kept as sent. */
 export const MAX_VALUE_BYTES = 256;
@@ -62,8 +63,10 @@ export function boundedEntries(entries: readonly DescriptorEntry[]): readonly De
 }
 
 /**
- * A decision's descriptors with every long value keyed by its digest; the
- * same array, without waiting, when no value is long.
+ * A decision's descriptors with every long value keyed by its digest, each
+ * such descriptor matched against the rules on its full value first (the
+ * match travels as its `overrides` entry, its shared counter entries bounded
+ * too); the same array, without waiting, when no value is long.
  *
  * @example
  * const bounded = boundedDescriptors(requests);
@@ -71,13 +74,25 @@ export function boundedEntries(entries: readonly DescriptorEntry[]): readonly De
  */
 export function boundedDescriptors(requests: readonly DomainDescriptors[]): readonly DomainDescriptors[] | Promise<readonly DomainDescriptors[]> {
   if (!requests.some(hasLongValue)) return requests;
-  return Promise.all(
-    requests.map(async (request) => {
-      if (!hasLongValue(request)) return request;
-      const descriptors = await Promise.all(request.descriptors.map((entries) => boundedEntries(entries)));
-      return { ...request, descriptors };
+  return Promise.all(requests.map((request) => (hasLongValue(request) ? boundedRequest(request) : request)));
+}
+
+async function boundedRequest(request: DomainDescriptors): Promise<DomainDescriptors> {
+  const overrides: (DescriptorMatch | undefined)[] = [];
+  const descriptors = await Promise.all(
+    request.descriptors.map(async (entries, i) => {
+      const given = request.overrides?.[i];
+      if (!entries.some((entry) => isLongValue(entry.value))) {
+        overrides[i] = given;
+        return entries;
+      }
+      // Matched on what was sent: a digest ends in hex, so a suffix or a long prefix would never match it.
+      const match = given ?? matchDescriptor(request.domain, entries);
+      overrides[i] = match?.counterEntries === undefined ? match : { ...match, counterEntries: await boundedEntries(match.counterEntries) };
+      return boundedEntries(entries);
     }),
   );
+  return { ...request, descriptors, overrides };
 }
 
 function hasLongValue(request: DomainDescriptors): boolean {

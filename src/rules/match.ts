@@ -97,7 +97,9 @@ export interface RouteRequest {
 
 /**
  * The first route of `routes` that matches (docs/rules.md, "Routes": the first matching route
- * wins). Methods compare upper-cased, hosts case-insensitively.
+ * wins). Methods compare upper-cased, hosts case-insensitively. A HEAD
+ * request also matches a route for GET: origins answer it with the GET
+ * handler (docs/rules.md, "The origin's view").
  *
  * @example
  * matchRoute(domain.routes, { method: "post", path: "/login", host: "api.example.com" })?.descriptors.length; // 1
@@ -106,7 +108,7 @@ export function matchRoute(routes: readonly CompiledRoute[], request: RouteReque
   const method = request.method.toUpperCase();
   return routes.find(
     (route) =>
-      (route.methods === undefined || route.methods.has(method)) &&
+      (route.methods === undefined || route.methods.has(method) || (method === "HEAD" && route.methods.has("GET"))) &&
       (route.path === undefined || route.path(request.path)) &&
       (route.host === undefined || route.host(request.host)),
   );

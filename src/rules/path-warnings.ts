@@ -4,7 +4,7 @@
  * route patterns are put in canonical form when compiled. The warning says
  * how each is really read, so the file can say what it means.
  */
-import { canonicalPath } from "../http/canonical-path.ts";
+import { canonicalPath, decodedSlashes } from "../http/canonical-path.ts";
 import { domainPath } from "./paths.ts";
 import { indexPath, type JsonObject, keyPath } from "./reader.ts";
 import type { PathOptions, RuleError } from "./types.ts";
@@ -70,14 +70,16 @@ function treeWarnings(level: unknown, at: string, options: PathOptions, warnings
 function patternMessage(pattern: string, canonical: string, options: PathOptions): string {
   const why: string[] = [];
   if (!pattern.startsWith("/")) why.push('a leading "/" added');
-  if (!options.caseSensitive && canonicalPath(pattern) !== canonical) why.push("letter case folded");
+  const slashes = /%(2F|5C)/i.test(pattern);
+  if (slashes) why.push('encoded slashes read as "/"');
+  if (!options.caseSensitive && decodedSlashes(canonicalPath(pattern)) !== canonical) why.push("letter case folded");
   if (pattern.includes(";"))
     why.push(pattern.includes("*") && !canonical.includes("*") ? '";" parameters dropped, and the "*" with them' : '";" parameters dropped');
   if (DOT_SEGMENT.test(pattern)) why.push("dot segments resolved");
   if (/\/\/./.test(pattern)) why.push("repeated slashes merged");
   if (pattern.length > 1 && pattern.endsWith("/")) why.push("trailing slash dropped");
   if (UNRESERVED_ESCAPE.test(pattern)) why.push("escapes of unreserved characters decoded");
-  const escapes = pattern.match(/%[\da-f]{2}/gi) ?? [];
+  const escapes = (pattern.match(/%[\da-f]{2}/gi) ?? []).filter((e) => !/^%(2F|5C)$/i.test(e));
   if (escapes.some((e) => /[a-f]/.test(e) && !UNRESERVED_ESCAPE.test(e))) why.push("escapes upper-cased");
   if (why.length === 0) why.push("characters percent-encoded");
   return `matched as ${JSON.stringify(canonical)} (${why.join(", ")}): requests are compared in canonical form; write ${JSON.stringify(canonical)} to say so`;

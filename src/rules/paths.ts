@@ -3,7 +3,7 @@
  * (docs/rules.md, "Canonical paths"): requests are matched in canonical
  * form, so patterns are put in that form once, here, at compile time.
  */
-import { canonicalPath, foldPathCase } from "../http/canonical-path.ts";
+import { canonicalPath, decodedSlashes, foldPathCase } from "../http/canonical-path.ts";
 import { readBool, readEnum } from "./fields.ts";
 import { compileGlob, type GlobMatcher } from "./glob.ts";
 import { PATH_FORWARDS } from "./keys.ts";
@@ -40,9 +40,11 @@ export function readPathOptions(d: Diagnostics, doc: JsonObject, path: string): 
  * @example
  * domainPath(DEFAULT_PATH_OPTIONS, "/Login/");  // "/login"
  * domainPath({ caseSensitive: true, forward: "as_sent" }, "//Login"); // "/Login"
+ * domainPath(DEFAULT_PATH_OPTIONS, "/api%2Flogin"); // "/api/login"
  */
 export function domainPath(options: PathOptions, path: string): string {
-  const canonical = canonicalPath(path);
+  // Encoded slashes read as "/", as requests are under ENCODED_SLASHES=decode (docs/rules.md, "The origin's view").
+  const canonical = decodedSlashes(canonicalPath(path));
   return options.caseSensitive ? canonical : foldPathCase(canonical);
 }
 

@@ -92,7 +92,7 @@ test("a route path no request is matched in as written: exit 0, a warning naming
       `$[0].routes[0].match.path: warning: matched as "/login" (letter case folded, trailing slash dropped): ${says("/login")}`,
       `$[0].routes[1].match.path: warning: matched as "/api/v1" (";" parameters dropped, and the "*" with them, dot segments resolved, repeated slashes merged): ${says("/api/v1")}`,
       `$[0].routes[2].match.path: warning: matched as "/docs" (dot segments resolved, escapes of unreserved characters decoded): ${says("/docs")}`,
-      `$[0].routes[3].match.path: warning: matched as "/a%2Fb" (escapes upper-cased): ${says("/a%2Fb")}`,
+      `$[0].routes[3].match.path: warning: matched as "/a/b" (encoded slashes read as "/"): ${says("/a/b")}`,
       '$[0].descriptors[0].value: warning: the built-in "path" key reads canonical paths, so it never gives "/Login/"; write "/login"',
       `$[1].routes[1].match.path: warning: matched as "/Login" (trailing slash dropped): ${says("/Login")}`,
       "",
@@ -182,4 +182,32 @@ test("--config: a missing or broken file is an error naming it; rules without qu
   assert.equal(check([plain, "--config", missing]).code, 0);
   assert.equal(check([path, "--config"]).code, 2);
   assert.equal(check([path, "--confg", "x"]).code, 2);
+});
+
+test("per-key placement on a client-chosen value, and a rule value written as a long value's stored key: exit 0, a warning each (break: drop valueWarnings from rules-check.ts)", () => {
+  const digest = `${"k".repeat(32)}…sha256:${"a".repeat(64)}`;
+  const path = file("values.json", {
+    domain: "v",
+    placement: "per_key",
+    descriptors: [
+      { key: "api_key", rate_limit: { unit: "minute", requests_per_unit: 2 } },
+      { key: "token", value: digest, rate_limit: { unit: "minute", requests_per_unit: 2 } },
+      { key: "file", value: "*.png", rate_limit: { unit: "minute", requests_per_unit: 2 } },
+      { key: "remote_address", rate_limit: { unit: "minute", requests_per_unit: 2 } },
+    ],
+    routes: [
+      { match: { path: "/k" }, descriptors: [[{ key: "api_key", header: "x-api-key" }], [{ key: "remote_address" }]] },
+      { match: { path: "/t" }, descriptors: [[{ key: "token", cookie: "t" }]] },
+    ],
+  });
+  const { code, stderr } = check([path]);
+  assert.equal(code, 0, stderr);
+  const lines = stderr.trim().split("\n");
+  assert.equal(lines.length, 3, stderr);
+  assert.match(lines[0], /^\$\.descriptors\[1\]\.value: warning: is written as the stored key of a long value, but rules match a request's full value/);
+  assert.match(
+    lines[1],
+    /^\$\.routes\[0\]\.descriptors\[0\]\[0\]: warning: placement "per_key" makes one Durable Object per value of header "x-api-key", which the client chooses/,
+  );
+  assert.match(lines[2], /^\$\.routes\[1\]\.descriptors\[0\]\[0\]: warning: placement "per_key" makes one Durable Object per value of cookie "t"/);
 });

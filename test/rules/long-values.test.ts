@@ -83,24 +83,40 @@ describe("boundedDescriptors and boundedEntries", () => {
           [{ key: "c", value: "c" }],
         ],
         costs: [3, 1],
+        // Matched on the full value (here: nothing in a domain without descriptors), the short one left to the tree.
+        overrides: [undefined, undefined],
       },
     ]);
   });
 });
 
 describe("matching a long value", () => {
-  it("is against its key: a wildcard on its start still matches, one on its end no longer does", async () => {
+  it("is against the full value: a wildcard on its end matches a long value as it does a short one (break: match the digest)", async () => {
     const domain = domainOf({
       domain: "t",
       descriptors: [
         { key: "k", value: "partner-*", rate_limit: { unit: "minute", requests_per_unit: 1 } },
-        { key: "k", value: "*-admin", rate_limit: { unit: "minute", requests_per_unit: 2 } },
+        { key: "k", value: "*.png", rate_limit: { unit: "minute", requests_per_unit: 2 } },
+        { key: "k", value: `${"p".repeat(40)}*`, rate_limit: { unit: "minute", requests_per_unit: 3 } },
       ],
     });
-    const limitOf = async (value: string) => matchDescriptor(domain, await boundedEntries([{ key: "k", value }]))?.limits[0]?.limit;
+    const limitOf = async (value: string) => {
+      const [bounded] = await boundedDescriptors([{ domain, descriptors: [[{ key: "k", value }]] }]);
+      const match = bounded.overrides?.[0] ?? matchDescriptor(domain, bounded.descriptors[0]);
+      return match?.limits[0]?.limit;
+    };
     expect(await limitOf(`partner-${"x".repeat(300)}`)).toBe(1);
-    expect(await limitOf(`x-admin`)).toBe(2);
-    expect(await limitOf(`${"x".repeat(300)}-admin`)).toBeUndefined();
+    expect(await limitOf("x.png")).toBe(2);
+    expect(await limitOf(`${"x".repeat(300)}.png`)).toBe(2);
+    // A prefix longer than the readable 32 characters kept in the key.
+    expect(await limitOf(`${"p".repeat(300)}`)).toBe(3);
+  });
+
+  it("still stores the digest: the counter key never holds the long value", async () => {
+    const domain = domainOf({ domain: "t", descriptors: [{ key: "k", value: "*.png", rate_limit: { unit: "minute", requests_per_unit: 2 } }] });
+    const long = `${"x".repeat(300)}.png`;
+    const [bounded] = await boundedDescriptors([{ domain, descriptors: [[{ key: "k", value: long }]] }]);
+    expect(bounded.descriptors[0][0].value).toBe(await longValueKey(long));
   });
 });
 
@@ -111,7 +127,7 @@ describe("rule values longer than the bound", () => {
       {
         path: "$.descriptors[0].value",
         message:
-          'is longer than 256 bytes (257): a request value that long is keyed as its first 32 characters, "…sha256:" and its digest, so this could never match; write that key instead',
+          'is longer than 256 bytes (257): a rule value is at most 256 bytes; match longer request values with a wildcard ("prefix*" or "*suffix"), which is matched against the full value',
       },
     ]);
     expect(compileRules({ domain: "t", descriptors: [{ key: "k", value: "v".repeat(256) }] }).ok).toBe(true);

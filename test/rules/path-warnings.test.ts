@@ -33,7 +33,7 @@ describe("pathWarnings", () => {
       `$.routes[0].match.path: matched as "/login" (letter case folded, trailing slash dropped): ${says("/login")}`,
       `$.routes[1].match.path: matched as "/api/v1" (";" parameters dropped, and the "*" with them, dot segments resolved, repeated slashes merged): ${says("/api/v1")}`,
       `$.routes[2].match.path: matched as "/docs" (dot segments resolved, escapes of unreserved characters decoded): ${says("/docs")}`,
-      `$.routes[3].match.path: matched as "/a%2Fb" (escapes upper-cased): ${says("/a%2Fb")}`,
+      `$.routes[3].match.path: matched as "/a/b" (encoded slashes read as "/"): ${says("/a/b")}`,
       `$.routes[4].match.path: matched as "/login" (a leading "/" added): ${says("/login")}`,
       `$.routes[5].match.path: matched as "/a" (";" parameters dropped): ${says("/a")}`,
       `$.routes[6].match.path: matched as "/a%20b" (characters percent-encoded): ${says("/a%20b")}`,

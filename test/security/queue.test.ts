@@ -72,17 +72,20 @@ async function deadLetter(id: string): Promise<QueuedMessage> {
 async function signatureValid(record: Pick<OriginRecord, "method" | "url" | "headers">, body: Uint8Array, secret: string): Promise<boolean> {
   const hex = (buffer: ArrayBuffer) => [...new Uint8Array(buffer)].map((b) => b.toString(16).padStart(2, "0")).join("");
   const h = record.headers;
+  const credentials = ["authorization", "proxy-authorization", "cookie", "x-api-key", "x-auth-token"].map((name) => h[name] ?? "").join("\n");
   const canonical = [
-    "v1",
+    "v2",
     record.method,
+    h.host,
     record.url,
     h["x-floodgate-queued-id"],
     h["x-floodgate-attempt"],
     h["x-floodgate-timestamp"],
     hex(await crypto.subtle.digest("SHA-256", body)),
+    hex(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(credentials))),
   ].join("\n");
   const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["verify"]);
-  const given = /^v1=([0-9a-f]{64})$/.exec(h["x-floodgate-signature"] ?? "");
+  const given = /^v2=([0-9a-f]{64})$/.exec(h["x-floodgate-signature"] ?? "");
   if (given === null) return false;
   const mac = new Uint8Array(given[1].match(/../g)!.map((x) => parseInt(x, 16)));
   return crypto.subtle.verify("HMAC", key, mac, new TextEncoder().encode(canonical));

@@ -26,7 +26,8 @@ export function gateway(rules: unknown, vars: Partial<Env> = {}, options: LiveRu
   const rulesCompiled = compiled(rules);
   const { coalesce, now, ...liveOptions } = options;
   const app = createApp(isolateContexts(new LiveRules(() => rulesCompiled, { bundledJson: rules, ...liveOptions }), { coalesce, now }));
-  const callEnv = { ...testEnv, ...vars };
+  // Without ORIGIN_URL unless a test passes one: the worker's own (vitest.config.ts) is for the queue consumer.
+  const callEnv = { ...testEnv, ORIGIN_URL: undefined, ...vars };
   // `base`: the scheme and host the request was sent to (a `.test` name, as under wrangler dev, unless given).
   return async function call(path: string, init: RequestInit & { ip?: string | null; base?: string } = {}): Promise<Response> {
     const { ip, base = "http://gateway.test", ...rest } = init;

@@ -33,6 +33,11 @@ export default async function setup({ provide }) {
       res.end(JSON.stringify(inflight.get(url.searchParams.get("tag")) ?? { now: 0, max: 0, total: 0 }));
       return;
     }
+    // A connection dropped before any answer: a network error for whoever sent the request.
+    if (url.pathname === "/__hangup") {
+      req.socket.destroy();
+      return;
+    }
     if (url.pathname === "/slow") {
       slow(req, res, url, inflight);
       return;
@@ -50,6 +55,7 @@ export default async function setup({ provide }) {
         method: req.method,
         url: req.url,
         headers: req.headers,
+        rawHeaders: req.rawHeaders,
         body: body.toString("utf8"),
         bodyLength: body.length,
         chunks: chunks.length,
