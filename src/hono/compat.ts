@@ -58,9 +58,9 @@ export function honoRateLimiter(options: HonoRateLimiterOptions, isolateOptions:
     const domain = domainOf(scope, limit);
     const isolate = isolateOf(c);
     const defer = deferOf(c);
+    c.set(o.requestStorePropertyName, counterStore(isolate, domain));
     let result: RateLimitResult;
     try {
-      c.set(o.requestStorePropertyName, counterStore(isolate, domain));
       result = await decideIdentifier(isolate.edge, domain, key, { cost: 1, timeoutMs: isolate.settings.decisionTimeoutMs, defer });
     } catch (error) {
       if (!(error instanceof CounterUnavailableError)) throw error;
