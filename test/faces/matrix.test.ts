@@ -2,7 +2,7 @@
  * The faces matrix: every way in decides as the gateway does for the same
  * limit. Each face (the `rateLimit()` middleware with rules, hono-rate-
  * limiter's options, the Upstash-shaped `Ratelimit`, the binding
- * entrypoint's `bindingLimit`) against the gateway, for each of: the
+ * entrypoint's `bindingLimit`, Envoy's `/json` decision API) against the gateway, for each of: the
  * counters bound as `COUNTERS` or under another name (`LIMITS`, the only
  * name in the env the face sees); `request.cf` present (Frankfurt) or
  * absent; counters that fail, with failure mode open and closed; and a
@@ -24,6 +24,7 @@ import { rateLimitOn } from "../../src/hono/middleware.ts";
 import { BindingLimits, bindingLimit } from "../../src/ratelimit/binding.ts";
 import { Ratelimit } from "../../src/ratelimit/ratelimit.ts";
 import { gateway, testEnv } from "../support/app.ts";
+import { auth, TOKEN } from "../support/envoy.ts";
 import { throwingCounters } from "../support/failing.ts";
 import { Hono } from "hono";
 
@@ -126,12 +127,31 @@ const viaBinding: Face = (row, user) => {
   return send(row, async () => (await bindingLimit(isolate, domain, { key: user }, () => undefined)).success);
 };
 
+/** Envoy's decision API on the gateway (`POST /__ratelimit/json`): floodgate's own Worker, so its counters are always `COUNTERS`. */
+const viaJson: Face = (row, user, algorithm) => {
+  const domain = `gw-${algorithm}`;
+  const vars: Partial<Env> = { ADMIN_TOKEN: TOKEN, COUNTERS: countersOf(row), ...(row.failure ? { FAILURE_MODE: row.failure } : {}) };
+  const call = gateway(rulesFor(domain, algorithm), vars);
+  const body = JSON.stringify({ domain, descriptors: [{ entries: [{ key: "user", value: user }] }] });
+  return send(row, async () => {
+    const response = await call("/__ratelimit/json", {
+      method: "POST",
+      body,
+      headers: { ...auth, "content-type": "application/json" },
+      ...(row.cf ? { cf: row.cf } : {}),
+    });
+    const answer = (await response.json()) as { overallCode?: string };
+    return response.status === 200 && answer.overallCode === "OK";
+  });
+};
+
 const FACES: readonly (readonly [string, Face, Algorithm, boolean])[] = [
   // name, face, the algorithm it counts with, whether it has a closed failure mode
   ["rateLimit() with rules", viaRulesMiddleware, "fixed_window", true],
   ["rateLimit() with hono-rate-limiter's options", viaHonoRateLimiter, "fixed_window", true],
   ["Ratelimit (floodgate/limiter)", viaRatelimit, "fixed_window", false],
   ["RateLimiterBinding", viaBinding, "sliding_window_counter", true],
+  ["POST /__ratelimit/json", viaJson, "fixed_window", true],
 ];
 
 const ROWS: Row[] = [];
