@@ -33,6 +33,17 @@ export default {
     }
   },
 };`;
+// The calling Worker of docs/from-cloudflare-binding.md as that page shows it (Cloudflare's own example),
+// its types left out: only its binding differs from Cloudflare's (test/ratelimit/binding.test.ts).
+const readmeBindingCaller = `
+export default {
+  async fetch(request, env) {
+    const { pathname } = new URL(request.url);
+    const { success } = await env.MY_RATE_LIMITER.limit({ key: pathname });
+    if (!success) return new Response(\`429 Failure – rate limit exceeded for \${pathname}\`, { status: 429 });
+    return new Response("Success!");
+  },
+};`;
 // The Worker under test runs as the pool's runner, under this name (the project has none of its own).
 const mainWorker = "vitest-plugin-runner-";
 const rateLimiter = (props: Record<string, unknown> | undefined) => ({ name: mainWorker, entrypoint: "RateLimiterBinding", props });
@@ -49,7 +60,7 @@ export default defineConfig({
       miniflare: {
         queueProducers: QUEUE_PRODUCERS,
         queueConsumers: QUEUE_CONSUMERS,
-        serviceBindings: { BINDING_CALLER: "binding-caller" },
+        serviceBindings: { BINDING_CALLER: "binding-caller", README_BINDING_CALLER: "readme-binding-caller" },
         bindings: {
           TEST_ORIGIN_URL: inject<string>("originUrl"),
           // The queue consumer delivers only to ORIGIN_URL (docs/on-limit.md): the worker's own one is the
@@ -95,6 +106,17 @@ export default defineConfig({
               BAD_PERIOD: rateLimiter({ simple: { limit: 3, period: 1.5 } }),
               UNKNOWN_PROP: rateLimiter({ simple: { limit: 3, period: 60 }, algorithm: "gcra" }),
             },
+          },
+          {
+            name: "readme-binding-caller",
+            modules: true,
+            script: readmeBindingCaller,
+            compatibilityDate: "2026-08-15",
+            // The page's props: 100 per 60 s.
+            serviceBindings: { MY_RATE_LIMITER: rateLimiter({ namespace_id: "1001", simple: { limit: 100, period: 60 } }) } as Record<
+              string,
+              ReturnType<typeof rateLimiter>
+            >,
           },
           {
             name: "failing-objects",

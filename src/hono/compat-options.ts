@@ -3,16 +3,21 @@
  * document (docs/from-hono-rate-limiter.md): checked once, when the
  * middleware is made; what floodgate does not support is an error naming it.
  */
-import type { Context, Next } from "hono";
+import type { Context, Env as HonoEnv, Input, Next } from "hono";
+import type { StatusCode } from "hono/utils/http-status";
 import type { Settings } from "../config.ts";
 import type { HeaderDialect } from "../http/header-dialect.ts";
 import type { RateLimitResult } from "../limiter/types.ts";
-import type { AnyContext, RateLimitOptions } from "./options.ts";
+import type { RateLimitOptions } from "./options.ts";
 import { HONO_RATE_LIMITER_KEYS, settingsFromOptions } from "./options.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: a namespace of the user's bindings, typed or not.
 type Namespace = DurableObjectNamespace<any>;
 type Promisable<T> = T | Promise<T>;
+// biome-ignore lint/suspicious/noExplicitAny: any app's env, as Hono's own MiddlewareHandler defaults it.
+type AnyEnv = any;
+// biome-ignore lint/complexity/noBannedTypes: Hono's default Input.
+type NoInput = {};
 
 /** The decision `c.get("rateLimit")` holds; with hono-rate-limiter's options, also its `used` and `resetTime`. */
 export interface RateLimitInfo extends RateLimitResult {
@@ -22,34 +27,63 @@ export interface RateLimitInfo extends RateLimitResult {
   readonly resetTime?: Date;
 }
 
-/** `rateLimit()`'s options in hono-rate-limiter's names, with floodgate's counters in place of a `store`. */
-export interface HonoRateLimiterOptions {
+/** What `c.get(requestStorePropertyName)` holds (hono-rate-limiter's store, over floodgate's counters). */
+export interface RateLimitStore {
+  /** The hits counted for `key` in its current window, and when it starts over; undefined when it has none. */
+  readonly getKey: (key: string) => Promise<{ totalHits: number; resetTime?: Date } | undefined>;
+  /** Forget `key`'s hits: its next request starts a full window. */
+  readonly resetKey: (key: string) => Promise<void>;
+}
+
+declare module "hono" {
+  interface ContextVariableMap {
+    /** The store of the `rateLimiter()` that ran, with hono-rate-limiter's options (its `requestStorePropertyName`). */
+    rateLimitStore: RateLimitStore;
+  }
+}
+
+/**
+ * `rateLimit()`'s options in hono-rate-limiter's names, with floodgate's
+ * counters in place of a `store`; typed by the app's env (`E`), as
+ * `rateLimiter<{ Bindings: Bindings }>(...)` is in hono-rate-limiter.
+ */
+export interface HonoRateLimiterOptions<E extends HonoEnv = AnyEnv, P extends string = string, I extends Input = NoInput> {
   /** The client's key (an IP, a user, an API key). Required. */
-  readonly keyGenerator: (c: AnyContext) => Promisable<string>;
+  readonly keyGenerator: (c: Context<E, P, I>) => Promisable<string>;
   /** The window, in milliseconds: a whole number of seconds. Default 60000. */
   readonly windowMs?: number;
   /** Requests per window, or a function of the context giving it. Default 5. */
-  readonly limit?: number | ((c: AnyContext) => Promisable<number>);
+  readonly limit?: number | ((c: Context<E, P, I>) => Promisable<number>);
   /** `"draft-6"` (or `true`): `RateLimit-Limit/-Remaining/-Reset`; `"draft-7"`: the combined `RateLimit`; `false`: none. Default `"draft-6"`. */
   readonly standardHeaders?: boolean | "draft-6" | "draft-7";
   /** Answers a request over the limit. Default: `statusCode` with `message`. */
-  readonly handler?: (c: AnyContext, next: Next, options: HonoRateLimiterSettings) => unknown;
+  readonly handler?: (c: Context<E, P, I>, next: Next, options: HonoRateLimiterSettings<E, P, I>) => unknown;
   /** Requests for which it answers true are neither counted nor limited. Default: none. */
-  readonly skip?: (c: AnyContext) => Promisable<boolean>;
+  readonly skip?: (c: Context<E, P, I>) => Promisable<boolean>;
   /** Give back the hit of a request whose response is 400 or more. Default false. */
   readonly skipFailedRequests?: boolean;
   /** Give back the hit of a request whose response is below 400. Default false. */
   readonly skipSuccessfulRequests?: boolean;
   /** The body of the default answer over the limit: text, a JSON object, or a function of the context. Default `"Too many requests, please try again later."`. */
-  readonly message?: string | Record<string, unknown> | ((c: AnyContext) => Promisable<string | Record<string, unknown>>);
+  readonly message?: string | Record<string, unknown> | ((c: Context<E, P, I>) => Promisable<string | Record<string, unknown>>);
   /** The status of the default answer over the limit. Default 429. */
-  readonly statusCode?: number;
-  /** floodgate: middlewares with the same prefix, window and limit share counts. Default `"hono-rate-limiter"`. */
+  readonly statusCode?: StatusCode;
+  /** The context variable the decision is set in (`c.get(name)`). Default `"rateLimit"`. */
+  readonly requestPropertyName?: string;
+  /** The context variable the store is set in (`c.get(name).resetKey(key)`). Default `"rateLimitStore"`. */
+  readonly requestStorePropertyName?: string;
+  /**
+   * floodgate: counters are kept apart per prefix. Default: each
+   * `rateLimiter()` counts on its own, as each has its own store in
+   * hono-rate-limiter (kept apart by the path it is mounted on and its place
+   * among the limiters there); middlewares given the same prefix, window and
+   * limit share counts, as with one shared store.
+   */
   readonly prefix?: string;
   /** floodgate: the CounterObject namespace. Default `(c) => c.env.COUNTERS`. */
-  readonly counters?: (c: AnyContext) => Namespace;
+  readonly counters?: (c: Context<E, P, I>) => Namespace;
   /** floodgate: the MetricsObject namespace, to keep metrics. Default: none are kept. */
-  readonly metrics?: (c: AnyContext) => Namespace | undefined;
+  readonly metrics?: (c: Context<E, P, I>) => Namespace | undefined;
   /** floodgate: when a counter cannot be asked in time, `"open"` lets the request through, `"closed"` answers 503. Default `"open"`. */
   readonly failureMode?: "open" | "closed";
   /** floodgate: milliseconds to wait for a counter before `failureMode` applies. Default 1000. */
@@ -57,18 +91,21 @@ export interface HonoRateLimiterOptions {
 }
 
 /** The options with their defaults, as `handler` gets them (hono-rate-limiter passes its own the same way). */
-export interface HonoRateLimiterSettings {
-  readonly keyGenerator: (c: AnyContext) => Promisable<string>;
+export interface HonoRateLimiterSettings<E extends HonoEnv = AnyEnv, P extends string = string, I extends Input = NoInput> {
+  readonly keyGenerator: (c: Context<E, P, I>) => Promisable<string>;
   readonly windowMs: number;
-  readonly limit: number | ((c: AnyContext) => Promisable<number>);
+  readonly limit: number | ((c: Context<E, P, I>) => Promisable<number>);
   readonly standardHeaders: boolean | "draft-6" | "draft-7";
-  readonly handler: (c: AnyContext, next: Next, options: HonoRateLimiterSettings) => unknown;
-  readonly skip: (c: AnyContext) => Promisable<boolean>;
+  readonly handler: (c: Context<E, P, I>, next: Next, options: HonoRateLimiterSettings<E, P, I>) => unknown;
+  readonly skip: (c: Context<E, P, I>) => Promisable<boolean>;
   readonly skipFailedRequests: boolean;
   readonly skipSuccessfulRequests: boolean;
-  readonly message: NonNullable<HonoRateLimiterOptions["message"]>;
-  readonly statusCode: number;
-  readonly prefix: string;
+  readonly message: NonNullable<HonoRateLimiterOptions<E, P, I>["message"]>;
+  readonly statusCode: StatusCode;
+  readonly requestPropertyName: string;
+  readonly requestStorePropertyName: string;
+  /** The prefix given, or undefined: each middleware counts on its own. */
+  readonly prefix: string | undefined;
   /** The header dialect `standardHeaders` names. */
   readonly dialect: HeaderDialect;
   /** The statuses charged (`count_when`), when the skip options give any back. */
@@ -76,14 +113,12 @@ export interface HonoRateLimiterSettings {
   readonly settings: Settings;
 }
 
-const KNOWN = [...HONO_RATE_LIMITER_KEYS, "prefix", "counters", "metrics", "failureMode", "timeoutMs"];
+const KNOWN = [...HONO_RATE_LIMITER_KEYS, "requestPropertyName", "requestStorePropertyName", "prefix", "counters", "metrics", "failureMode", "timeoutMs"];
 
 /** hono-rate-limiter options floodgate does not take, and why. */
 const UNSUPPORTED: Readonly<Record<string, string>> = {
   store: "floodgate keeps the counts in its CounterObject: remove `store` (and pass `counters` if the namespace is not c.env.COUNTERS)",
   binding: "floodgate is the rate limiter: remove `binding` and give `windowMs` and `limit`",
-  requestPropertyName: 'the decision is always c.get("rateLimit")',
-  requestStorePropertyName: "floodgate sets no store on the context",
   requestWasSuccessful: "a response counts as successful when its status is below 400",
 };
 
@@ -91,7 +126,7 @@ const UNSUPPORTED: Readonly<Record<string, string>> = {
 const RULES_ONLY = ["rules", "headers", "trustedProxyHops", "trustedProxyHeader", "shadowMode"];
 
 const defaultHandler = async (c: Context, _next: Next, options: HonoRateLimiterSettings): Promise<Response> => {
-  c.status(options.statusCode as 429);
+  c.status(options.statusCode);
   const body = typeof options.message === "function" ? await options.message(c) : options.message;
   return typeof body === "string" ? c.text(body) : c.json(body);
 };
@@ -104,6 +139,7 @@ const defaultHandler = async (c: Context, _next: Next, options: HonoRateLimiterS
  * compatSettings({ keyGenerator: (c) => c.req.header("x-api-key") ?? "", limit: 100 }).windowMs; // 60000
  */
 export function compatSettings(options: HonoRateLimiterOptions): HonoRateLimiterSettings {
+  if (typeof options !== "object" || options === null) throw new TypeError("rateLimit(): expected an options object");
   for (const key of Object.keys(options)) {
     if (Object.hasOwn(UNSUPPORTED, key)) throw new TypeError(`rateLimit(): option "${key}" is not supported: ${UNSUPPORTED[key]}`);
     if (RULES_ONLY.includes(key)) throw new TypeError(`rateLimit(): option "${key}" needs a rules document ("rules"); hono-rate-limiter's options take none`);
@@ -133,8 +169,12 @@ export function compatSettings(options: HonoRateLimiterOptions): HonoRateLimiter
   if (!Number.isInteger(statusCode) || statusCode < 200 || statusCode > 599)
     throw new TypeError(`rateLimit(): statusCode must be an HTTP status, got ${JSON.stringify(statusCode)}`);
   const message = o.message ?? "Too many requests, please try again later.";
-  const prefix = o.prefix ?? "hono-rate-limiter";
-  if (typeof prefix !== "string" || prefix === "") throw new TypeError(`rateLimit(): prefix must be a non-empty string, got ${JSON.stringify(prefix)}`);
+  const prefix = o.prefix;
+  if (prefix !== undefined && (typeof prefix !== "string" || prefix === "")) {
+    throw new TypeError(`rateLimit(): prefix must be a non-empty string, got ${JSON.stringify(prefix)}`);
+  }
+  const requestPropertyName = propertyName(o.requestPropertyName, "requestPropertyName", "rateLimit");
+  const requestStorePropertyName = propertyName(o.requestStorePropertyName, "requestStorePropertyName", "rateLimitStore");
   const countWhen = skipFailedRequests ? ["100-399"] : skipSuccessfulRequests ? ["400-599"] : undefined;
   const settings = settingsFromOptions({ rules: undefined, failureMode: o.failureMode, timeoutMs: o.timeoutMs, headers: dialect } satisfies RateLimitOptions);
   return {
@@ -147,7 +187,9 @@ export function compatSettings(options: HonoRateLimiterOptions): HonoRateLimiter
     skipFailedRequests,
     skipSuccessfulRequests,
     message,
-    statusCode,
+    statusCode: statusCode as StatusCode,
+    requestPropertyName,
+    requestStorePropertyName,
     prefix,
     dialect,
     ...(countWhen !== undefined ? { countWhen } : {}),
@@ -165,6 +207,12 @@ export function checkLimit(limit: unknown): number {
   if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 0)
     throw new TypeError(`rateLimit(): limit must be a whole number of at least 0, got ${JSON.stringify(limit)}`);
   return limit;
+}
+
+function propertyName(value: unknown, name: string, fallback: string): string {
+  if (value === undefined) return fallback;
+  if (typeof value !== "string" || value === "") throw new TypeError(`rateLimit(): ${name} must be a non-empty string, got ${JSON.stringify(value)}`);
+  return value;
 }
 
 function flag(value: unknown, name: string): boolean {

@@ -5,23 +5,26 @@
  * by the engine the gateway uses; the skip options become `count_when`, so
  * a skipped response's hit is given back by the counter itself.
  */
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
+import { routePath } from "hono/route";
 import { countersUnreachable } from "../context/failure-mode.ts";
 import { deferOf } from "../http/defer.ts";
 import { DECISION_HEADER, withHeaders } from "../http/headers.ts";
 import { problem } from "../http/problem.ts";
 import { CounterUnavailableError } from "../limiter/decide.ts";
-import { countedIdentifier, decideIdentifier, identifierDomain } from "../limiter/identifier.ts";
+import { countedIdentifier, decideIdentifier, identifierCounter, identifierDomain } from "../limiter/identifier.ts";
 import { rateLimitHeaders } from "../limiter/respond.ts";
 import { settleAfterResponse } from "../limiter/settle.ts";
 import type { RateLimitResult } from "../limiter/types.ts";
 import type { CompiledDomain } from "../rules/types.ts";
-import { checkLimit, compatSettings, type HonoRateLimiterOptions } from "./compat-options.ts";
-import type { IsolateOptions } from "../context/isolate.ts";
-import { middlewareIsolates } from "./isolates.ts";
+import { checkLimit, compatSettings, type HonoRateLimiterOptions, type RateLimitStore } from "./compat-options.ts";
+import type { Isolate, IsolateOptions } from "../context/isolate.ts";
+import { countersOf, middlewareIsolates } from "./isolates.ts";
 
-/** Distinct limits a `limit` function may give whose compiled form is kept. */
-const MAX_LIMITS = 64;
+/** Distinct (mount, limit) pairs whose compiled form is kept (a `limit` function may give many limits). */
+const MAX_DOMAINS = 256;
+/** The domain counts fall under when no prefix is given, before the mount that keeps each middleware's apart. */
+const DEFAULT_PREFIX = "hono-rate-limiter";
 
 /**
  * The middleware for hono-rate-limiter's options; they are checked here,
@@ -33,27 +36,32 @@ const MAX_LIMITS = 64;
 export function honoRateLimiter(options: HonoRateLimiterOptions, isolateOptions: IsolateOptions = {}): MiddlewareHandler {
   const o = compatSettings(options);
   const isolateOf = middlewareIsolates(o.settings, options.counters, options.metrics, isolateOptions);
-  const domains = new Map<number, CompiledDomain>();
-  const domainOf = (limit: number): CompiledDomain => {
-    let domain = domains.get(limit);
+  const domains = new Map<string, CompiledDomain>();
+  const domainOf = (scope: string, limit: number): CompiledDomain => {
+    const id = `${limit}\n${scope}`;
+    let domain = domains.get(id);
     if (domain === undefined) {
-      domain = identifierDomain(o.prefix, { algorithm: "fixed_window", tokens: limit, windowMs: o.windowMs, countWhen: o.countWhen }, "rateLimit()");
-      if (domains.size >= MAX_LIMITS) domains.delete(domains.keys().next().value as number);
-      domains.set(limit, domain);
+      domain = identifierDomain(scope, { algorithm: "fixed_window", tokens: limit, windowMs: o.windowMs, countWhen: o.countWhen }, "rateLimit()");
+      if (domains.size >= MAX_DOMAINS) domains.delete(domains.keys().next().value as string);
+      domains.set(id, domain);
     }
     return domain;
   };
   // A fixed limit compiles now, so a limit the counters cannot hold throws when the middleware is made.
-  if (typeof o.limit === "number") domainOf(o.limit);
+  if (typeof o.limit === "number") domainOf(o.prefix ?? DEFAULT_PREFIX, o.limit);
   return async function honoRateLimiterMiddleware(c, next) {
+    // Before skip, so that the limiters after this one on its path keep their places whatever this one skips.
+    const scope = o.prefix ?? mountScope(c);
     if (await o.skip(c)) return next();
     const key = await countedIdentifier(await o.keyGenerator(c), "rateLimit(): keyGenerator(c)");
     const limit = typeof o.limit === "function" ? checkLimit(await o.limit(c)) : o.limit;
+    const domain = domainOf(scope, limit);
     const isolate = isolateOf(c);
     const defer = deferOf(c);
+    c.set(o.requestStorePropertyName, counterStore(isolate, domain));
     let result: RateLimitResult;
     try {
-      result = await decideIdentifier(isolate.edge, domainOf(limit), key, { cost: 1, timeoutMs: isolate.settings.decisionTimeoutMs, defer });
+      result = await decideIdentifier(isolate.edge, domain, key, { cost: 1, timeoutMs: isolate.settings.decisionTimeoutMs, defer });
     } catch (error) {
       if (!(error instanceof CounterUnavailableError)) throw error;
       const mode = countersUnreachable(isolate, error, { path: c.req.path });
@@ -71,7 +79,7 @@ export function honoRateLimiter(options: HonoRateLimiterOptions, isolateOptions:
       isolate.metrics.scheduleFlush(defer);
     }
     // hono-rate-limiter's fields beside floodgate's own decision.
-    c.set("rateLimit", { ...result, used: result.limit - result.remaining, resetTime: new Date(isolate.now() + result.resetAfterMs) });
+    c.set(o.requestPropertyName, { ...result, used: result.limit - result.remaining, resetTime: new Date(isolate.now() + result.resetAfterMs) });
     const headers = rateLimitHeaders(result, o.dialect);
     if (!result.allowed) {
       for (const [name, value] of headers) c.header(name, value);
@@ -89,5 +97,41 @@ export function honoRateLimiter(options: HonoRateLimiterOptions, isolateOptions:
     settleAfterResponse(isolate.edge, result, c.res, defer);
     const labelled = withHeaders(c.res, headers);
     if (labelled !== c.res) c.res = labelled;
+  };
+}
+
+// Per request: how many of these middlewares have run at each mount path so far.
+const placesRun = new WeakMap<Context, Map<string, number>>();
+
+/**
+ * This middleware's own counter domain when no prefix is given: the path it
+ * is mounted on (the app's registered pattern, never the request's own
+ * path) and its place among the limiters mounted there, the same on every
+ * request and in every isolate.
+ */
+function mountScope(c: Context): string {
+  const path = routePath(c);
+  let places = placesRun.get(c);
+  if (places === undefined) placesRun.set(c, (places = new Map()));
+  const place = places.get(path) ?? 0;
+  places.set(path, place + 1);
+  return place === 0 ? `${DEFAULT_PREFIX} ${path}` : `${DEFAULT_PREFIX} ${path} #${place + 1}`;
+}
+
+/** hono-rate-limiter's store interface over this middleware's counters, as `c.get("rateLimitStore")` gives it. */
+function counterStore(isolate: Isolate<null>, domain: CompiledDomain): RateLimitStore {
+  return {
+    getKey: async (key) => {
+      const id = await countedIdentifier(key, "rateLimitStore.getKey(key)");
+      const read = await decideIdentifier(isolate.edge, domain, id, { cost: 0, timeoutMs: isolate.settings.decisionTimeoutMs, defer: () => undefined });
+      const totalHits = read.limit - read.remaining;
+      return totalHits === 0 ? undefined : { totalHits, resetTime: new Date(isolate.now() + read.resetAfterMs) };
+    },
+    resetKey: async (key) => {
+      const id = await countedIdentifier(key, "rateLimitStore.resetKey(key)");
+      const { key: counter, object } = identifierCounter(domain, id, isolate.edge.shardKey);
+      await countersOf(isolate).getByName(object).reset(counter);
+      isolate.edge.blocks.forget(counter);
+    },
   };
 }

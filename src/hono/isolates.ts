@@ -12,6 +12,21 @@ type Namespace = DurableObjectNamespace<any>;
 
 const defaultCounters = (c: AnyContext) => c.env.COUNTERS;
 
+// The namespace each middleware isolate decides with, for what reaches a counter directly (the store's resetKey).
+const namespaces = new WeakMap<Isolate<null>, Namespace>();
+
+/**
+ * The CounterObject namespace `isolate` (made by middlewareIsolates) decides with.
+ *
+ * @example
+ * await countersOf(isolate).getByName(object).reset(key);
+ */
+export function countersOf(isolate: Isolate<null>): Env["COUNTERS"] {
+  const namespace = namespaces.get(isolate);
+  if (namespace === undefined) throw new Error("countersOf(): not an isolate of a rateLimit() middleware");
+  return namespace as Env["COUNTERS"];
+}
+
 /**
  * The isolate of a context's env, made on its first request. `options`
  * (the clock) only tests set: the public middleware passes none.
@@ -36,6 +51,7 @@ export function middlewareIsolates(
         throw new TypeError("rateLimit(): options.counters(c) did not return a Durable Object namespace bound to CounterObject (default: c.env.COUNTERS)");
       }
       isolate = new Isolate({ env: c.env as Env, settings, counters: namespace, metrics: metricsOf?.(c) }, null, options);
+      namespaces.set(isolate, namespace);
       isolates.set(c.env, isolate);
     }
     return isolate;

@@ -3,7 +3,7 @@
  * the handlers after it (docs/hono.md). floodgate's own gateway decides
  * with the same engine (`admit`), its isolate made from `[vars]` instead.
  */
-import type { MiddlewareHandler } from "hono";
+import type { Env as HonoEnv, Input, MiddlewareHandler } from "hono";
 import type { IsolateOptions } from "../context/isolate.ts";
 import { admit, admittedHeaders } from "../gateway/admit.ts";
 import { deferOf } from "../http/defer.ts";
@@ -15,7 +15,10 @@ import { middlewareIsolates } from "./isolates.ts";
 import { checkRulesOptions, type RateLimitOptions, rulesSource, settingsFromOptions } from "./options.ts";
 
 export { RulesError, type RateLimitOptions } from "./options.ts";
-export type { HonoRateLimiterOptions, HonoRateLimiterSettings, RateLimitInfo } from "./compat-options.ts";
+export type { HonoRateLimiterOptions, HonoRateLimiterSettings, RateLimitInfo, RateLimitStore } from "./compat-options.ts";
+
+// biome-ignore lint/complexity/noBannedTypes: Hono's default Input.
+type NoInput = {};
 export { HEADER_DIALECTS, type HeaderDialect } from "../http/header-dialect.ts";
 export { DECISION_HEADER };
 
@@ -49,6 +52,12 @@ declare module "hono" {
  * // or, as hono-rate-limiter:
  * app.use(rateLimit({ windowMs: 15 * 60 * 1000, limit: 100, keyGenerator: (c) => c.req.header("cf-connecting-ip") ?? "" }));
  */
+// biome-ignore lint/suspicious/noExplicitAny: any app's env by default, as Hono's own MiddlewareHandler.
+export function rateLimit<E extends HonoEnv = any, P extends string = string, I extends Input = NoInput>(options: RateLimitOptions): MiddlewareHandler<E, P, I>;
+// biome-ignore lint/suspicious/noExplicitAny: any app's env by default, as Hono's own MiddlewareHandler.
+export function rateLimit<E extends HonoEnv = any, P extends string = string, I extends Input = NoInput>(
+  options: HonoRateLimiterOptions<E, P, I>,
+): MiddlewareHandler<E, P, I>;
 export function rateLimit(options: RateLimitOptions | HonoRateLimiterOptions): MiddlewareHandler {
   return rateLimitOn(options, {});
 }

@@ -19,6 +19,7 @@ export {
   rateLimit,
   rateLimiter,
   type RateLimitOptions,
+  type RateLimitStore,
   type RateLimitVariables,
 } from "../hono/middleware.ts";
 export type { PolicyOutcome, RateLimitResult } from "../limiter/types.ts";

@@ -18,7 +18,12 @@ export interface RatelimitConfig {
   readonly prefix?: string;
   /** Milliseconds to wait for the counter before letting the request through with `reason: "timeout"`; 0: no timeout. Default 5000. */
   readonly timeout?: number;
-  /** floodgate's certain-block cache, per isolate: `false` turns it off; a `Map` is accepted and left unused. Default on. */
+  /**
+   * Refused identifiers remembered until they would fit, answered without a
+   * counter call (`reason: "cacheBlock"`): a `Map` kept at module scope
+   * serves every `Ratelimit` made with it; `false` turns it off. Default: a
+   * cache of this instance's own.
+   */
   readonly ephemeralCache?: Map<string, number> | false;
   /** Count every decision in floodgate's metrics (`GET /__ratelimit/metrics`) when `metrics` is given too; without it nothing is kept. Default false. */
   readonly analytics?: boolean;
@@ -33,6 +38,8 @@ export interface RatelimitSettings {
   readonly prefix: string;
   readonly timeoutMs: number;
   readonly blockCache: boolean;
+  /** The user's `ephemeralCache` Map, when one was given. */
+  readonly ephemeral?: Map<string, number>;
   readonly metrics?: Namespace;
 }
 
@@ -85,6 +92,7 @@ export function ratelimitSettings(config: RatelimitConfig): RatelimitSettings {
     prefix,
     timeoutMs: timeout === 0 ? NO_TIMEOUT_MS : timeout,
     blockCache: ephemeralCache !== false,
+    ...(ephemeralCache instanceof Map ? { ephemeral: ephemeralCache } : {}),
     ...(analytics && metrics !== undefined ? { metrics } : {}),
   };
 }

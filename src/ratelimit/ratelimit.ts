@@ -13,7 +13,9 @@ import type { RateLimitResult } from "../limiter/types.ts";
 import { MetricsRecorder } from "../metrics/recorder.ts";
 import type { CompiledDomain } from "../rules/types.ts";
 import { fixedWindow, gcra, leakyBucket, slidingLog, slidingWindow, tokenBucket } from "./limiters.ts";
-import { type RatelimitConfig, ratelimitSettings } from "./options.ts";
+import { EphemeralBlocks } from "./ephemeral.ts";
+import { type RatelimitConfig, type RatelimitSettings, ratelimitSettings } from "./options.ts";
+import { type ResetSource, upstashReset } from "./reset.ts";
 
 /** What `limit()` answers, as Upstash's `RatelimitResponse`. */
 export interface RatelimitResponse {
@@ -23,7 +25,7 @@ export interface RatelimitResponse {
   readonly limit: number;
   /** Requests left right after this one. */
   readonly remaining: number;
-  /** Milliseconds since the epoch: when allowed, when the full quota is back; when refused, the first instant the same request fits. */
+  /** Milliseconds since the epoch, as Upstash reports it: the end of the current window for `fixedWindow` and `slidingWindow`, the next token for `tokenBucket` (docs/from-upstash.md). */
   readonly reset: number;
   /** Background work of this decision (metrics, counter syncs): hand it to `ctx.waitUntil`. */
   pending: Promise<unknown>;
@@ -65,28 +67,39 @@ export class Ratelimit {
   static readonly gcra = gcra;
 
   private readonly domain: CompiledDomain;
-  private readonly edge: EdgeRuntime;
-  private readonly counters: Env["COUNTERS"];
-  private readonly timeoutMs: number;
+  private readonly settings: RatelimitSettings;
   /** What `limit` reports: the tokens per window, or a bucket's capacity (Upstash's `maxTokens`). */
   private readonly reportedLimit: number;
-  private readonly metrics?: MetricsRecorder;
   private readonly now: () => number;
+  private readonly ephemeral?: EphemeralBlocks;
+  /** Made on first use, not in the constructor: a Worker may make its Ratelimit at module scope, where no I/O or randomness is allowed. */
+  private runtime?: { readonly edge: EdgeRuntime; readonly metrics?: MetricsRecorder };
 
   /** `clock.now`: the clock the answers' `reset` and the block cache read (default `Date.now`); tests drive it, with the counter objects on the same clock. */
   constructor(config: RatelimitConfig, clock: { readonly now?: () => number } = {}) {
     const settings = ratelimitSettings(config);
+    this.settings = settings;
     this.domain = identifierDomain(settings.prefix, settings.limiter, settings.limiter.describe);
-    this.counters = settings.counters as Env["COUNTERS"];
-    this.timeoutMs = settings.timeoutMs;
     this.reportedLimit = settings.limiter.burst ?? settings.limiter.tokens;
     this.now = clock.now ?? Date.now;
-    this.edge = new EdgeRuntime(settings.counters as Env["COUNTERS"], {
+    if (settings.ephemeral !== undefined) this.ephemeral = new EphemeralBlocks(settings.ephemeral, settings.prefix);
+  }
+
+  private get edge(): EdgeRuntime {
+    return this.started().edge;
+  }
+
+  private started(): { readonly edge: EdgeRuntime; readonly metrics?: MetricsRecorder } {
+    if (this.runtime !== undefined) return this.runtime;
+    const s = this.settings;
+    const edge = new EdgeRuntime(s.counters as Env["COUNTERS"], {
       now: this.now,
-      decisionTimeoutMs: settings.timeoutMs,
-      ...(settings.blockCache ? {} : { blockCacheBytes: 0 }),
+      decisionTimeoutMs: s.timeoutMs,
+      ...(s.blockCache ? {} : { blockCacheBytes: 0 }),
     });
-    if (settings.metrics !== undefined) this.metrics = new MetricsRecorder(settings.metrics as Env["METRICS"], METRICS_FLUSH_MS, this.now);
+    const metrics = s.metrics === undefined ? undefined : new MetricsRecorder(s.metrics as Env["METRICS"], METRICS_FLUSH_MS, this.now);
+    this.runtime = metrics === undefined ? { edge } : { edge, metrics };
+    return this.runtime;
   }
 
   /**
@@ -99,31 +112,43 @@ export class Ratelimit {
     const cost = request?.rate ?? 1;
     if (!Number.isInteger(cost) || cost < 0) throw new TypeError(`Ratelimit.limit(): rate must be a whole number of at least 0, got ${JSON.stringify(cost)}`);
     const id = await countedIdentifier(identifier, "Ratelimit.limit()");
+    const { edge, metrics } = this.started();
     const { defer, pending } = collect();
-    const cachedBefore = this.edge.stats.cachedBlocks;
+    const sentAt = this.now();
+    const until = cost > 0 ? this.ephemeral?.blockedUntil(id, sentAt) : undefined;
+    if (until !== undefined) {
+      const reset = upstashReset(
+        this.settings.limiter,
+        { allowed: false, resetAfterMs: until - sentAt, retryAfterMs: until - sentAt, effectiveWindowMs: until - sentAt },
+        sentAt,
+      );
+      return { success: false, limit: this.reportedLimit, remaining: 0, reset, pending: pending(), reason: "cacheBlock" };
+    }
+    const cachedBefore = edge.stats.cachedBlocks;
     let result: RateLimitResult;
     let cached = false;
     try {
-      const deciding = decideIdentifier(this.edge, this.domain, id, { cost, timeoutMs: this.timeoutMs, defer });
+      const deciding = decideIdentifier(edge, this.domain, id, { cost, timeoutMs: this.settings.timeoutMs, defer });
       // The block cache answers in the synchronous part of the call, so the count moved only for this one.
-      cached = this.edge.stats.cachedBlocks > cachedBefore;
+      cached = edge.stats.cachedBlocks > cachedBefore;
       result = await deciding;
     } catch (error) {
       if (!(error instanceof CounterUnavailableError)) throw error;
-      this.metrics?.recordFailureMode("open");
-      this.metrics?.scheduleFlush(defer);
+      metrics?.recordFailureMode("open");
+      metrics?.scheduleFlush(defer);
       return { success: true, limit: 0, remaining: 0, reset: 0, pending: pending(), reason: "timeout" };
     }
-    if (this.metrics !== undefined && result.descriptors !== undefined) {
-      this.metrics.recordOutcomes(result.descriptors);
-      this.metrics.scheduleFlush(defer);
+    if (metrics !== undefined && result.descriptors !== undefined) {
+      metrics.recordOutcomes(result.descriptors);
+      metrics.scheduleFlush(defer);
     }
-    const wait = result.allowed || !Number.isFinite(result.retryAfterMs) ? result.resetAfterMs : result.retryAfterMs;
+    // A refusal of one token is certain until it would fit, whatever else happens (a refusal takes nothing).
+    if (!result.allowed && cost === 1 && Number.isFinite(result.retryAfterMs)) this.ephemeral?.block(id, sentAt + result.retryAfterMs);
     const answer: RatelimitResponse = {
       success: result.allowed,
       limit: this.reportedLimit,
       remaining: result.remaining,
-      reset: this.now() + wait,
+      reset: upstashReset(this.settings.limiter, decisionOf(result), this.now()),
       pending: pending(),
     };
     return cached ? { ...answer, reason: "cacheBlock" } : answer;
@@ -158,8 +183,8 @@ export class Ratelimit {
    */
   readonly getRemaining = async (identifier: string): Promise<{ remaining: number; reset: number; limit: number }> => {
     const id = await countedIdentifier(identifier, "Ratelimit.getRemaining()");
-    const result = await decideIdentifier(this.edge, this.domain, id, { cost: 0, timeoutMs: this.timeoutMs, defer: ignore });
-    return { remaining: result.remaining, reset: this.now() + result.resetAfterMs, limit: this.reportedLimit };
+    const result = await decideIdentifier(this.edge, this.domain, id, { cost: 0, timeoutMs: this.settings.timeoutMs, defer: ignore });
+    return { remaining: result.remaining, reset: upstashReset(this.settings.limiter, decisionOf(result), this.now()), limit: this.reportedLimit };
   };
 
   /**
@@ -170,13 +195,27 @@ export class Ratelimit {
    */
   readonly resetUsedTokens = async (identifier: string): Promise<void> => {
     const id = await countedIdentifier(identifier, "Ratelimit.resetUsedTokens()");
-    const { key, object } = identifierCounter(this.domain, id, this.edge.shardKey);
-    await this.counters.getByName(object).reset(key);
-    this.edge.blocks.forget(key);
+    const { edge } = this.started();
+    const { key, object } = identifierCounter(this.domain, id, edge.shardKey);
+    await (this.settings.counters as Env["COUNTERS"]).getByName(object).reset(key);
+    edge.blocks.forget(key);
+    this.ephemeral?.forget(id);
   };
 }
 
 const ignore: Defer = () => undefined;
+
+// The most restrictive limit's own decision (the only limit here), or the summary's times when none applied.
+function decisionOf(result: RateLimitResult): ResetSource {
+  return (
+    result.policy?.decision ?? {
+      allowed: result.allowed,
+      resetAfterMs: result.resetAfterMs,
+      retryAfterMs: result.retryAfterMs,
+      effectiveWindowMs: result.resetAfterMs,
+    }
+  );
+}
 
 // Background work of one decision, gathered into the `pending` promise the caller hands to waitUntil.
 function collect(): { defer: Defer; pending: () => Promise<unknown> } {

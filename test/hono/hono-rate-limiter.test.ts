@@ -2,6 +2,11 @@
  * `rateLimit()` (exported as `rateLimiter` too) with hono-rate-limiter's
  * options, held to hono-rate-limiter's documented behaviour: its README
  * example with only the import changed, run against real CounterObjects.
+ *
+ * Breaks tried, each seen to fail here (src/hono/compat.ts): the compiled
+ * limit cache answering the first plan's limit for every plan; every
+ * middleware counting under one domain (no mount scope); the decision set
+ * under "rateLimit" whatever requestPropertyName says.
  */
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { Hono, type MiddlewareHandler } from "hono";
@@ -124,11 +129,80 @@ describe("the options mean what they mean in hono-rate-limiter", () => {
     expect((await failing()).status).toBe(429);
   });
 
-  it("limit as a function of the context", async () => {
-    const key = unique("dynamic");
-    const call = appWith(rateLimiter({ limit: (c) => (c.req.header("x-plan") === "pro" ? 3 : 1), keyGenerator: () => key }));
-    expect((await call()).status).toBe(200);
-    expect((await call()).status).toBe(429);
+  it("limit as a function of the context: each plan its own limit, whichever plan came first", async () => {
+    const app = new Hono<{ Bindings: Env }>();
+    app.use(rateLimiter({ limit: (c) => (c.req.header("x-plan") === "pro" ? 3 : 1), keyGenerator: (c) => c.req.header("x-user") ?? "" }));
+    app.get("/", (c) => c.text("ok"));
+    const send = async (plan: string, user: string) =>
+      (await app.fetch(new Request("http://app.test/", { headers: { "x-plan": plan, "x-user": user } }), testEnv)).status;
+    const [free, pro] = [unique("free"), unique("pro")];
+    expect([await send("free", free), await send("free", free)]).toEqual([200, 429]);
+    // The free plan's limit was compiled first: the pro plan still gets its own 3.
+    expect([await send("pro", pro), await send("pro", pro), await send("pro", pro), await send("pro", pro)]).toEqual([200, 200, 200, 429]);
+    expect(await send("free", unique("free"))).toBe(200);
+  });
+});
+
+describe("what hono-rate-limiter sets on the context", () => {
+  it("requestPropertyName: the decision under the name given (default rateLimit)", async () => {
+    const app = new Hono<{ Bindings: Env }>();
+    app.use(rateLimiter({ limit: 5, keyGenerator: () => unique("named"), requestPropertyName: "limits" }));
+    app.get("/", (c) => c.json({ named: c.get("limits" as never), fixed: c.get("rateLimit") ?? null }));
+    const body = (await (await app.fetch(new Request("http://app.test/"), testEnv)).json()) as {
+      named: { limit: number; used: number; remaining: number };
+      fixed: unknown;
+    };
+    expect(body.named).toMatchObject({ limit: 5, used: 1, remaining: 4 });
+    expect(body.fixed).toBeNull();
+  });
+
+  it('c.get("rateLimitStore"): resetKey(key) gives a key a full window again (a login that succeeds); getKey reads its hits', async () => {
+    const user = unique("login");
+    const app = new Hono<{ Bindings: Env }>();
+    app.use("/login", rateLimiter({ limit: 2, keyGenerator: (c) => c.req.header("x-user") ?? "" }));
+    app.post("/login", async (c) => {
+      const store = c.get("rateLimitStore");
+      const hits = (await store.getKey(user))?.totalHits;
+      if (c.req.header("x-password") !== "right") return c.text(`wrong, ${hits} hits`, 401);
+      await store.resetKey(user);
+      return c.text("welcome");
+    });
+    const attempt = async (password: string) => {
+      const response = await app.fetch(new Request("http://app.test/login", { method: "POST", headers: { "x-user": user, "x-password": password } }), testEnv);
+      return [response.status, await response.text()];
+    };
+    expect(await attempt("wrong")).toEqual([401, "wrong, 1 hits"]);
+    expect(await attempt("right")).toEqual([200, "welcome"]);
+    // The window starts over: two more attempts, then 429.
+    expect(await attempt("wrong")).toEqual([401, "wrong, 1 hits"]);
+    expect(await attempt("wrong")).toEqual([401, "wrong, 2 hits"]);
+    expect((await attempt("wrong"))[0]).toBe(429);
+  });
+
+  it("each rateLimiter() call counts on its own, on other paths and on the same one; a shared prefix shares", async () => {
+    const key = unique("calls");
+    const options = { limit: 1, keyGenerator: () => key };
+    const app = new Hono<{ Bindings: Env }>();
+    app.use("/api/*", rateLimiter(options));
+    app.use("/auth/*", rateLimiter(options));
+    app.use("/both/*", rateLimiter(options), rateLimiter(options));
+    app.use("/shared-a/*", rateLimiter({ ...options, prefix: "shared" }));
+    app.use("/shared-b/*", rateLimiter({ ...options, prefix: "shared" }));
+    app.get("*", (c) => c.text("ok"));
+    const send = async (path: string) => (await app.fetch(new Request(`http://app.test${path}`), testEnv)).status;
+    expect([await send("/api/x"), await send("/auth/x"), await send("/api/y"), await send("/auth/y")]).toEqual([200, 200, 429, 429]);
+    // Two on one path: the first lets one through and counts it, the second counts its own (so also one).
+    expect([await send("/both/x"), await send("/both/x")]).toEqual([200, 429]);
+    expect([await send("/shared-a/x"), await send("/shared-b/x")]).toEqual([200, 429]);
+  });
+
+  it("made per request, as in hono-rate-limiter's Cloudflare examples, the count carries over", async () => {
+    const key = unique("per-request");
+    const app = new Hono<{ Bindings: Env }>();
+    app.use((c, next) => rateLimiter<{ Bindings: Env }>({ limit: 2, keyGenerator: () => key, counters: (ctx) => ctx.env.COUNTERS })(c, next));
+    app.get("/", (c) => c.text("ok"));
+    const send = async () => (await app.fetch(new Request("http://app.test/"), testEnv)).status;
+    expect([await send(), await send(), await send()]).toEqual([200, 200, 429]);
   });
 });
 
@@ -153,7 +227,8 @@ describe("errors at construction name the option", () => {
   });
   it("an option floodgate does not support", () => {
     expect(() => rateLimiter({ keyGenerator, store: {} } as never)).toThrow(/option "store" is not supported: floodgate keeps the counts in its CounterObject/);
-    expect(() => rateLimiter({ keyGenerator, requestPropertyName: "limits" } as never)).toThrow(/option "requestPropertyName" is not supported/);
+    expect(() => rateLimiter({ keyGenerator, requestWasSuccessful: () => true } as never)).toThrow(/option "requestWasSuccessful" is not supported/);
+    expect(() => rateLimiter({ keyGenerator, requestPropertyName: "" })).toThrow('rateLimit(): requestPropertyName must be a non-empty string, got ""');
   });
   it("a window that is not whole seconds, a missing keyGenerator, both skip options", () => {
     expect(() => rateLimiter({ keyGenerator, windowMs: 1500 })).toThrow(

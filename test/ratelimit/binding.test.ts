@@ -38,6 +38,20 @@ describe("RateLimiterBinding over a service binding", () => {
     expect(await limit("ONE_PER_HOUR", { key: k })).toEqual({ success: false });
   });
 
+  it("docs/from-cloudflare-binding.md's calling Worker, unchanged: 100 per minute per path, then its 429", async () => {
+    const readmeCaller = (env as unknown as { README_BINDING_CALLER: Fetcher }).README_BINDING_CALLER;
+    const path = `/${key("readme")}`;
+    const answers: [number, string][] = [];
+    for (let i = 0; i < 101; i++) {
+      const response = await readmeCaller.fetch(`http://caller${path}`);
+      answers.push([response.status, await response.text()]);
+    }
+    expect(answers.slice(0, 100).every(([status, body]) => status === 200 && body === "Success!")).toBe(true);
+    expect(answers[100]).toEqual([429, `429 Failure – rate limit exceeded for ${path}`]);
+    // Another path is another key.
+    expect((await readmeCaller.fetch(`http://caller/${key("other")}`)).status).toBe(200);
+  });
+
   it("errors name what is wrong: missing props, a bad period, an unknown prop, a key that is not a string", async () => {
     expect((await limit("NO_PROPS", { key: "k" })).error).toMatch(
       /^RateLimiterBinding: the service binding has no props; give its \[\[services\]\] block props = /,

@@ -55,14 +55,11 @@ describe("Upstash's README example (Basic Usage)", () => {
       clock.at += 100;
     }
     expect(remaining).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1, 0]);
-    // The clock started 2.5 s into a 10 s window: every answer gives the end of the next window,
-    // when this window's hits have left the sliding window.
+    // The clock started 2.5 s into a 10 s window: every answer gives the end of the current window, as Upstash's does.
     const windowStart = clock.at - 1_000 - 2_500;
-    expect(resets).toEqual(Array(10).fill(windowStart + 20_000));
+    expect(resets).toEqual(Array(10).fill(windowStart + 10_000));
     const refused = await ratelimit.limit(identifier);
-    expect(refused).toMatchObject({ success: false, limit: 10, remaining: 0 });
-    expect(refused.reset).toBeGreaterThan(clock.at);
-    expect(refused.reset).toBeLessThanOrEqual(clock.at + 10_000);
+    expect(refused).toMatchObject({ success: false, limit: 10, remaining: 0, reset: windowStart + 10_000 });
     expect(refused.pending).toBeInstanceOf(Promise);
     // Another identifier has its own quota.
     expect((await ratelimit.limit(unique("other"))).success).toBe(true);
@@ -137,6 +134,59 @@ describe("the options", () => {
       expect(second.success).toBe(false);
       expect(second.reason).toBe(reason);
     }
+  });
+
+  it("ephemeralCache: a Map kept at module scope serves a Ratelimit made per request, as in Upstash's Workers example", async () => {
+    // Upstash's examples/cloudflare-workers: `const cache = new Map()` at module scope, the Ratelimit made in fetch.
+    const cache = new Map<string, number>();
+    const id = unique("per-request");
+    const answers = [];
+    for (let i = 0; i < 4; i++) {
+      const ratelimit = new Ratelimit({ counters, limiter: Ratelimit.cachedFixedWindow(2, "1 h"), ephemeralCache: cache });
+      answers.push(await ratelimit.limit(id));
+    }
+    expect(answers.map((a) => [a.success, a.reason])).toEqual([
+      [true, undefined],
+      [true, undefined],
+      [false, undefined],
+      [false, "cacheBlock"],
+    ]);
+    const hourEnd = (Math.floor(clock.at / 3_600_000) + 1) * 3_600_000;
+    expect(answers[3]).toMatchObject({ limit: 2, remaining: 0, reset: hourEnd });
+    // Upstash's key, with the instant the refusal ends.
+    expect([...cache]).toEqual([[`@upstash/ratelimit:${id}`, hourEnd]]);
+    // resetUsedTokens forgets it there too.
+    await new Ratelimit({ counters, limiter: Ratelimit.cachedFixedWindow(2, "1 h"), ephemeralCache: cache }).resetUsedTokens(id);
+    expect(cache.size).toBe(0);
+  });
+
+  it("made at module scope, it does nothing the global scope forbids: no call on the namespace, no random id", async () => {
+    const touched: string[] = [];
+    const watched = new Proxy(counters, {
+      get(target, prop) {
+        const value = Reflect.get(target, prop);
+        if (typeof value !== "function") return value;
+        return (...args: unknown[]) => {
+          touched.push(String(prop));
+          return Reflect.apply(value, target, args);
+        };
+      },
+    });
+    const { randomUUID, getRandomValues } = crypto;
+    const forbidden = () => {
+      throw new Error("Disallowed operation called within global scope");
+    };
+    Object.assign(crypto, { randomUUID: forbidden, getRandomValues: forbidden });
+    let ratelimit: Ratelimit;
+    try {
+      ratelimit = new Ratelimit({ counters: watched, limiter: Ratelimit.slidingWindow(10, "10 s"), metrics: env.METRICS as never, analytics: true });
+    } finally {
+      Object.assign(crypto, { randomUUID, getRandomValues });
+    }
+    expect(touched).toEqual([]);
+    // The first request starts it.
+    expect((await ratelimit.limit(unique("module-scope"))).success).toBe(true);
+    expect(touched.length).toBeGreaterThan(0);
   });
 
   it("prefix keeps counters apart; instances with the same prefix share them", async () => {
