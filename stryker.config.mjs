@@ -11,6 +11,9 @@ export const SCOPES = {
   rules: ["src/rules/**/*.ts", "!src/rules/rules-object.ts"],
   edge: ["src/edge/**/*.ts"],
   limiter: ["src/limiter/**/*.ts"],
+  http: ["src/http/**/*.ts"],
+  request: ["src/request/**/*.ts"],
+  dropins: ["src/ratelimit/**/*.ts", "src/hono/compat*.ts"],
   durable: ["src/durable/leases.ts", "src/durable/precount-sync.ts", "src/durable/counter-cache.ts"],
 };
 
