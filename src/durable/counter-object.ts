@@ -12,6 +12,7 @@ import { CounterStore } from "./counter-store.ts";
 import { LeaseBook } from "./leases.ts";
 import { absorb, type CounterAccess, decideBesideLeases, leasedOn } from "./precount-sync.ts";
 import type { CounterCall, CounterVerdict, LimitCall, RefundCall, RelayCall, ReserveCall } from "./protocol.ts";
+import { ownNamespace } from "./own-namespace.ts";
 import { counterStub, hintOfObject } from "./regions.ts";
 import { RegionalRelay, type RelayStats } from "./relay.ts";
 import { decideWithSlots, settleSlots, SlotBook, type WindowAccess } from "./slots.ts";
@@ -32,8 +33,8 @@ export const QUIET_WRITE_MS = 10_000;
 // text, in which a raw U+0001 cannot occur, so the split is unambiguous.
 const SEP = "\u0001";
 
-/** What a regional object needs of `env.COUNTERS` to call its home (docs/placement.md). */
-interface HomeNamespace {
+/** What a regional object needs of its namespace to call its home (docs/placement.md). */
+export interface HomeNamespace {
   getByName(name: string, options?: DurableObjectNamespaceGetDurableObjectOptions): { decide(calls: readonly CounterCall[]): Promise<CounterVerdict[]> };
 }
 
@@ -89,13 +90,21 @@ export class CounterObject extends DurableObject {
   clock: () => number = () => Date.now();
   /**
    * As a region's copy of a home object: the regional leases of global keys
-   * (docs/placement.md). It calls its home only through `counterStub` on
-   * this object's `env.COUNTERS`, so a subclass may wrap that binding.
+   * (docs/placement.md). It calls its home through `counterStub` on the
+   * namespace `homeNamespace` gives, never a binding read by name.
    */
   readonly relay = new RegionalRelay(
-    (home, calls) => counterStub((this.env as unknown as { COUNTERS: HomeNamespace }).COUNTERS, home).decide(calls),
+    (home, calls) => counterStub(this.home(), home).decide(calls),
     () => this.clock(),
   );
+  /** This object's name, as the first relayed call gave it. */
+  private ownName: string | undefined;
+  /**
+   * The namespace a regional copy calls its home through, once known
+   * (`homeNamespace`). A plain field, so not callable over RPC: tests put a
+   * wrapper here through `runInDurableObject` (a slow home).
+   */
+  homeCounters: HomeNamespace | undefined;
 
   constructor(ctx: DurableObjectState, env: unknown) {
     super(ctx, env as never);
@@ -130,7 +139,10 @@ export class CounterObject extends DurableObject {
 
   /** A global hit relayed to this region's copy: decided by the relay, or here if this object is no region's copy. */
   private relayOne(call: RelayCall, now: number): CounterVerdict | Promise<CounterVerdict> {
-    if (hintOfObject(call.object) !== undefined) return this.relay.decide(call);
+    if (hintOfObject(call.object) !== undefined) {
+      this.ownName ??= call.object;
+      return this.relay.decide(call);
+    }
     return this.decideOne({ key: call.key, limits: call.limits, cost: call.cost }, now);
   }
 
@@ -234,6 +246,28 @@ export class CounterObject extends DurableObject {
     } else this.cache.checkpoint();
     if (now - this.lastCallAt >= QUIET_WRITE_MS && this.cache.spillDue) this.cache.spillUnwritten();
     this.schedule(now);
+  }
+
+  /**
+   * The namespace a regional copy calls its home through: by default the one
+   * this object lives in (`ownNamespace`: whatever the Worker named its
+   * binding). A subclass may return a wrapper of it (the bench adds delays).
+   *
+   * @example
+   * protected override homeNamespace(name: string) { return delayed(super.homeNamespace(name)); }
+   */
+  protected homeNamespace(ownName: string): HomeNamespace {
+    const found = ownNamespace(this.ctx.id, ownName, this.env, (this.ctx as { exports?: unknown }).exports);
+    if (found === undefined)
+      throw new Error(`counter object ${JSON.stringify(ownName)} found no Durable Object namespace it lives in to call its home through`);
+    return found as HomeNamespace;
+  }
+
+  private home(): HomeNamespace {
+    if (this.homeCounters !== undefined) return this.homeCounters;
+    if (this.ownName === undefined) throw new Error("no relayed call yet: this object does not know its name");
+    this.homeCounters = this.homeNamespace(this.ownName);
+    return this.homeCounters;
   }
 
   /** The object's counters at `now`, as pre-counting syncs read and charge them (precount-sync.ts). */
