@@ -11,12 +11,13 @@ import { CounterCache } from "./counter-cache.ts";
 import { CounterStore } from "./counter-store.ts";
 import { LeaseBook } from "./leases.ts";
 import { absorb, type CounterAccess, decideBesideLeases, leasedOn } from "./precount-sync.ts";
-import type { CounterCall, CounterVerdict, LimitCall, RefundCall, RelayCall, ReserveCall } from "./protocol.ts";
+import type { CounterCall, CounterVerdict, LimitCall, RefundCall, RelayCall, ReserveCall } from "../stored/wire-calls.ts";
 import { ownNamespace } from "./own-namespace.ts";
 import { counterStub, hintOfObject } from "./regions.ts";
 import { RegionalRelay, type RelayStats } from "./relay.ts";
 import { decideWithSlots, settleSlots, SlotBook, type WindowAccess } from "./slots.ts";
-import { fromWire, toWire } from "./wire.ts";
+import { STORAGE_ID_SEPARATOR } from "../stored/counter-ids.ts";
+import { fromWire, toWire, verdictsFromWire, WIRE_VERSION, wireRefusal } from "../stored/wire.ts";
 
 /** The shortest gap between sweeps of idle counters (a sweep waits for the first counter that can be idle). */
 export const SWEEP_INTERVAL_MS = 10_000;
@@ -29,13 +30,12 @@ export const SWEEP_INTERVAL_MS = 10_000;
  */
 export const QUIET_WRITE_MS = 10_000;
 
-// Separates counter key from limit id in storage ids; counter keys are JSON
-// text, in which a raw U+0001 cannot occur, so the split is unambiguous.
-const SEP = "\u0001";
+// Separates counter key from limit id in storage ids (a stored format).
+const SEP = STORAGE_ID_SEPARATOR;
 
 /** What a regional object needs of its namespace to call its home (docs/placement.md). */
 export interface HomeNamespace {
-  getByName(name: string, options?: DurableObjectNamespaceGetDurableObjectOptions): { decide(calls: readonly CounterCall[]): Promise<CounterVerdict[]> };
+  getByName(name: string, options?: DurableObjectNamespaceGetDurableObjectOptions): { decideText(calls: string, version?: number): Promise<string> };
 }
 
 /** What `stats()` reports. */
@@ -94,7 +94,7 @@ export class CounterObject extends DurableObject {
    * namespace `homeNamespace` gives, never a binding read by name.
    */
   readonly relay = new RegionalRelay(
-    (home, calls) => counterStub(this.home(), home).decide(calls),
+    async (home, calls) => verdictsFromWire(await counterStub(this.home(), home).decideText(toWire(calls), WIRE_VERSION)),
     () => this.clock(),
   );
   /** This object's name, as the first relayed call gave it. */
@@ -118,6 +118,8 @@ export class CounterObject extends DurableObject {
   /**
    * Decide a batch of calls in order, exactly as if each came alone. Within a
    * call all windows are decided together: if any rejects, none consumes.
+   * The calls are read as wire version 1 (src/stored/wire.ts): a caller of
+   * another deploy that needs a version sends `decideText`.
    *
    * @example
    * await stub.decide([{ key, limits: [perSecond, perDay], cost: 1 }]);
@@ -147,14 +149,21 @@ export class CounterObject extends DurableObject {
   }
 
   /**
-   * `decide` for a batch sent as one JSON text (src/durable/wire.ts), answered
-   * the same way: what the edge uses, since a string crosses the RPC for less
-   * than the objects structured clone would copy one by one.
+   * `decide` for a batch sent as one JSON text (src/stored/wire.ts), answered
+   * the same way: what isolates and regional objects send, since a string
+   * crosses the RPC for less than the objects structured clone would copy one
+   * by one. `version` is the wire version the caller writes (absent: 1, an
+   * isolate of a deploy before versions); one this object does not read is
+   * answered with a refusal naming it and the versions read, nothing decided
+   * (`verdictsFromWire` turns it into a WireVersionError at the caller).
    *
    * @example
-   * const verdicts = fromWire<CounterVerdict[]>(await stub.decideText(toWire(calls)));
+   * const verdicts = verdictsFromWire(await stub.decideText(toWire(calls), WIRE_VERSION));
    */
-  decideText(calls: string): string | Promise<string> {
+  decideText(calls: string, version?: number): string | Promise<string> {
+    // The version first: a batch of a version this object does not read is not parsed.
+    const refusal = wireRefusal(version);
+    if (refusal !== undefined) return toWire(refusal);
     const answers = this.decide(fromWire<CounterCall[]>(calls));
     return answers instanceof Promise ? answers.then(toWire) : toWire(answers);
   }

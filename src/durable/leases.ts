@@ -13,17 +13,7 @@
  * nothing and owes nothing.
  */
 
-/** What a pre-counting sync asks of the object, beside the hits it reports. */
-export interface LeaseRequest {
-  /** The isolate: random per isolate (and per pre-counting table). */
-  readonly holder: string;
-  /** Unspent quota the isolate would like to hold after this call (0: none). */
-  readonly want: number;
-  /** Of its lease, hits it gives back unspent; it will not spend them. */
-  readonly release?: number;
-  /** How long the lease lasts without a sync; the isolate stops spending it sooner (its own clock, from before it sent). */
-  readonly ttlMs: number;
-}
+export type { LeaseRequest } from "../stored/wire-calls.ts";
 
 interface Lease {
   /** Leased and not yet reported spent or given back. */

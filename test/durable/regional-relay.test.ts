@@ -347,8 +347,8 @@ async function slowHome(stub: Stub, time: Time, rttMs: number) {
       getByName: (name: string, options?: DurableObjectNamespaceGetDurableObjectOptions) => {
         const target = real.getByName(name, options);
         return {
-          decide: async (calls: readonly CounterCall[]) => {
-            const answers = await target.decide(calls);
+          decideText: async (text: string, version?: number) => {
+            const answers = await target.decideText(text, version);
             time.jump(rttMs);
             return answers;
           },
