@@ -6,9 +6,9 @@
  * with a version the object does not read is refused, by name, with nothing
  * decided.
  *
- * Breaks tried, each seen to fail here: a state field renamed in the fixed
- * window's state (`count` for `c`); `wireRefusal` accepting any number (the
- * version-2 batch was decided); `decideText` parsing the text before checking
+ * Breaks tried, each seen to fail here: a field added to the fixed window's
+ * stored state; `wireRefusal` accepting any number (the version-2 batch was
+ * decided); `decideText` parsing the text before checking
  * the version (a newer caller's malformed text threw a SyntaxError, not the
  * version's refusal).
  */
