@@ -11,7 +11,7 @@ export const SCOPES = {
   rules: ["src/rules/**/*.ts", "!src/rules/rules-object.ts"],
   edge: ["src/edge/**/*.ts"],
   limiter: ["src/limiter/**/*.ts"],
-  durable: ["src/durable/leases.ts", "src/durable/precount-sync.ts", "src/durable/counter-cache.ts"],
+  durable: ["src/durable/leases.ts", "src/durable/precount-sync.ts", "src/durable/counter-cache.ts", "src/durable/lease-holder.ts"],
 };
 
 const scope = process.env.MUTATION_SCOPE ?? "all";

@@ -33,6 +33,8 @@ export const MUTATION_TESTS = [
   "test/durable/lease-book.test.ts",
   "test/durable/precount-sync.test.ts",
   "test/durable/counter-cache.test.ts",
+  "test/durable/lease-holder.test.ts",
+  "test/stored/formats.test.ts",
 ];
 
 export default defineConfig({
