@@ -40,7 +40,7 @@ export interface RelayStats {
  * The regional leases of one regional object.
  *
  * @example
- * const relay = new RegionalRelay((home, calls) => counterStub(env.COUNTERS, home).decide(calls), () => Date.now());
+ * const relay = new RegionalRelay(async (home, calls) => verdictsFromWire(await counterStub(namespace, home).decideText(toWire(calls), WIRE_VERSION)), () => Date.now());
  * const verdict = await relay.decide({ kind: "relay", object: "api/shard/3@weur", key, limits, cost: 1 });
  */
 export class RegionalRelay {

@@ -13,6 +13,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { compileRules } from "../../src/rules/compile.ts";
+import { longValueKey } from "../../src/rules/long-values.ts";
 import {
   CONCURRENCY_ID,
   COUNT_WHEN_SUFFIX,
@@ -104,6 +105,10 @@ describe("counter ids (src/stored/counter-ids.ts)", () => {
     expect(counterKey("api", entries)).toBe('["api",["remote_address","203.0.113.7","path","/a,b=c:d/\\"e\\"\\u0000"]]');
     expect(counterKey("api", [])).toBe('["api",[]]');
     expect(storageId('["api",["user","u1"]]', "fw:10:60000:10")).toBe('["api",["user","u1"]]\u0001fw:10:60000:10');
+  });
+
+  it("keys a value too long to keep whole by its first 32 characters and its SHA-256", async () => {
+    expect(await longValueKey("k".repeat(1000))).toBe(`${"k".repeat(32)}…sha256:27fed049cf80e0eff71ab837c82a50327b7677ebda22305d3f353f0989488669`);
   });
 });
 
