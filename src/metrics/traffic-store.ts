@@ -5,7 +5,7 @@
  * one row per ring slot, so memory and storage are bounded by
  * MAX_TRAFFIC_POLICIES whatever the traffic (docs/dashboard.md, "Memory").
  */
-import { TRAFFIC_TABLES } from "../stored/traffic-tables.ts";
+import { TRAFFIC_TABLES } from "../stored/metrics-tables.ts";
 import { BucketRing, SlotRing } from "./ring.ts";
 import { HeavyHitters, type SketchData } from "./sketch.ts";
 import {

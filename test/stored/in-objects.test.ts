@@ -1,7 +1,8 @@
 /**
  * Stored formats as real objects hold them (docs/stored-formats.md): the
  * SQLite schema a CounterObject creates and the rows it writes for fixed
- * calls at a fixed instant, byte for byte; and the wire version, through a
+ * calls at a fixed instant, and the rows a MetricsObject writes for a fixed
+ * traffic batch, byte for byte; and the wire version, through a
  * real object: a caller with no version (an older deploy's) is answered, one
  * with a version the object does not read is refused, by name, with nothing
  * decided.
@@ -69,6 +70,36 @@ describe("a CounterObject's SQLite", () => {
       { id: storageId(key, "swl:10:60000:10"), state: `[[${t},3]]`, idle_at: t + 60_000 },
       { id: storageId(key, "tb:10:60000:10"), state: `{"t":${t},"n":42000}`, idle_at: t + 18_000 },
     ]);
+  });
+});
+
+describe("a MetricsObject's SQLite", () => {
+  it("stores a fixed traffic batch as exactly these rows", async () => {
+    const stub = (env as unknown as Env).METRICS.getByName(`stored-golden-metrics/${++n}-${Date.now()}`);
+    const bucket = 170_000_000;
+    const minute = 28_333_333;
+    const ref = { domain: "d", descriptor: "k", limit: "l", window_seconds: 60, shadow: false };
+    await stub.add([], {
+      policies: [{ id: '["d","k","l"]', ref, buckets: [[bucket, 5, 1, 0, 0]], minutes: [[minute, { total: 6, error: 0, entries: [["k=v", 6]] }]] }],
+      failures: [[bucket, 1, 0]],
+      dropped: 0,
+    });
+    const rows = await runInDurableObject(stub, (_: unknown, state) => {
+      const all = (table: string) => state.storage.sql.exec(`SELECT * FROM ${table} ORDER BY 1, 2`).toArray();
+      return { policies: all("traffic_policies"), buckets: all("traffic_buckets"), sketches: all("traffic_sketches") };
+    });
+    const sketch = '{"total":6,"error":0,"entries":[["k=v",6]]}';
+    expect(rows).toEqual({
+      policies: [{ id: '["d","k","l"]', ref: '{"domain":"d","descriptor":"k","limit":"l","window_seconds":60,"shadow":false}' }],
+      buckets: [
+        { policy: "", slot: 80, bucket: bucket, counts: "[1,0]" },
+        { policy: '["d","k","l"]', slot: 80, bucket: bucket, counts: "[5,1,0,0]" },
+      ],
+      sketches: [
+        { policy: '["d","k","l"]', span: "hour", slot: 1, period: 2_833_333, data: sketch },
+        { policy: '["d","k","l"]', span: "now", slot: 1, period: minute, data: sketch },
+      ],
+    });
   });
 });
 
