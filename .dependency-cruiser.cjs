@@ -15,6 +15,7 @@ const LAYERS = [
   ["request", "edge"], // request → descriptors; the isolate side of the counters
   ["durable"], // CounterObject, its store, placement, protocol
   ["rules"], // compile, validate, match, live rules, RulesObject
+  ["stored"], // every name and shape that outlives a deploy (docs/stored-formats.md)
   ["algorithms"], // pure algorithms
 ];
 // Leaves anyone may use: they import nothing of ours (config.ts imports the others only as types, for Env).

@@ -14,7 +14,7 @@ export const SCOPES = {
   http: ["src/http/**/*.ts"],
   request: ["src/request/**/*.ts"],
   dropins: ["src/ratelimit/**/*.ts", "src/hono/compat*.ts"],
-  durable: ["src/durable/leases.ts", "src/durable/precount-sync.ts", "src/durable/counter-cache.ts"],
+  durable: ["src/durable/leases.ts", "src/durable/precount-sync.ts", "src/durable/counter-cache.ts", "src/durable/lease-holder.ts"],
 };
 
 const scope = process.env.MUTATION_SCOPE ?? "all";

@@ -1,4 +1,5 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
+import { buildSync } from "esbuild";
 import { defineConfig } from "vitest/config";
 import { QUEUE_CONSUMERS, QUEUE_PRODUCERS, QUEUE_TEST_SECRET } from "./test/support/queue-bindings.ts";
 
@@ -44,6 +45,26 @@ export default {
     return new Response("Success!");
   },
 };`;
+// A user's Worker that binds CounterObject as LIMITS and not COUNTERS (test/durable/renamed-binding.test.ts),
+// bundled as its own service: the runner's own CounterObject always has COUNTERS beside it.
+const renamedBindingWorker = buildSync({
+  entryPoints: ["./test/support/renamed-binding-worker.ts"],
+  bundle: true,
+  write: false,
+  format: "esm",
+  platform: "neutral",
+  target: "es2022",
+  conditions: ["workerd", "worker", "browser"],
+  mainFields: ["module", "main"],
+  external: ["cloudflare:*"],
+}).outputFiles[0].text;
+const renamedBinding = {
+  name: "renamed-binding",
+  modules: [{ type: "ESModule" as const, path: "renamed-binding-worker.mjs", contents: renamedBindingWorker }],
+  compatibilityDate: "2026-08-15",
+  durableObjects: { LIMITS: { className: "CounterObject", useSQLite: true } },
+};
+
 // The Worker under test runs as the pool's runner, under this name (the project has none of its own).
 const mainWorker = "vitest-plugin-runner-";
 const rateLimiter = (props: Record<string, unknown> | undefined) => ({ name: mainWorker, entrypoint: "RateLimiterBinding", props });
@@ -60,7 +81,7 @@ export default defineConfig({
       miniflare: {
         queueProducers: QUEUE_PRODUCERS,
         queueConsumers: QUEUE_CONSUMERS,
-        serviceBindings: { BINDING_CALLER: "binding-caller", README_BINDING_CALLER: "readme-binding-caller" },
+        serviceBindings: { BINDING_CALLER: "binding-caller", README_BINDING_CALLER: "readme-binding-caller", RENAMED_BINDING: "renamed-binding" },
         bindings: {
           TEST_ORIGIN_URL: inject<string>("originUrl"),
           // The queue consumer delivers only to ORIGIN_URL (docs/on-limit.md): the worker's own one is the
@@ -107,6 +128,7 @@ export default defineConfig({
               UNKNOWN_PROP: rateLimiter({ simple: { limit: 3, period: 60 }, algorithm: "gcra" }),
             },
           },
+          renamedBinding,
           {
             name: "readme-binding-caller",
             modules: true,

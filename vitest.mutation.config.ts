@@ -35,6 +35,8 @@ export const MUTATION_TESTS = [
   "test/durable/counter-cache.test.ts",
   "test/durable/shard-hash-plain.test.ts",
   "test/queue/policy-plain.test.ts",
+  "test/durable/lease-holder.test.ts",
+  "test/stored/formats.test.ts",
 ];
 
 export default defineConfig({

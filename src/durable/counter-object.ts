@@ -11,11 +11,13 @@ import { CounterCache, MEMORY_BYTES } from "./counter-cache.ts";
 import { CounterStore } from "./counter-store.ts";
 import { LEASE_BOOK_BYTES, LeaseBook } from "./leases.ts";
 import { absorb, type CounterAccess, decideBesideLeases, leasedOn } from "./precount-sync.ts";
-import type { CounterCall, CounterVerdict, LimitCall, RefundCall, RelayCall, ReserveCall } from "./protocol.ts";
+import type { CounterCall, CounterVerdict, LimitCall, RefundCall, RelayCall, ReserveCall } from "../stored/wire-calls.ts";
+import { ownNamespace } from "./own-namespace.ts";
 import { counterStub, hintOfObject } from "./regions.ts";
 import { RegionalRelay, type RelayStats } from "./relay.ts";
 import { decideWithSlots, settleSlots, SlotBook, type WindowAccess } from "./slots.ts";
-import { fromWire, toWire } from "./wire.ts";
+import { STORAGE_ID_SEPARATOR } from "../stored/counter-ids.ts";
+import { fromWire, toWire, verdictsFromWire, WIRE_VERSION, wireRefusal } from "../stored/wire.ts";
 
 /** The shortest gap between sweeps of idle counters (a sweep waits for the first counter that can be idle). */
 export const SWEEP_INTERVAL_MS = 10_000;
@@ -28,13 +30,12 @@ export const SWEEP_INTERVAL_MS = 10_000;
  */
 export const QUIET_WRITE_MS = 10_000;
 
-// Separates counter key from limit id in storage ids; counter keys are JSON
-// text, in which a raw U+0001 cannot occur, so the split is unambiguous.
-const SEP = "\u0001";
+// Separates counter key from limit id in storage ids (a stored format).
+const SEP = STORAGE_ID_SEPARATOR;
 
-/** What a regional object needs of `env.COUNTERS` to call its home (docs/placement.md). */
-interface HomeNamespace {
-  getByName(name: string, options?: DurableObjectNamespaceGetDurableObjectOptions): { decide(calls: readonly CounterCall[]): Promise<CounterVerdict[]> };
+/** What a regional object needs of its namespace to call its home (docs/placement.md). */
+export interface HomeNamespace {
+  getByName(name: string, options?: DurableObjectNamespaceGetDurableObjectOptions): { decideText(calls: string, version?: number): Promise<string> };
 }
 
 /** What `stats()` reports. */
@@ -89,13 +90,21 @@ export class CounterObject extends DurableObject {
   clock: () => number = () => Date.now();
   /**
    * As a region's copy of a home object: the regional leases of global keys
-   * (docs/placement.md). It calls its home only through `counterStub` on
-   * this object's `env.COUNTERS`, so a subclass may wrap that binding.
+   * (docs/placement.md). It calls its home through `counterStub` on the
+   * namespace `homeNamespace` gives, never a binding read by name.
    */
   readonly relay = new RegionalRelay(
-    (home, calls) => counterStub((this.env as unknown as { COUNTERS: HomeNamespace }).COUNTERS, home).decide(calls),
+    async (home, calls) => verdictsFromWire(await counterStub(this.home(), home).decideText(toWire(calls), WIRE_VERSION)),
     () => this.clock(),
   );
+  /** This object's name, as the first relayed call gave it. */
+  private ownName: string | undefined;
+  /**
+   * The namespace a regional copy calls its home through, once known
+   * (`homeNamespace`). A plain field, so not callable over RPC: tests put a
+   * wrapper here through `runInDurableObject` (a slow home).
+   */
+  homeCounters: HomeNamespace | undefined;
 
   constructor(ctx: DurableObjectState, env: unknown) {
     super(ctx, env as never);
@@ -110,6 +119,8 @@ export class CounterObject extends DurableObject {
   /**
    * Decide a batch of calls in order, exactly as if each came alone. Within a
    * call all windows are decided together: if any rejects, none consumes.
+   * The calls are read as wire version 1 (src/stored/wire.ts): a caller of
+   * another deploy that needs a version sends `decideText`.
    *
    * @example
    * await stub.decide([{ key, limits: [perSecond, perDay], cost: 1 }]);
@@ -131,19 +142,29 @@ export class CounterObject extends DurableObject {
 
   /** A global hit relayed to this region's copy: decided by the relay, or here if this object is no region's copy. */
   private relayOne(call: RelayCall, now: number): CounterVerdict | Promise<CounterVerdict> {
-    if (hintOfObject(call.object) !== undefined) return this.relay.decide(call);
+    if (hintOfObject(call.object) !== undefined) {
+      this.ownName ??= call.object;
+      return this.relay.decide(call);
+    }
     return this.decideOne({ key: call.key, limits: call.limits, cost: call.cost }, now);
   }
 
   /**
-   * `decide` for a batch sent as one JSON text (src/durable/wire.ts), answered
-   * the same way: what the edge uses, since a string crosses the RPC for less
-   * than the objects structured clone would copy one by one.
+   * `decide` for a batch sent as one JSON text (src/stored/wire.ts), answered
+   * the same way: what isolates and regional objects send, since a string
+   * crosses the RPC for less than the objects structured clone would copy one
+   * by one. `version` is the wire version the caller writes (absent: 1, an
+   * isolate of a deploy before versions); one this object does not read is
+   * answered with a refusal naming it and the versions read, nothing decided
+   * (`verdictsFromWire` turns it into a WireVersionError at the caller).
    *
    * @example
-   * const verdicts = fromWire<CounterVerdict[]>(await stub.decideText(toWire(calls)));
+   * const verdicts = verdictsFromWire(await stub.decideText(toWire(calls), WIRE_VERSION));
    */
-  decideText(calls: string): string | Promise<string> {
+  decideText(calls: string, version?: number): string | Promise<string> {
+    // The version first: a batch of a version this object does not read is not parsed.
+    const refusal = wireRefusal(version);
+    if (refusal !== undefined) return toWire(refusal);
     const answers = this.decide(fromWire<CounterCall[]>(calls));
     return answers instanceof Promise ? answers.then(toWire) : toWire(answers);
   }
@@ -235,6 +256,28 @@ export class CounterObject extends DurableObject {
     } else this.cache.checkpoint();
     if (now - this.lastCallAt >= QUIET_WRITE_MS && this.cache.spillDue) this.cache.spillUnwritten();
     this.schedule(now);
+  }
+
+  /**
+   * The namespace a regional copy calls its home through: by default the one
+   * this object lives in (`ownNamespace`: whatever the Worker named its
+   * binding). A subclass may return a wrapper of it (the bench adds delays).
+   *
+   * @example
+   * protected override homeNamespace(name: string) { return delayed(super.homeNamespace(name)); }
+   */
+  protected homeNamespace(ownName: string): HomeNamespace {
+    const found = ownNamespace(this.ctx.id, ownName, this.env, (this.ctx as { exports?: unknown }).exports);
+    if (found === undefined)
+      throw new Error(`counter object ${JSON.stringify(ownName)} found no Durable Object namespace it lives in to call its home through`);
+    return found as HomeNamespace;
+  }
+
+  private home(): HomeNamespace {
+    if (this.homeCounters !== undefined) return this.homeCounters;
+    if (this.ownName === undefined) throw new Error("no relayed call yet: this object does not know its name");
+    this.homeCounters = this.homeNamespace(this.ownName);
+    return this.homeCounters;
   }
 
   /** The object's counters at `now`, as pre-counting syncs read and charge them (precount-sync.ts). */

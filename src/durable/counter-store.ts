@@ -5,6 +5,8 @@
  * cost model.
  */
 
+import { COUNTER_TABLES } from "../stored/counter-tables.ts";
+
 /** A spilled counter: its id, state and when it goes idle. */
 export type SpilledCounter = readonly [id: string, state: unknown, idleAt: number];
 
@@ -34,12 +36,8 @@ export class CounterStore {
 
   constructor(sql: SqlStorage) {
     this.sql = sql;
-    // WITHOUT ROWID: the row lives in its primary key's tree, so a new counter writes that tree and the
-    // idle_at index, not a rowid table as well (rows written are billed). An object created before keeps
-    // its table as it was; the statements below serve both.
-    this.run("CREATE TABLE IF NOT EXISTS counters (id TEXT PRIMARY KEY, state TEXT NOT NULL, idle_at INTEGER NOT NULL) WITHOUT ROWID");
-    this.run("CREATE INDEX IF NOT EXISTS counters_idle_at ON counters (idle_at)");
-    this.run("CREATE TABLE IF NOT EXISTS unwritten (part INTEGER PRIMARY KEY, body TEXT NOT NULL)");
+    // The tables are a stored format (src/stored/counter-tables.ts, docs/stored-formats.md).
+    for (const statement of COUNTER_TABLES) this.run(statement);
   }
 
   /**

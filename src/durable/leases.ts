@@ -21,17 +21,7 @@ export const LEASE_BOOK_BYTES = 1024 * 1024;
 // A record's Map entries, object and numbers, beside the UTF-16 of its counter and holder names.
 const RECORD_OVERHEAD_BYTES = 128;
 
-/** What a pre-counting sync asks of the object, beside the hits it reports. */
-export interface LeaseRequest {
-  /** The isolate: random per isolate (and per pre-counting table). */
-  readonly holder: string;
-  /** Unspent quota the isolate would like to hold after this call (0: none). */
-  readonly want: number;
-  /** Of its lease, hits it gives back unspent; it will not spend them. */
-  readonly release?: number;
-  /** How long the lease lasts without a sync; the isolate stops spending it sooner (its own clock, from before it sent). */
-  readonly ttlMs: number;
-}
+export type { LeaseRequest } from "../stored/wire-calls.ts";
 
 interface Lease {
   /** Leased and not yet reported spent or given back. */

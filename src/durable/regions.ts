@@ -6,6 +6,8 @@
  * carry the region, and its object is created with the region's hint.
  */
 
+import { REGION_SEPARATOR, inRegion as storedInRegion } from "../stored/object-names.ts";
+
 /** What `counterStub` needs of a namespace (`env.COUNTERS`, or a wrapper a bench puts around it). */
 export interface CounterNamespace {
   getByName(name: string, options?: DurableObjectNamespaceGetDurableObjectOptions): unknown;
@@ -29,10 +31,8 @@ export const REGIONS: readonly Region[] = [...LOCATION_HINTS, LOCAL_REGION];
 const HINTS: ReadonlySet<string> = new Set(LOCATION_HINTS);
 const REGION_SET: ReadonlySet<string> = new Set(REGIONS);
 
-// Global keys are JSON arrays and global object names end in a shard number or
-// a JSON array, so neither ends in `@` + region: a regional copy never
-// collides with a global counter or object, nor with another region's.
-const SEPARATOR = "@";
+// The region suffix is a stored format (src/stored/object-names.ts).
+const SEPARATOR = REGION_SEPARATOR;
 
 /**
  * Whether `text` names a region (client input such as the admin API's `region=` is checked with it).
@@ -46,14 +46,13 @@ export function isRegion(text: string): text is Region {
 }
 
 /**
- * The region's copy of a counter key or object name.
+ * The region's copy of a counter key or object name (src/stored/object-names.ts).
  *
  * @example
- * inRegion('["api",["user","u1"]]', "weur"); // '["api",["user","u1"]]@weur'
  * inRegion("api/shard/17", "weur"); // "api/shard/17@weur"
  */
 export function inRegion(name: string, region: Region): string {
-  return `${name}${SEPARATOR}${region}`;
+  return storedInRegion(name, region);
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import type { CounterCall, CounterVerdict } from "./protocol.ts";
 
-/** Sends calls to a home object by name (the regional object's `counterStub(env.COUNTERS, home).decide`). */
+/** Sends calls to a home object by name (the regional object's `decideText` on the namespace it lives in, src/durable/own-namespace.ts). */
 export type HomeSend = (home: string, calls: readonly CounterCall[]) => Promise<CounterVerdict[]>;
 
 interface Queued {
@@ -19,7 +19,7 @@ interface Queued {
  * One regional object's link to its home.
  *
  * @example
- * const link = new HomeLink((home, calls) => counterStub(env.COUNTERS, home).decide(calls), "api/shard/3");
+ * const link = new HomeLink(async (home, calls) => verdictsFromWire(await counterStub(namespace, home).decideText(toWire(calls), WIRE_VERSION)), "api/shard/3");
  * const [verdict] = await link.call([hit]);
  */
 export class HomeLink {

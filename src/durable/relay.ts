@@ -1,15 +1,17 @@
 /**
  * A regional object's side of global limits decided in the region
  * (docs/placement.md, "Global limits decided in the region"). Toward the
- * key's home object it is a pre-counting holder (the lease protocol of
- * precount-sync.ts, unchanged at the home): it allows a hit from the
+ * key's home object it is a lease holder (lease-holder.ts, the one
+ * pre-counting isolates use, with the regional policy of relay-lease.ts;
+ * precount-sync.ts unchanged at the home): it allows a hit from the
  * regional lease when the lease covers it, and otherwise asks the home on
  * the hit's behalf in one call that also reports what the region allowed
  * and asks for the next lease. Every RELAY_SYNC_MS it reports hits and
  * renews leases nearing their end, for all its keys in one call, and gives
  * back idle keys' leases. Leases live in memory only: nothing is written.
  */
-import type { CounterCall, CounterVerdict, RelayCall } from "./protocol.ts";
+import type { CounterCall, CounterVerdict, RelayCall } from "../stored/wire-calls.ts";
+import { endSync, failSync, owesHits, spend, startSync } from "./lease-holder.ts";
 import { leaseVerdict } from "./lease-verdict.ts";
 import { leaseId } from "./precount-sync.ts";
 import { homeOf } from "./regions.ts";
@@ -38,7 +40,7 @@ export interface RelayStats {
  * The regional leases of one regional object.
  *
  * @example
- * const relay = new RegionalRelay((home, calls) => counterStub(env.COUNTERS, home).decide(calls), () => Date.now());
+ * const relay = new RegionalRelay(async (home, calls) => verdictsFromWire(await counterStub(namespace, home).decideText(toWire(calls), WIRE_VERSION)), () => Date.now());
  * const verdict = await relay.decide({ kind: "relay", object: "api/shard/3@weur", key, limits, cost: 1 });
  */
 export class RegionalRelay {
@@ -102,9 +104,7 @@ export class RegionalRelay {
       this.held.delete(id);
       this.held.set(id, held);
       if (call.cost > 0 && canSpend(held, call.cost, now)) {
-        held.pending += call.cost;
-        held.hitsSinceSync += call.cost;
-        held.lastHitAt = now;
+        spend(held, call.cost, now);
         this.counts.local += 1;
         this.wake(now);
         return leaseVerdict(held, now);
@@ -122,25 +122,15 @@ export class RegionalRelay {
     // The hit first, decided beside every lease (this region's too: it asks because its lease does not cover it).
     const calls: CounterCall[] = [{ key: call.key, limits: call.limits, cost: call.cost }];
     const syncs = !held.syncing;
-    const sent = syncs ? held.pending : 0;
-    if (syncs) {
-      held.pending = 0;
-      held.inflight += sent;
-      held.syncing = true;
-      calls.push(syncCall(held, sent, this.holder, now));
-    }
+    const sent = syncs ? startSync(held) : 0;
+    if (syncs) calls.push(syncCall(held, sent, this.holder, now));
     let answers: CounterVerdict[];
     try {
       answers = await this.home().call(calls);
     } catch (error) {
       // The home did not answer: the carried hits wait for the next sync rather than being lost.
-      if (syncs) held.pending += sent;
+      if (syncs) failSync(held, sent);
       throw error;
-    } finally {
-      if (syncs) {
-        held.syncing = false;
-        held.inflight -= sent;
-      }
     }
     if (syncs) this.took(held, sent, answers[1], now);
     this.wake(this.now());
@@ -150,28 +140,23 @@ export class RegionalRelay {
   }
 
   private took(held: Held, sent: number, verdict: CounterVerdict, sentAt: number): void {
-    if (sent > 0) this.counts.overshoot += sent - (verdict.accepted ?? sent);
+    this.counts.overshoot += sent - endSync(held, sent, verdict);
     takeLease(held, verdict, sentAt, this.now());
   }
 
   /** Report and renew (or give back) one key's lease in the background. */
   private async sync(held: Held, now: number): Promise<void> {
-    const sent = held.pending;
-    held.pending = 0;
-    held.inflight += sent;
-    held.syncing = true;
+    const sent = startSync(held);
     const call = syncCall(held, sent, this.holder, now);
+    let verdict: CounterVerdict;
     try {
-      const [verdict] = await this.home().call([call]);
-      held.inflight -= sent;
-      this.took(held, sent, verdict, now);
+      [verdict] = await this.home().call([call]);
     } catch {
       // The home did not answer: the hits wait for the next sync rather than being lost.
-      held.inflight -= sent;
-      held.pending += sent;
-    } finally {
-      held.syncing = false;
+      failSync(held, sent);
+      return;
     }
+    this.took(held, sent, verdict, now);
   }
 
   /** Every RELAY_SYNC_MS while keys are held: report hits, renew leases nearing their end, give back idle ones. */
@@ -183,7 +168,7 @@ export class RegionalRelay {
       if (held.syncing) continue;
       const idle = now - held.lastHitAt >= RELAY_IDLE_MS;
       if (held.pending > 0 || (held.budget > 0 && (idle || held.until - now <= RELAY_RENEW_MS))) syncs.push(this.sync(held, now));
-      else if (idle && held.budget === 0 && held.inflight === 0) this.remove(id);
+      else if (idle && held.budget === 0 && !owesHits(held)) this.remove(id);
     }
     if (syncs.length === 0 && this.link?.owesBack) syncs.push(this.link.call([]).then(noop, noop));
     await Promise.all(syncs);
@@ -215,7 +200,7 @@ export class RegionalRelay {
     let scanned = 0;
     for (const [id, held] of this.held) {
       if (this.heldBytes <= RELAY_BYTES || ++scanned > 64) return;
-      if (held.syncing || held.pending > 0 || held.inflight > 0) continue;
+      if (owesHits(held)) continue;
       if (held.budget > 0) {
         const release = held.budget;
         this.home().giveBack({ ...held.call, kind: "absorb", cost: 0, lease: { holder: this.holder, want: 0, release, ttlMs: RELAY_LEASE_TTL_MS } });

@@ -6,7 +6,8 @@
  * leaves the object, so a restarted object still counts every slot held.
  */
 import type { Decision, Step } from "../algorithms/types.ts";
-import type { CounterVerdict, DecideCall, LimitCall, SlotCall } from "./protocol.ts";
+import { SLOT_TABLES } from "../stored/counter-tables.ts";
+import type { CounterVerdict, DecideCall, LimitCall, SlotCall } from "../stored/wire-calls.ts";
 
 /** What a rejected request is told to wait: a slot may free at any moment, so the shortest whole second. */
 export const SLOT_RETRY_MS = 1000;
@@ -27,7 +28,7 @@ export class SlotBook {
 
   constructor(sql: SqlStorage) {
     this.sql = sql;
-    sql.exec("CREATE TABLE IF NOT EXISTS slots (id TEXT NOT NULL, holder TEXT NOT NULL, expires_at INTEGER NOT NULL, PRIMARY KEY (id, holder))");
+    for (const statement of SLOT_TABLES) sql.exec(statement);
   }
 
   /** Whether `holder` may hold one of `n` slots now (it may if it holds one already); `cost` 0 only reads. */

@@ -51,6 +51,7 @@
  */
 import type { CounterVerdict, SendBatch } from "../durable/protocol.ts";
 import type { Defer } from "../http/defer.ts";
+import { endSync, failSync, startSync } from "../durable/lease-holder.ts";
 import { refresh, setLease, syncCall, type Chain, type Entry, type PrecountStats } from "./precount-view.ts";
 
 /** A refresh chain ends this long after the request hosting it started it (Workers cancel waitUntil work 30 s after the response). */
@@ -119,33 +120,20 @@ export class Syncer {
   async sync(entry: Entry, fromChain: boolean, defer: Defer): Promise<number> {
     // One sync at a time per counter (see Entry.syncing): the hits wait for the next.
     if (entry.syncing) return 0;
-    entry.syncing = true;
-    try {
-      return await this.syncNow(entry, fromChain, defer);
-    } finally {
-      entry.syncing = false;
-    }
-  }
-
-  private async syncNow(entry: Entry, fromChain: boolean, defer: Defer): Promise<number> {
-    const hits = entry.pending;
-    entry.pending = 0;
-    entry.inflight += hits;
+    const hits = startSync(entry);
     this.stats.flushes += 1;
     const sentAt = this.now();
-    const probe = syncCall(entry, hits, this.holder, sentAt);
     let verdict: CounterVerdict;
     try {
+      const probe = syncCall(entry, hits, this.holder, sentAt);
       [verdict] = await this.send(entry.objectName, [probe], defer);
     } catch {
       // The object is unreachable: keep the hits for the next sync rather than lose them (a lease given
       // back stays given back: the object frees it when it expires).
-      entry.inflight -= hits;
-      entry.pending += hits;
+      failSync(entry, hits);
       return hits;
     }
-    entry.inflight -= hits;
-    const accepted = hits > 0 ? (verdict.accepted ?? hits) : 0;
+    const accepted = endSync(entry, hits, verdict);
     if (hits > 0) {
       this.stats.overshoot += hits - accepted;
       if (!fromChain) entry.answered += 1;

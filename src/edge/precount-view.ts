@@ -4,7 +4,8 @@
  * verdicts it answers locally from them.
  */
 import type { Decision } from "../algorithms/types.ts";
-import type { AbsorbCall, CounterCall, CounterVerdict, DecideCall } from "../durable/protocol.ts";
+import { canSpend as holderCanSpend, type HeldLease, type LeasePolicy, syncCall as holderSyncCall, takeLease } from "../durable/lease-holder.ts";
+import type { AbsorbCall, CounterCall, CounterVerdict } from "../durable/protocol.ts";
 
 /** The least lease a hot counter asks for. */
 export const LEASE_MIN = 4;
@@ -16,39 +17,10 @@ export const LEASE_MIN = 4;
  */
 export const LEASE_GROWTH = 4;
 
-/** One pre-counted counter in one isolate. */
-export interface Entry {
+/** One pre-counted counter in one isolate: a lease holder's record (src/durable/lease-holder.ts), and what an isolate adds. */
+export interface Entry extends HeldLease {
   readonly objectName: string;
-  /** The counter's call at cost 1: syncs send it with their own cost. */
-  readonly call: DecideCall;
   readonly syncMs: number;
-  /** Per-window decisions as of `syncedAt` (after everything this isolate sent so far). */
-  snapshot: readonly Decision[];
-  syncedAt: number;
-  /** Hits the object leased this isolate (as of its last answer): it may allow that many on its own, pending and in flight included. */
-  budget: number;
-  /** Until when (this isolate's clock) the lease may be spent: its time to live from before the call that renewed it was sent. */
-  leaseUntil: number;
-  /** Hits taken here (locally or strongly) since the last lease sync was sent, and when that was: the rate the next lease is sized for. */
-  hitsSinceSync: number;
-  syncSentAt: number;
-  /**
-   * The round trip of this counter's syncs lately (a moving average): with
-   * one sync at a time, a lease must last a sync period plus the time its
-   * successor takes to come back, or it runs dry while the object is far away.
-   */
-  roundTripMs: number;
-  /** Hits allowed here and not yet sent. */
-  pending: number;
-  /** Hits sent to the object whose answer has not arrived: they still count against the budget. */
-  inflight: number;
-  /**
-   * A sync (a call that reports hits and renews the lease) is on its way: at
-   * most one at a time, so the lease its answer brings is always the
-   * object's latest word for this isolate (two answers crossing would let an
-   * older, larger lease overwrite a newer one).
-   */
-  syncing: boolean;
   /** The refresh chain, while one runs. */
   chain: Chain | undefined;
   /** Answers so far that showed the count moved by more than this isolate's own hits. */
@@ -57,8 +29,6 @@ export interface Entry {
   lastMoved: boolean;
   /** Answers so far, outside the refresh chain, to calls carrying this isolate's hits (strong decisions, budget flushes). */
   answered: number;
-  /** When this isolate last took a hit on the counter (locally or strongly). */
-  lastHitAt: number;
   /**
    * Hits of this isolate waiting for the object's strong decision: demand
    * as much as hits taken. With the object far away every request may be
@@ -68,9 +38,27 @@ export interface Entry {
   asking: number;
   /** A moving average of the gaps between this isolate's hits on the counter (Infinity before the second hit). */
   gapMs: number;
-  /** Hits of a hot counter decided strongly since the last sync was sent: the lease ran short, so the next one grows by LEASE_GROWTH. */
-  shortSinceSync: number;
 }
+
+/**
+ * An isolate's sizing policy (docs/precount.md, "Lease size"): what its rate
+ * since the last sync would take in two sync periods and two round trips to
+ * the object (at least LEASE_MIN; × LEASE_GROWTH after running short), for
+ * `leaseTtl(sync_ms)`; idle when no hit came
+ * since the previous sync, none for a sync period, and none is waiting.
+ */
+export const PRECOUNT_POLICY: LeasePolicy<Entry> = {
+  ttlMs: (entry) => leaseTtl(entry.syncMs),
+  // A stall shorter than the time between two syncs, which a far-away object stretches to a round trip, leaves a
+  // hot counter its lease (a refresh chain stops only once it holds none).
+  idle: (entry, now) => entry.hitsSinceSync === 0 && entry.asking === 0 && now - entry.lastHitAt >= entry.syncMs,
+  want(entry, now) {
+    const rate = entry.hitsSinceSync / Math.max(1, now - entry.syncSentAt);
+    // A lease that ran short while the object is far away measures a rate its own waits held down: grow it geometrically,
+    // as a congestion window does in slow start, up to the object's fair share, rather than by what the waits let through.
+    return Math.max(leaseWant(rate, entry.syncMs, entry.roundTripMs), entry.short > 0 ? LEASE_GROWTH * entry.budget : 0);
+  },
+};
 
 /** One isolate's background sync loop for one counter (see precount-chain.ts). */
 export interface Chain {
@@ -108,7 +96,7 @@ export function newEntry(objectName: string, call: CounterCall, syncMs: number, 
     snapshot: decisions,
     syncedAt: 0,
     budget: 0,
-    leaseUntil: 0,
+    until: 0,
     hitsSinceSync: call.cost,
     syncSentAt: now,
     roundTripMs: 0,
@@ -122,7 +110,7 @@ export function newEntry(objectName: string, call: CounterCall, syncMs: number, 
     lastHitAt: 0,
     asking: 0,
     gapMs: Number.POSITIVE_INFINITY,
-    shortSinceSync: 0,
+    short: 0,
   };
   setView(entry, decisions, now);
   return entry;
@@ -148,11 +136,7 @@ export function setView(entry: Entry, decisions: readonly Decision[], now: numbe
  * setLease(entry, verdict, sentAt, Date.now());
  */
 export function setLease(entry: Entry, verdict: CounterVerdict, sentAt: number, receivedAt: number): void {
-  if (verdict.reserved === undefined) return;
-  const roundTrip = Math.max(0, receivedAt - sentAt);
-  entry.roundTripMs = entry.roundTripMs === 0 ? roundTrip : (3 * entry.roundTripMs + roundTrip) / 4;
-  entry.budget = verdict.reserved;
-  entry.leaseUntil = sentAt + leaseTtl(entry.syncMs);
+  takeLease(entry, verdict, sentAt, receivedAt, PRECOUNT_POLICY);
 }
 
 /**
@@ -167,23 +151,7 @@ export function setLease(entry: Entry, verdict: CounterVerdict, sentAt: number, 
  * const call = syncCall(entry, entry.pending, holder, Date.now());
  */
 export function syncCall(entry: Entry, hits: number, holder: string, now: number): AbsorbCall {
-  const recent = entry.hitsSinceSync;
-  const rate = recent / Math.max(1, now - entry.syncSentAt);
-  const short = entry.shortSinceSync > 0;
-  entry.hitsSinceSync = 0;
-  entry.shortSinceSync = 0;
-  entry.syncSentAt = now;
-  // No hit since the previous sync was sent, none for a sync period, and none waiting: give the lease back (a refresh
-  // chain stops only once it holds none). A stall shorter than the time between two syncs, which a far-away object
-  // stretches to a round trip, leaves a hot counter its lease.
-  const idle = recent === 0 && entry.asking === 0 && now - entry.lastHitAt >= entry.syncMs;
-  // A lease that ran short while the object is far away measures a rate its own waits held down: grow it geometrically,
-  // as a congestion window does in slow start, up to the object's fair share, rather than by what the waits let through.
-  const want = idle ? 0 : Math.max(leaseWant(rate, entry.syncMs, entry.roundTripMs), short ? LEASE_GROWTH * entry.budget : 0);
-  // Unspent: what the lease still covers beyond the hits pending and in flight (the caller counts `hits` in flight already).
-  const release = idle ? Math.max(0, entry.budget - entry.pending - entry.inflight) : 0;
-  if (release > 0) entry.budget -= release;
-  return { ...entry.call, kind: "absorb", cost: hits, lease: { holder, want, release, ttlMs: leaseTtl(entry.syncMs) } };
+  return holderSyncCall(entry, hits, holder, now, PRECOUNT_POLICY);
 }
 
 /**
@@ -242,7 +210,8 @@ export function refresh(entry: Entry, decisions: readonly Decision[], consumed: 
  * if (canSpend(entry, call.cost, 100, Date.now())) entry.pending += call.cost;
  */
 export function canSpend(entry: Entry, cost: number, syncMs: number, now: number): boolean {
-  return entry.pending + entry.inflight + cost <= entry.budget && now < entry.leaseUntil && now - entry.syncedAt < freshFor(syncMs);
+  // A lease is spent only on a fresh view: an isolate's own condition beside the holder's.
+  return holderCanSpend(entry, cost, now) && now - entry.syncedAt < freshFor(syncMs);
 }
 
 /**

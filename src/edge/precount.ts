@@ -16,6 +16,7 @@
 import type { Decision } from "../algorithms/types.ts";
 import type { CounterCall, CounterVerdict, SendBatch } from "../durable/protocol.ts";
 import type { Defer } from "../http/defer.ts";
+import { endSync, failSync, owesHits, spend, startSync } from "../durable/lease-holder.ts";
 import { leaseVerdict } from "../durable/lease-verdict.ts";
 import { Syncer } from "./precount-chain.ts";
 import {
@@ -88,38 +89,25 @@ export class PrecountTable {
     if (entry !== undefined) {
       entry.hitsSinceSync += call.cost;
       // A hot counter's hit that its lease could not cover: the lease ran short.
-      if (hot && fresh) entry.shortSinceSync += call.cost;
+      if (hot && fresh) entry.short += call.cost;
       entry.asking += call.cost;
     }
-    const sent = syncs ? carried : 0;
-    if (syncs) {
-      entry.syncing = true;
-      entry.pending = 0;
-      entry.inflight += sent;
-      calls.push(syncCall(entry, sent, this.syncer.holder, startedAt));
-    }
+    const sent = syncs ? startSync(entry) : 0;
+    if (syncs) calls.push(syncCall(entry, sent, this.syncer.holder, startedAt));
     let verdicts: CounterVerdict[];
     try {
       verdicts = await this.send(objectName, calls, defer);
     } catch (error) {
       // The object did not answer: the carried hits wait for the next sync rather than being lost.
-      if (syncs) {
-        entry.inflight -= sent;
-        entry.pending += sent;
-        entry.syncing = false;
-      }
+      if (syncs) failSync(entry, sent);
       throw error;
     } finally {
       if (entry !== undefined) entry.asking -= call.cost;
     }
-    if (syncs) {
-      entry.inflight -= sent;
-      entry.syncing = false;
-    }
     const verdict = verdicts[0];
     const synced = syncs ? verdicts[1] : undefined;
-    const accepted = synced !== undefined && sent > 0 ? (synced.accepted ?? sent) : 0;
-    if (sent > 0) this.stats.overshoot += sent - accepted;
+    const accepted = syncs ? endSync(entry, sent, synced) : 0;
+    this.stats.overshoot += sent - accepted;
     const decisions = synced?.decisions ?? verdict.decisions;
     const learned = this.learn(id, objectName, call, syncMs, decisions, accepted + (verdict.allowed ? call.cost : 0), own);
     if (synced !== undefined) setLease(learned, synced, startedAt, this.now());
@@ -156,10 +144,8 @@ export class PrecountTable {
   decideLocally(call: CounterCall, syncMs: number, defer: Defer, now: number = this.now(), id: string = precountId(call)): CounterVerdict | undefined {
     const entry = this.localEntry(id, call, syncMs, now);
     if (entry === undefined) return undefined;
-    entry.pending += call.cost;
-    entry.hitsSinceSync += call.cost;
     noteHit(entry, now);
-    entry.lastHitAt = now;
+    spend(entry, call.cost, now);
     this.stats.local += 1;
     // Budget spent: send now, so the object sees these hits before this isolate allows more.
     if (entry.pending + entry.inflight >= entry.budget && !entry.syncing) defer(this.syncer.sync(entry, false, defer));
@@ -212,7 +198,7 @@ export class PrecountTable {
   private evictIdle(): void {
     let scanned = 0;
     for (const [id, entry] of this.entries) {
-      if (entry.pending === 0 && entry.inflight === 0 && entry.chain === undefined) this.entries.delete(id);
+      if (!owesHits(entry) && entry.chain === undefined) this.entries.delete(id);
       if (++scanned >= 64 || this.entries.size < PRECOUNT_ENTRIES) return;
     }
   }

@@ -7,7 +7,7 @@
 import { shardKeyFrom, type ShardKey } from "../durable/placement.ts";
 import type { CounterVerdict, SendBatch } from "../durable/protocol.ts";
 import { counterStub } from "../durable/regions.ts";
-import { fromWire, toWire } from "../durable/wire.ts";
+import { toWire, verdictsFromWire, WIRE_VERSION } from "../stored/wire.ts";
 import type { Env } from "../config.ts";
 import type { Defer } from "../http/defer.ts";
 import { BlockCache } from "./block-cache.ts";
@@ -63,7 +63,8 @@ export class EdgeRuntime {
     this.shardKey = shardKeyFrom(options.shardSecret, counters);
     // Through counterStub: a per-region object is created with its region's location hint (docs/placement.md).
     // One JSON text each way (src/durable/wire.ts): cheaper across the RPC than the batch's objects.
-    const direct: SendBatch = async (name, calls) => fromWire<CounterVerdict[]>(await counterStub(counters, name).decideText(toWire(calls)));
+    const direct: SendBatch = async (name, calls) =>
+      verdictsFromWire<CounterVerdict>(await counterStub(counters, name).decideText(toWire(calls), WIRE_VERSION));
     this.coalescer = new Coalescer(direct, { keepAliveMs: options.decisionTimeoutMs });
     this.sendBatch = options.coalesce === false ? direct : (name, calls, defer) => this.coalescer.submit(name, calls, defer);
     // Pre-counting passes its request's (or its sync's host request's) defer on: a batch it sends for other

@@ -12,11 +12,12 @@ import type { Defer } from "../http/defer.ts";
 import { compileRules } from "../rules/compile.ts";
 import { isLongValue, longValueKey } from "../rules/long-values.ts";
 import type { CompiledDomain, DomainDescriptors } from "../rules/types.ts";
+import { IDENTIFIER_KEY } from "../stored/counter-ids.ts";
 import { decide } from "./decide.ts";
 import type { RateLimitResult } from "./types.ts";
 
-/** The descriptor key every identifier is counted under. */
-export const IDENTIFIER_KEY = "identifier";
+// The descriptor key every identifier is counted under is a stored format (docs/stored-formats.md).
+export { IDENTIFIER_KEY };
 
 /** One limit, as the drop-ins' factories and options give it. */
 export interface IdentifierLimit {

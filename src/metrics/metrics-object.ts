@@ -4,6 +4,7 @@
  * go down when they really reset).
  */
 import { DurableObject } from "cloudflare:workers";
+import { SAMPLES_SEEN_AT_COLUMN, SAMPLES_TABLE } from "../stored/metrics-tables.ts";
 import { cutLabel } from "./labels.ts";
 import { OVERFLOW, type Sample, sampleId } from "./samples.ts";
 import type { TrafficBatch } from "./traffic-shape.ts";
@@ -47,12 +48,10 @@ export class MetricsObject extends DurableObject {
   constructor(ctx: DurableObjectState, env: unknown) {
     super(ctx, env as never);
     this.sql = ctx.storage.sql;
-    this.sql.exec(
-      "CREATE TABLE IF NOT EXISTS samples (id TEXT PRIMARY KEY, name TEXT NOT NULL, labels TEXT NOT NULL, value REAL NOT NULL, seen_at INTEGER NOT NULL DEFAULT 0)",
-    );
+    this.sql.exec(SAMPLES_TABLE);
     try {
       // A table from before series aged out: its series count as seen now, so none is dropped sooner than SERIES_IDLE_MS.
-      this.sql.exec("ALTER TABLE samples ADD COLUMN seen_at INTEGER NOT NULL DEFAULT 0");
+      this.sql.exec(SAMPLES_SEEN_AT_COLUMN);
       this.sql.exec("UPDATE samples SET seen_at = ?", Date.now());
     } catch {
       // The column is there.

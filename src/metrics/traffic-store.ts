@@ -5,6 +5,7 @@
  * one row per ring slot, so memory and storage are bounded by
  * MAX_TRAFFIC_POLICIES whatever the traffic (docs/dashboard.md, "Memory").
  */
+import { TRAFFIC_TABLES } from "../stored/metrics-tables.ts";
 import { BucketRing, SlotRing } from "./ring.ts";
 import { HeavyHitters, type SketchData } from "./sketch.ts";
 import {
@@ -41,9 +42,7 @@ export class TrafficStore {
 
   constructor(sql: SqlStorage) {
     this.sql = sql;
-    sql.exec("CREATE TABLE IF NOT EXISTS traffic_policies (id TEXT PRIMARY KEY, ref TEXT NOT NULL)");
-    sql.exec("CREATE TABLE IF NOT EXISTS traffic_buckets (policy TEXT, slot INTEGER, bucket INTEGER, counts TEXT, PRIMARY KEY (policy, slot))");
-    sql.exec("CREATE TABLE IF NOT EXISTS traffic_sketches (policy TEXT, span TEXT, slot INTEGER, period INTEGER, data TEXT, PRIMARY KEY (policy, span, slot))");
+    for (const statement of TRAFFIC_TABLES) sql.exec(statement);
     for (const row of sql.exec<{ id: string; ref: string }>("SELECT id, ref FROM traffic_policies")) {
       this.policies.set(row.id, held(JSON.parse(row.ref) as PolicyRef));
     }

@@ -5,6 +5,7 @@
  * budget, so a request re-queued for pacing keeps its failures.
  */
 import { DurableObject } from "cloudflare:workers";
+import { STATUS_TABLE } from "../stored/queue-tables.ts";
 import { claimIn, releaseIn } from "./backlog-store.ts";
 
 /** Where a queued request stands. */
@@ -151,13 +152,13 @@ export class QueueStatusObject extends DurableObject {
 
   private load(): QueuedStatus | undefined {
     // Created on use, not in the constructor: deleteAll() drops the table with the data.
-    this.ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS status (id TEXT PRIMARY KEY, record TEXT NOT NULL)");
+    this.ctx.storage.sql.exec(STATUS_TABLE);
     const rows = this.ctx.storage.sql.exec<{ record: string }>("SELECT record FROM status LIMIT 1").toArray();
     return rows.length === 0 ? undefined : (JSON.parse(rows[0].record) as QueuedStatus);
   }
 
   private save(record: QueuedStatus): void {
-    this.ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS status (id TEXT PRIMARY KEY, record TEXT NOT NULL)");
+    this.ctx.storage.sql.exec(STATUS_TABLE);
     this.ctx.storage.sql.exec("INSERT OR REPLACE INTO status (id, record) VALUES (?, ?)", record.id, JSON.stringify(record));
   }
 }

@@ -9,6 +9,7 @@ import { readInt } from "./fields.ts";
 import { BOUNDS } from "./keys.ts";
 import { keyPath, type JsonObject } from "./reader.ts";
 import type { CompiledLimit } from "./types.ts";
+import { CONCURRENCY_ID } from "../stored/counter-ids.ts";
 
 /**
  * Keys of a counting limit that mean nothing beside `concurrency`: it has no
@@ -32,11 +33,8 @@ export const NOT_WITH_CONCURRENCY = [
   "queue_credentials",
 ] as const;
 
-/**
- * The limit id of every concurrency limit: the slots of a key stay the same
- * table when the rule's N changes, so requests in flight keep counting.
- */
-export const CONCURRENCY_ID = "concurrency";
+// The limit id of every concurrency limit is a stored format (docs/stored-formats.md).
+export { CONCURRENCY_ID };
 
 /**
  * Read a concurrency limit at `path` (the caller saw `concurrency` in `obj`).

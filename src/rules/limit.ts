@@ -12,6 +12,7 @@ import { readDurability } from "./durability.ts";
 import { readConcurrency } from "./concurrency.ts";
 import { readName, readOnLimit, readPrecount, readReplaces } from "./limit-options.ts";
 import { readScope, withScope } from "./scope.ts";
+import { COUNT_WHEN_SUFFIX } from "../stored/counter-ids.ts";
 import { derivedName, limitId } from "./names.ts";
 import { readQueueOptions } from "./queue-options.ts";
 import { asObject, checkKeys, type JsonObject, keyPath } from "./reader.ts";
@@ -123,7 +124,7 @@ function readCounting(
     windowMs,
     burst,
     // A limit that counts only some responses keeps its own counter beside an otherwise equal one.
-    id: limitId(algorithm, requestsPerUnit, windowMs, burst) + (countWhen !== undefined ? ":cw" : ""),
+    id: limitId(algorithm, requestsPerUnit, windowMs, burst) + (countWhen !== undefined ? COUNT_WHEN_SUFFIX : ""),
     name: name ?? derivedName(label, requestsPerUnit, unit, unitMultiplier),
     named: name !== undefined,
     replaces,

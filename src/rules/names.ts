@@ -6,17 +6,7 @@
  * keeps its counters. The name goes into `RateLimit-Policy` structured-field
  * strings, so it is kept to printable ASCII without `"` or `\`.
  */
-import type { AlgorithmName } from "../algorithms/types.ts";
 import type { Unit } from "./types.ts";
-
-const ALGORITHM_CODES: Readonly<Record<AlgorithmName, string>> = {
-  token_bucket: "tb",
-  leaky_bucket: "lb",
-  fixed_window: "fw",
-  sliding_window_log: "swl",
-  sliding_window_counter: "swc",
-  gcra: "gcra",
-};
 
 const UNIT_SUFFIX: Readonly<Record<Unit, string>> = {
   second: "s",
@@ -31,15 +21,8 @@ const UNIT_SUFFIX: Readonly<Record<Unit, string>> = {
 /** Characters a structured-field string may carry without escaping. */
 export const SAFE_NAME = /^[\x20\x21\x23-\x5B\x5D-\x7E]+$/;
 
-/**
- * Stable id of a limit's counting parameters.
- *
- * @example
- * limitId("token_bucket", 1, 1000, 5); // "tb:1:1000:5"
- */
-export function limitId(algorithm: AlgorithmName, limit: number, windowMs: number, burst: number): string {
-  return `${ALGORITHM_CODES[algorithm]}:${limit}:${windowMs}:${burst}`;
-}
+// Limit ids key counter state across deploys: a stored format (docs/stored-formats.md).
+export { limitId } from "../stored/counter-ids.ts";
 
 /**
  * Replace every character that is unsafe in a structured-field string.

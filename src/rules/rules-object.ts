@@ -5,6 +5,7 @@
  * valid rules is ever kept, whoever calls it.
  */
 import { DurableObject } from "cloudflare:workers";
+import { RULES_CHUNK, RULES_TABLES } from "../stored/rules-tables.ts";
 import { compileRulesText } from "./index.ts";
 import type { RuleError } from "./types.ts";
 
@@ -23,8 +24,8 @@ export type PutResult =
   | { readonly ok: true; readonly version: number; readonly summary: string }
   | { readonly ok: false; readonly errors: readonly RuleError[] };
 
-// SQLite rows hold at most 2 MB; 500 000 UTF-16 units stay below it even as 3-byte UTF-8.
-const CHUNK = 500_000;
+// The tables and the chunk size are a stored format (docs/stored-formats.md).
+const CHUNK = RULES_CHUNK;
 
 /**
  * The store of uploaded rules (one object per deployment, named "global").
@@ -39,10 +40,7 @@ export class RulesObject extends DurableObject {
   constructor(ctx: DurableObjectState, env: unknown) {
     super(ctx, env as never);
     this.sql = ctx.storage.sql;
-    this.sql.exec(
-      "CREATE TABLE IF NOT EXISTS head (id INTEGER PRIMARY KEY CHECK (id = 0), version INTEGER NOT NULL, source TEXT NOT NULL, updated_at TEXT NOT NULL)",
-    );
-    this.sql.exec("CREATE TABLE IF NOT EXISTS chunks (seq INTEGER PRIMARY KEY, text TEXT NOT NULL)");
+    for (const statement of RULES_TABLES) this.sql.exec(statement);
   }
 
   /**

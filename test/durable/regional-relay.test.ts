@@ -342,21 +342,20 @@ describe("a home object restarting with regional leases out", () => {
 /** Calls from `stub` to its home take `rttMs` on the driven clock: its `env.COUNTERS` wrapped, as the bench does. */
 async function slowHome(stub: Stub, time: Time, rttMs: number) {
   await runInDurableObject(stub as never, (o: CounterObject) => {
-    const holder = o as unknown as { env: Env };
-    const real = holder.env.COUNTERS;
+    const real = counters;
     const slow = {
       getByName: (name: string, options?: DurableObjectNamespaceGetDurableObjectOptions) => {
         const target = real.getByName(name, options);
         return {
-          decide: async (calls: readonly CounterCall[]) => {
-            const answers = await target.decide(calls);
+          decideText: async (text: string, version?: number) => {
+            const answers = await target.decideText(text, version);
             time.jump(rttMs);
             return answers;
           },
         };
       },
     };
-    holder.env = { ...holder.env, COUNTERS: slow as never };
+    o.homeCounters = slow as never;
   });
 }
 

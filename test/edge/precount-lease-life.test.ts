@@ -53,7 +53,7 @@ async function untilQuiet(time: Time, backgrounds: Promise<unknown>[][], stepMs:
 }
 
 describe("an isolate's lease and view have an end", () => {
-  // Break tried: canSpend without `now < entry.leaseUntil` (the view, taken when the answer arrived 30 ms after the
+  // Break tried: canSpend without `now < entry.until` (the view, taken when the answer arrived 30 ms after the
   // call left, was still fresh): the hit at the lease's end was decided locally. And freshFor as 2 × S + 2 s: the
   // same. (The view's own freshness check cannot fail alone: a view is never older than the lease it came with.)
   it("decides locally until 2 × sync_ms + 1 s after the lease's call left, then asks the object", async () => {

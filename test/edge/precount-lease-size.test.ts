@@ -73,7 +73,7 @@ describe("pre-counting lease size", () => {
         const entry = newEntry("obj", call, 100, [decision], 0);
         setLease(entry, { allowed: true, decisions: [decision], reserved: budget }, 0, roundTrip);
         entry.hitsSinceSync = short;
-        entry.shortSinceSync = short;
+        entry.short = short;
         entry.syncSentAt = 0;
         entry.lastHitAt = 1_000;
         const sent = syncCall(entry, 0, "me", 1_000);

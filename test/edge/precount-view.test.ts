@@ -53,7 +53,7 @@ describe("pre-counting view", () => {
       snapshot: decisions,
       syncedAt: 1_000,
       budget: 0,
-      leaseUntil: 0,
+      until: 0,
       hitsSinceSync: 3,
       syncSentAt: 1_000,
       roundTripMs: 0,
@@ -67,7 +67,7 @@ describe("pre-counting view", () => {
       lastHitAt: 0,
       asking: 0,
       gapMs: Number.POSITIVE_INFINITY,
-      shortSinceSync: 0,
+      short: 0,
     });
   });
 
@@ -85,11 +85,11 @@ describe("pre-counting view", () => {
     const entry = entryAt(0);
     setLease(entry, { allowed: true, decisions: [d(50)] }, 1_000, 1_080);
     // No lease in the answer: nothing changes.
-    expect([entry.budget, entry.leaseUntil, entry.roundTripMs]).toEqual([0, 0, 0]);
+    expect([entry.budget, entry.until, entry.roundTripMs]).toEqual([0, 0, 0]);
     setLease(entry, { allowed: true, decisions: [d(50)], reserved: 12 }, 1_000, 1_080);
-    expect([entry.budget, entry.leaseUntil, entry.roundTripMs]).toEqual([12, 1_000 + 1_200, 80]);
+    expect([entry.budget, entry.until, entry.roundTripMs]).toEqual([12, 1_000 + 1_200, 80]);
     setLease(entry, { allowed: true, decisions: [d(50)], reserved: 0 }, 2_000, 2_040);
-    expect([entry.budget, entry.leaseUntil, entry.roundTripMs]).toEqual([0, 2_000 + 1_200, (3 * 80 + 40) / 4]);
+    expect([entry.budget, entry.until, entry.roundTripMs]).toEqual([0, 2_000 + 1_200, (3 * 80 + 40) / 4]);
     // A clock that went back counts as no time, not a negative round trip.
     const fresh = entryAt(0);
     setLease(fresh, { allowed: true, decisions: [d(50)], reserved: 1 }, 500, 400);
@@ -97,12 +97,12 @@ describe("pre-counting view", () => {
   });
 
   it("spends locally only within the budget, before the lease's end and while the view is fresh (each bound exact)", () => {
-    const entry = entryAt(0, { budget: 10, pending: 4, inflight: 3, leaseUntil: 1_100 });
+    const entry = entryAt(0, { budget: 10, pending: 4, inflight: 3, until: 1_100 });
     expect(canSpend(entry, 3, SYNC, 500)).toBe(true);
     expect(canSpend(entry, 4, SYNC, 500)).toBe(false);
     expect(canSpend(entry, 1, SYNC, 1_099)).toBe(true);
     expect(canSpend(entry, 1, SYNC, 1_100)).toBe(false);
-    entry.leaseUntil = 5_000;
+    entry.until = 5_000;
     expect(canSpend(entry, 1, SYNC, 1_199)).toBe(true);
     expect(canSpend(entry, 1, SYNC, 1_200)).toBe(false);
     // The freshness bound follows the sync_ms asked about, counted from the last view.
@@ -136,9 +136,9 @@ describe("pre-counting view", () => {
   });
 
   it("a lease that ran short grows LEASE_GROWTH-fold, once", () => {
-    const entry = entryAt(0, { hitsSinceSync: 1, syncSentAt: 0, lastHitAt: 999, budget: 30, shortSinceSync: 2 });
+    const entry = entryAt(0, { hitsSinceSync: 1, syncSentAt: 0, lastHitAt: 999, budget: 30, short: 2 });
     expect(syncCall(entry, 0, "h", 1_000).lease?.want).toBe(LEASE_GROWTH * 30);
-    expect(entry.shortSinceSync).toBe(0);
+    expect(entry.short).toBe(0);
     entry.hitsSinceSync = 1;
     expect(syncCall(entry, 0, "h", 2_000).lease?.want).toBe(LEASE_MIN);
   });

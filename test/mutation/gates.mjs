@@ -20,7 +20,7 @@ export const GATES = [
   { name: "request", mutate: ["src/request/**/*.ts"], least: 85 },
   { name: "drop-ins", mutate: ["src/ratelimit/**/*.ts", "src/hono/compat*.ts"], least: 85 },
   { name: "queue policy", mutate: ["src/queue/policy.ts"], least: 85 },
-  { name: "shard hash", mutate: ["src/durable/shard-hash.ts"], least: 85 },
+  { name: "shard hash", mutate: ["src/stored/shard-hash.ts"], least: 85 },
 ];
 
 /** The gate run's incremental baseline: committed, so a clean clone re-tests only mutants whose code or tests changed. */

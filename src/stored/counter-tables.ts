@@ -1,0 +1,30 @@
+/**
+ * STORED FORMAT (docs/stored-formats.md): the SQLite tables of a
+ * CounterObject. Objects keep their tables across deploys (an object created
+ * by an older deploy has them as that deploy made them), so a change is made
+ * as docs/stored-formats.md says: the statements stay `IF NOT EXISTS`, a
+ * column added is nullable or defaulted, and both deploys read the rows.
+ */
+
+/** Version of the tables below: raised with any change of their statements or of what their rows hold. */
+export const COUNTER_TABLES_VERSION = 1;
+
+/**
+ * Counter windows (`id`: counter key U+0001 limit id; `state`: the
+ * algorithm's state as JSON; `idle_at`: when it holds nothing any more),
+ * and the spill of small unwritten counters (`body`: JSON of [id, state,
+ * idleAt] triples). WITHOUT ROWID: a row lives in its primary key's tree, so
+ * a new counter writes that tree and the idle_at index, not a rowid table as
+ * well (rows written are billed); an object created before keeps its table
+ * as it was, and the statements serve both.
+ */
+export const COUNTER_TABLES: readonly string[] = [
+  "CREATE TABLE IF NOT EXISTS counters (id TEXT PRIMARY KEY, state TEXT NOT NULL, idle_at INTEGER NOT NULL) WITHOUT ROWID",
+  "CREATE INDEX IF NOT EXISTS counters_idle_at ON counters (idle_at)",
+  "CREATE TABLE IF NOT EXISTS unwritten (part INTEGER PRIMARY KEY, body TEXT NOT NULL)",
+];
+
+/** Concurrency slots held (`id`: counter key U+0001 limit id; one row per holder and its lease's end). */
+export const SLOT_TABLES: readonly string[] = [
+  "CREATE TABLE IF NOT EXISTS slots (id TEXT NOT NULL, holder TEXT NOT NULL, expires_at INTEGER NOT NULL, PRIMARY KEY (id, holder))",
+];
