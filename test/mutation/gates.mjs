@@ -13,7 +13,13 @@ export const GATES = [
   { name: "limiter", mutate: ["src/limiter/**/*.ts"], least: 85 },
   {
     name: "relay and leases",
-    mutate: ["src/durable/lease-holder.ts", "src/durable/leases.ts", "src/durable/lease-verdict.ts", "src/durable/relay-lease.ts", "src/durable/precount-sync.ts"],
+    mutate: [
+      "src/durable/lease-holder.ts",
+      "src/durable/leases.ts",
+      "src/durable/lease-verdict.ts",
+      "src/durable/relay-lease.ts",
+      "src/durable/precount-sync.ts",
+    ],
     least: 85,
   },
   { name: "http", mutate: ["src/http/**/*.ts"], least: 85 },
