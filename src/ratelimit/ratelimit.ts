@@ -7,10 +7,8 @@
 import type { Env } from "../config.ts";
 import { EdgeRuntime } from "../edge/runtime.ts";
 import type { Defer } from "../http/defer.ts";
-import { CounterUnavailableError } from "../limiter/decide.ts";
+import { admitDescriptors, type Engine, identifierRequest, MetricsRecorder } from "../admission/index.ts";
 import { countedIdentifier, decideIdentifier, identifierCounter, identifierDomain } from "../limiter/identifier.ts";
-import type { RateLimitResult } from "../limiter/types.ts";
-import { MetricsRecorder } from "../metrics/recorder.ts";
 import type { CompiledDomain } from "../rules/types.ts";
 import { fixedWindow, gcra, leakyBucket, slidingLog, slidingWindow, tokenBucket } from "./limiters.ts";
 import { type RatelimitConfig, ratelimitSettings } from "./options.ts";
@@ -70,7 +68,8 @@ export class Ratelimit {
   private readonly timeoutMs: number;
   /** What `limit` reports: the tokens per window, or a bucket's capacity (Upstash's `maxTokens`). */
   private readonly reportedLimit: number;
-  private readonly metrics?: MetricsRecorder;
+  /** What the admission pipeline decides with. */
+  private readonly engine: Engine;
   private readonly now: () => number;
 
   /** `clock.now`: the clock the answers' `reset` and the block cache read (default `Date.now`); tests drive it, with the counter objects on the same clock. */
@@ -86,7 +85,9 @@ export class Ratelimit {
       decisionTimeoutMs: settings.timeoutMs,
       ...(settings.blockCache ? {} : { blockCacheBytes: 0 }),
     });
-    if (settings.metrics !== undefined) this.metrics = new MetricsRecorder(settings.metrics as Env["METRICS"], METRICS_FLUSH_MS, this.now);
+    const metrics = settings.metrics === undefined ? undefined : new MetricsRecorder(settings.metrics as Env["METRICS"], METRICS_FLUSH_MS, this.now);
+    // Upstash's failure mode: a counter that does not answer in time lets the request through.
+    this.engine = { edge: this.edge, metrics, settings: { failureMode: "open" } };
   }
 
   /**
@@ -101,23 +102,13 @@ export class Ratelimit {
     const id = await countedIdentifier(identifier, "Ratelimit.limit()");
     const { defer, pending } = collect();
     const cachedBefore = this.edge.stats.cachedBlocks;
-    let result: RateLimitResult;
-    let cached = false;
-    try {
-      const deciding = decideIdentifier(this.edge, this.domain, id, { cost, timeoutMs: this.timeoutMs, defer });
-      // The block cache answers in the synchronous part of the call, so the count moved only for this one.
-      cached = this.edge.stats.cachedBlocks > cachedBefore;
-      result = await deciding;
-    } catch (error) {
-      if (!(error instanceof CounterUnavailableError)) throw error;
-      this.metrics?.recordFailureMode("open");
-      this.metrics?.scheduleFlush(defer);
-      return { success: true, limit: 0, remaining: 0, reset: 0, pending: pending(), reason: "timeout" };
-    }
-    if (this.metrics !== undefined && result.descriptors !== undefined) {
-      this.metrics.recordOutcomes(result.descriptors);
-      this.metrics.scheduleFlush(defer);
-    }
+    const options = { cost, timeoutMs: this.timeoutMs, defer, where: () => ({ prefix: this.domain.domain }) };
+    const deciding = admitDescriptors(this.engine, identifierRequest(this.domain, id), options, defer);
+    // The block cache answers in the synchronous part of the call, so the count moved only for this one.
+    const cached = this.edge.stats.cachedBlocks > cachedBefore;
+    const result = await deciding;
+    // Upstash lets a request through when its store times out, and says so.
+    if (result.reason === "failure_open") return { success: true, limit: 0, remaining: 0, reset: 0, pending: pending(), reason: "timeout" };
     const wait = result.allowed || !Number.isFinite(result.retryAfterMs) ? result.resetAfterMs : result.retryAfterMs;
     const answer: RatelimitResponse = {
       success: result.allowed,
