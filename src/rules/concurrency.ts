@@ -61,6 +61,7 @@ export function readConcurrency(
   if (n === undefined) return undefined;
   ctx.counts.limits += 1;
   return Object.freeze({
+    kept: {},
     concurrency: n,
     // The window fields only feed headers and messages: Retry-After is 1 s, as a slot may free any moment.
     limit: n,

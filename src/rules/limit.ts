@@ -119,6 +119,7 @@ function readCounting(
   }
   ctx.counts.limits += 1;
   return Object.freeze({
+    kept: {},
     limit: requestsPerUnit,
     windowMs,
     burst,

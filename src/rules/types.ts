@@ -2,6 +2,7 @@
  * The compiled, immutable form of `rules.json`. Parsing and validation happen
  * once (`compileRules`); the request hot path only walks these structures.
  */
+import type { LimitFacts, LimitKept } from "./facts.ts";
 import type { AlgorithmName, LimitSpec } from "../algorithms/types.ts";
 import type { CidrTable } from "./cidr.ts";
 
@@ -52,6 +53,8 @@ export interface CompiledLimit extends LimitSpec {
   readonly queueCredentials?: true;
   /** `scope: "region"` (docs/placement.md): each region counts on its own; absent means `global`. */
   readonly scope?: "region";
+  /** What the engine keeps of this limit (src/rules/facts.ts); made by the compiler, absent on limits made by hand. */
+  readonly kept?: LimitKept;
 }
 
 /** `count_when`: the response statuses charged, as inclusive ranges. */
@@ -69,6 +72,8 @@ export interface CompiledNode {
   readonly value?: string;
   /** Limits applying at this node; empty with `unlimited` false means "whitelist". */
   readonly limits: readonly CompiledLimit[];
+  /** What `limits` imply whatever the request (src/rules/facts.ts); absent on nodes made by hand. */
+  readonly facts?: LimitFacts;
   readonly unlimited: boolean;
   /**
    * Names an `unlimited` rate limit at this node replaces (Envoy counts those

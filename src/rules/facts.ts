@@ -1,0 +1,79 @@
+/**
+ * What a node's limits imply whatever the request (docs/architecture.md,
+ * "Rules facts"): computed by the compiler once per node, so the engine
+ * reads them instead of working them out, or keeping them, per request.
+ */
+import type { Decision } from "../algorithms/types.ts";
+import type { CompiledLimit } from "./types.ts";
+
+/**
+ * The decision every algorithm gives a limit of 0 whatever its state
+ * (src/algorithms/arith.ts, zeroLimit): one frozen object, so the answer
+ * made from it (its 429) can be made once.
+ */
+export const ZERO_LIMIT: Decision = Object.freeze({
+  allowed: false,
+  limit: 0,
+  remaining: 0,
+  resetAfterMs: 0,
+  retryAfterMs: Infinity,
+  effectiveWindowMs: Infinity,
+});
+
+/** A verdict no counter state can change: what the object would answer, without asking it. */
+export interface FixedVerdict {
+  readonly allowed: false;
+  readonly decisions: readonly Decision[];
+}
+
+/** What one list of limits (a node's) implies. */
+export interface LimitFacts {
+  /** Every limit is 0 (none a concurrency limit): nothing ever fits, so this is the answer, and it consumes nothing. */
+  readonly refusal?: FixedVerdict;
+  /** Some limit delays or queues a request over it (`on_limit`), when the caller honours it. */
+  readonly acts: boolean;
+  /** Some limit counts only some responses (`count_when`): its hits may be given back. */
+  readonly refundable: boolean;
+  /** Every limit is pre-counted: the smallest `sync_ms`. */
+  readonly precountSyncMs?: number;
+  /** A region's copy of the home object may decide them (no strict, concurrency or pre-counted limit). */
+  readonly relayable: boolean;
+  /** Some limit is a concurrency limit: a slot is taken. */
+  readonly slotted: boolean;
+}
+
+/**
+ * The facts of `limits`.
+ *
+ * @example
+ * limitFacts(node.limits).refusal; // set for a node whose every limit is 0
+ */
+export function limitFacts(limits: readonly CompiledLimit[]): LimitFacts {
+  let zero = limits.length > 0;
+  let acts = false;
+  let refundable = false;
+  let relayable = true;
+  let slotted = false;
+  let syncMs: number | undefined = limits.length > 0 ? Infinity : undefined;
+  for (const limit of limits) {
+    if (limit.limit !== 0 || limit.concurrency !== undefined) zero = false;
+    if (limit.onLimit === "delay" || limit.onLimit === "queue") acts = true;
+    if (limit.countWhen !== undefined) refundable = true;
+    if (limit.strict === true || limit.concurrency !== undefined || limit.precount !== undefined) relayable = false;
+    if (limit.concurrency !== undefined) slotted = true;
+    syncMs = limit.precount === undefined || syncMs === undefined ? undefined : Math.min(syncMs, limit.precount.syncMs);
+  }
+  const facts: { -readonly [K in keyof LimitFacts]: LimitFacts[K] } = { acts, refundable, relayable, slotted };
+  if (zero) facts.refusal = Object.freeze({ allowed: false, decisions: Object.freeze(limits.map(() => ZERO_LIMIT)) });
+  if (syncMs !== undefined) facts.precountSyncMs = syncMs;
+  return Object.freeze(facts);
+}
+
+/**
+ * What the engine keeps of one compiled limit, made with it by the
+ * compiler and filled by src/limiter/ (its call as the objects take it, its
+ * 429's parts): kept with the rules it belongs to, never in a module, and
+ * gone with them. src/limiter/kept.ts declares its members.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: its members are declared where they are made (src/limiter/kept.ts).
+export interface LimitKept {}
