@@ -1,6 +1,6 @@
 /**
- * The limit on `GET /__ratelimit/queued/<id>` (docs/on-limit.md, "Polling
- * a queued request"): each read may cost an object request, so a client
+ * The limit on `GET /__ratelimit/queued/<id>` (docs/on-limit.md,
+ * "Status"): each read may cost an object request, so a client
  * address gets `STATUS_READS_PER_MINUTE` of them, counted by the same
  * counters and algorithms as any rule, under an internal domain.
  */
