@@ -2,7 +2,7 @@
  * `rateLimit()` with hono-rate-limiter's options and no rules document
  * (docs/from-hono-rate-limiter.md): each key a descriptor of a one-limit
  * fixed window (hono-rate-limiter's stores count in fixed windows), decided
- * by the engine the gateway uses; the skip options become `count_when`, so
+ * through the admission pipeline the gateway uses; the skip options become `count_when`, so
  * a skipped response's hit is given back by the counter itself.
  */
 import type { MiddlewareHandler } from "hono";
