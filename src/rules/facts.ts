@@ -77,3 +77,15 @@ export function limitFacts(limits: readonly CompiledLimit[]): LimitFacts {
  */
 // biome-ignore lint/suspicious/noEmptyInterface: its members are declared where they are made (src/limiter/kept.ts).
 export interface LimitKept {}
+
+/**
+ * `limit`, frozen, with an empty LimitKept holder as `kept`: not enumerable,
+ * so the limit compares, prints, serializes and crosses an RPC as before.
+ *
+ * @example
+ * return freezeWithKept({ limit: 10, windowMs: 60_000, ... });
+ */
+export function freezeWithKept<T extends object>(limit: T): Readonly<T> {
+  Object.defineProperty(limit, "kept", { value: {}, enumerable: false });
+  return Object.freeze(limit);
+}
