@@ -1,6 +1,6 @@
 /**
  * What the engine keeps of a compiled limit, in the holder the compiler
- * made with it (src/rules/facts.ts, LimitKept): no module of src/limiter/
+ * made with it (src/rules/types.ts, LimitKept): no module of src/limiter/
  * keeps anything between requests, so two rules sets never share an entry
  * and a replaced rules set takes its entries with it.
  */
@@ -32,7 +32,7 @@ export interface BodyTemplate {
   readonly parts: readonly string[];
 }
 
-declare module "../rules/facts.ts" {
+declare module "../rules/types.ts" {
   interface LimitKept {
     /** The limit as the counter objects take it (calls.ts). */
     call?: LimitCall;
@@ -53,6 +53,6 @@ declare module "../rules/facts.ts" {
  * const kept = keptOf(policy.rule);
  * if (kept?.headers429 !== undefined) ...
  */
-export function keptOf(rule: object | undefined): import("../rules/facts.ts").LimitKept | undefined {
-  return (rule as { kept?: import("../rules/facts.ts").LimitKept } | undefined)?.kept;
+export function keptOf(rule: object | undefined): import("../rules/types.ts").LimitKept | undefined {
+  return (rule as { kept?: import("../rules/types.ts").LimitKept } | undefined)?.kept;
 }

@@ -4,7 +4,7 @@
  * reads them instead of working them out, or keeping them, per request.
  */
 import type { Decision } from "../algorithms/types.ts";
-import type { CompiledLimit } from "./types.ts";
+import type { CompiledLimit, LimitFacts } from "./types.ts";
 
 /**
  * The decision every algorithm gives a limit of 0 whatever its state
@@ -19,28 +19,6 @@ export const ZERO_LIMIT: Decision = Object.freeze({
   retryAfterMs: Infinity,
   effectiveWindowMs: Infinity,
 });
-
-/** A verdict no counter state can change: what the object would answer, without asking it. */
-export interface FixedVerdict {
-  readonly allowed: false;
-  readonly decisions: readonly Decision[];
-}
-
-/** What one list of limits (a node's) implies. */
-export interface LimitFacts {
-  /** Every limit is 0 (none a concurrency limit): nothing ever fits, so this is the answer, and it consumes nothing. */
-  readonly refusal?: FixedVerdict;
-  /** Some limit delays or queues a request over it (`on_limit`), when the caller honours it. */
-  readonly acts: boolean;
-  /** Some limit counts only some responses (`count_when`): its hits may be given back. */
-  readonly refundable: boolean;
-  /** Every limit is pre-counted: the smallest `sync_ms`. */
-  readonly precountSyncMs?: number;
-  /** A region's copy of the home object may decide them (no strict, concurrency or pre-counted limit). */
-  readonly relayable: boolean;
-  /** Some limit is a concurrency limit: a slot is taken. */
-  readonly slotted: boolean;
-}
 
 /**
  * The facts of `limits`.
@@ -68,15 +46,6 @@ export function limitFacts(limits: readonly CompiledLimit[]): LimitFacts {
   if (syncMs !== undefined) facts.precountSyncMs = syncMs;
   return Object.freeze(facts);
 }
-
-/**
- * What the engine keeps of one compiled limit, made with it by the
- * compiler and filled by src/limiter/ (its call as the objects take it, its
- * 429's parts): kept with the rules it belongs to, never in a module, and
- * gone with them. src/limiter/kept.ts declares its members.
- */
-// biome-ignore lint/suspicious/noEmptyInterface: its members are declared where they are made (src/limiter/kept.ts).
-export interface LimitKept {}
 
 /**
  * `limit`, frozen, with an empty LimitKept holder as `kept`: not enumerable,
