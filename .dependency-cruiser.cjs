@@ -9,6 +9,7 @@ const LAYERS = [
   ["gateway"], // the Worker's own app: admit, forward, echo
   ["admin", "queue"], // admin API; on_limit "queue" (producer, consumer, status)
   ["envoy"], // the decision API (/json, RPC) in Envoy's shapes
+  ["admission"], // the one admission pipeline: decide, failure policy, metrics, answers
   ["context"], // the per-isolate context: settings, live rules, edge runtime, metrics recorder
   ["metrics"], // recorder, Prometheus text, MetricsObject
   ["limiter"], // plan, fold, summarize; the result as HTTP
@@ -37,9 +38,35 @@ const layerRules = LAYERS.flatMap((layer, index) =>
   })),
 );
 
+// The faces of the admission pipeline (docs/architecture.md, "The admission pipeline"): each turns its input into
+// descriptors and the pipeline's one result into its own output, so none may reach the decision, the failure
+// policy, the metrics recorder or the 429's rendering except through the pipeline's public entry.
+const FACES = [
+  "^src/gateway/",
+  "^src/hono/",
+  "^src/ratelimit/",
+  "^src/envoy/",
+  "^src/admin/(json|auth-throttle|auth)\\.ts$",
+  "^src/queue/(status-limit|enqueue)\\.ts$",
+];
+const PIPELINE_INSIDES = [
+  "^src/limiter/(decide|plan|fold|summarize|timeout|calls|respond|reconcile)\\.ts$",
+  "^src/limiter/headers/",
+  "^src/metrics/recorder\\.ts$",
+  "^src/admission/(?!index\\.ts$)",
+];
+
 module.exports = {
   forbidden: [
     ...layerRules,
+    {
+      name: "faces-use-the-pipeline",
+      comment:
+        "A face (gateway, Hono middlewares, drop-ins, /json and RPC, the queued-status limit, the admin throttle) reaches the decision engine, the failure policy, the metrics recorder and the 429's rendering only through src/admission/index.ts",
+      severity: "error",
+      from: { path: FACES },
+      to: { path: PIPELINE_INSIDES },
+    },
     {
       name: "leaves-import-nothing-of-ours",
       comment: "src/http/ and src/client/ are leaf utilities: they import nothing else of ours",

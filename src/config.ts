@@ -9,8 +9,8 @@ import type { QueueStatusObject } from "./queue/status-object.ts";
 import type { QueuedMessage } from "./queue/message.ts";
 import type { RulesObject } from "./rules/rules-object.ts";
 import type { TrustedProxyHeader } from "./request/client-ip.ts";
-import { type EncodedSlashes, type MethodOverride, readEncodedSlashes, readMethodOverride } from "./http/origin-settings.ts";
-import { DEFAULT_HEADER_DIALECT, HEADER_DIALECTS, type HeaderDialect, isHeaderDialect } from "./http/header-dialect.ts";
+import { DEFAULT_HEADER_DIALECT, HEADER_DIALECTS, type HeaderDialect } from "./http/header-dialect.ts";
+import type { EncodedSlashes, MethodOverride } from "./http/origin-settings.ts";
 
 /**
  * What the worker's `env` holds. Its bindings and `[vars]` are those
@@ -54,37 +54,171 @@ export interface Env {
   ENCODED_SLASHES?: string;
 }
 
-/** Typed, defaulted view of the environment. */
-export interface Settings {
+/**
+ * The settings that shape a decision, wherever it is made: the gateway
+ * reads them from `[vars]`, `rateLimit()` from its options (SETTINGS
+ * names both).
+ */
+export interface DecisionSettings {
+  readonly failureMode: "open" | "closed";
+  readonly decisionTimeoutMs: number;
+  /** Global shadow mode (Envoy's SHADOW_MODE): every limit is counted, none blocks. */
+  readonly shadowMode: boolean;
+  /** Proxies of yours in front of Cloudflare whose X-Forwarded-For entries are trusted (0: only CF-Connecting-IP). */
+  readonly trustedProxyHops: number;
+  /** The one header a trusted proxy writes the client address into (read only when trustedProxyHops > 0). */
+  readonly trustedProxyHeader: TrustedProxyHeader;
+  /** Which rate-limit header fields responses carry (docs/headers.md). */
+  readonly headerDialect: HeaderDialect;
+  /** SHARD_KEY: the secret counters are placed in shards with; undefined: derived from the COUNTERS namespace. */
+  readonly shardKey?: string;
+}
+
+/** The settings only the gateway Worker has: its origin, admin API, metrics sends and queue. */
+export interface GatewaySettings {
   readonly originUrl?: URL;
   /** ADMIN_TOKEN when it is long enough (ADMIN_TOKEN_MIN_LENGTH). */
   readonly adminToken?: string;
   /** Why the ADMIN_TOKEN given is refused (too short): the admin endpoints answer 503 with it. */
   readonly adminTokenRefused?: string;
-  readonly failureMode: "open" | "closed";
-  readonly decisionTimeoutMs: number;
-  /** Global shadow mode (Envoy's SHADOW_MODE): every limit is counted, none blocks. */
-  readonly shadowMode: boolean;
   /** Least time between two sends of an isolate's metric counts. */
   readonly metricsFlushMs: number;
-  /** Proxies of yours in front of Cloudflare whose X-Forwarded-For entries are trusted (0: only CF-Connecting-IP). */
-  readonly trustedProxyHops: number;
   /** Deliveries of a queued request (the first included) before it is dead-lettered. */
   readonly queueMaxAttempts: number;
   /** First retry delay of a failed delivery; doubled per further failure. */
   readonly queueRetryBaseSeconds: number;
-  /** Which rate-limit header fields responses carry (docs/headers.md). */
-  readonly headerDialect: HeaderDialect;
   /** QUEUE_SECRET: signs queued deliveries, encrypts kept credentials; unset: no signature, no credentials kept. */
   readonly queueSecret?: string;
-  /** The one header a trusted proxy writes the client address into (read only when trustedProxyHops > 0). */
-  readonly trustedProxyHeader: TrustedProxyHeader;
-  /** SHARD_KEY: the secret counters are placed in shards with; undefined: derived from the COUNTERS namespace. */
-  readonly shardKey?: string;
   /** METHOD_OVERRIDE (absent: `strip`): a method-override header is removed before the origin (`strip`) or counted as the method it names (`count`). */
   readonly methodOverride?: MethodOverride;
   /** ENCODED_SLASHES (absent: `decode`): `%2F` and `%5C` in a path read as `/` (`decode`), kept apart (`keep`) or refused with 400 (`reject`). */
   readonly encodedSlashes?: EncodedSlashes;
+}
+
+/** Typed, defaulted view of the environment. */
+export interface Settings extends DecisionSettings, GatewaySettings {}
+
+/** One row of the settings table: its `[vars]` name, its `rateLimit()` option (if any), default, range and meaning. */
+export interface SettingRow {
+  readonly variable: string;
+  /** The option of `rateLimit()` (and the drop-ins, where they take it) that sets it. */
+  readonly option?: string;
+  readonly fallback: string | number | boolean | undefined;
+  /** Inclusive bounds of a number. */
+  readonly range?: readonly [number, number];
+  /** The unit a number is in, as its error names it. */
+  readonly unit?: string;
+  /** The values a text may take. */
+  readonly choices?: readonly string[];
+  readonly doc: string;
+}
+
+/**
+ * Every setting, in one table (docs/operations.md, "Configuration"):
+ * decision settings first, then the gateway's own. `readSettings` and
+ * `rateLimit()`'s options both read their defaults and ranges here.
+ */
+export const SETTINGS = {
+  decision: {
+    failureMode: {
+      variable: "FAILURE_MODE",
+      option: "failureMode",
+      fallback: "open",
+      choices: ["open", "closed"],
+      doc: "what a request is when its counters cannot be reached in time: let through (open) or refused with a 503 (closed)",
+    },
+    decisionTimeoutMs: {
+      variable: "DECISION_TIMEOUT_MS",
+      option: "timeoutMs",
+      fallback: 1000,
+      range: [1, 600_000],
+      unit: "milliseconds",
+      doc: "how long a decision waits for its counters before FAILURE_MODE applies",
+    },
+    shadowMode: { variable: "SHADOW_MODE", option: "shadowMode", fallback: false, doc: "count every limit, block none" },
+    trustedProxyHops: {
+      variable: "TRUSTED_PROXY_HOPS",
+      option: "trustedProxyHops",
+      fallback: 0,
+      range: [0, 16],
+      doc: "proxies of yours in front of Cloudflare whose client-address header is trusted",
+    },
+    trustedProxyHeader: {
+      variable: "TRUSTED_PROXY_HEADER",
+      option: "trustedProxyHeader",
+      fallback: "x-forwarded-for",
+      choices: ["x-forwarded-for", "x-real-ip"],
+      doc: "the header those proxies write the client address into",
+    },
+    headerDialect: {
+      variable: "RATELIMIT_HEADERS",
+      option: "headers",
+      fallback: DEFAULT_HEADER_DIALECT,
+      choices: HEADER_DIALECTS,
+      doc: "the rate-limit header fields responses carry",
+    },
+    shardKey: { variable: "SHARD_KEY", option: "shardKey", fallback: undefined, doc: "the secret key of the shard hash" },
+  },
+  gateway: {
+    originUrl: { variable: "ORIGIN_URL", fallback: undefined, doc: "where admitted requests go (unset: the built-in echo)" },
+    adminToken: { variable: "ADMIN_TOKEN", fallback: undefined, doc: "the bearer token of the admin API (unset: the admin API is off)" },
+    metricsFlushMs: {
+      variable: "METRICS_FLUSH_MS",
+      fallback: 5000,
+      range: [0, 25_000],
+      unit: "milliseconds",
+      doc: "least time between two sends of an isolate's metric counts",
+    },
+    queueMaxAttempts: { variable: "QUEUE_MAX_ATTEMPTS", fallback: 5, range: [1, 100], doc: "deliveries of a queued request before it is dead-lettered" },
+    queueRetryBaseSeconds: {
+      variable: "QUEUE_RETRY_BASE_SECONDS",
+      fallback: 10,
+      range: [0, 3600],
+      doc: "first retry delay of a failed delivery, doubled per failure",
+    },
+    queueSecret: { variable: "QUEUE_SECRET", fallback: undefined, doc: "signs queued deliveries and encrypts kept credentials" },
+    methodOverride: {
+      variable: "METHOD_OVERRIDE",
+      fallback: "strip",
+      choices: ["strip", "count"],
+      doc: "a method-override header: removed before the origin (strip) or counted as the method it names (count)",
+    },
+    encodedSlashes: {
+      variable: "ENCODED_SLASHES",
+      fallback: "decode",
+      choices: ["decode", "keep", "reject"],
+      doc: "%2F and %5C in a path: read as / (decode), kept apart (keep) or refused with 400 (reject)",
+    },
+  },
+} as const satisfies { decision: Record<keyof DecisionSettings, SettingRow>; gateway: Record<Exclude<keyof GatewaySettings, "adminTokenRefused">, SettingRow> };
+
+/**
+ * The error text of a value `row` does not take, named `name` (the
+ * variable or the option).
+ *
+ * @example
+ * settingProblem(SETTINGS.decision.failureMode, "FAILURE_MODE", "sometimes"); // 'FAILURE_MODE must be "open" or "closed", got "sometimes"'
+ */
+export function settingProblem(row: SettingRow, name: string, given: unknown): string {
+  const got = `got ${JSON.stringify(given)}`;
+  if (row.choices !== undefined) {
+    const quoted = row.choices.map((c) => `"${c}"`);
+    return `${name} must be ${quoted.length === 2 ? quoted.join(" or ") : `one of ${quoted.join(", ")}`}, ${got}`;
+  }
+  if (row.range !== undefined) return `${name} must be a whole number${row.unit ? ` of ${row.unit}` : ""} from ${row.range[0]} to ${row.range[1]}, ${got}`;
+  if (typeof row.fallback === "boolean") return `${name} must be true or false, ${got}`;
+  return `${name} is not valid, ${got}`;
+}
+
+/**
+ * Whether `value` is a whole number inside `row`'s range.
+ *
+ * @example
+ * inRange(SETTINGS.decision.trustedProxyHops, 17); // false
+ */
+export function inRange(row: SettingRow, value: number): boolean {
+  const [min, max] = row.range ?? [Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY];
+  return Number.isInteger(value) && value >= min && value <= max;
 }
 
 /** The shortest ADMIN_TOKEN taken; a shorter one turns the admin endpoints off (docs/deploy.md). */
@@ -106,15 +240,9 @@ export class ConfigError extends Error {}
  * settings.decisionTimeoutMs; // 1000
  */
 export function readSettings(env: Env): Settings {
-  const failureMode = (env.FAILURE_MODE ?? "open").trim().toLowerCase();
-  if (failureMode !== "open" && failureMode !== "closed") {
-    throw new ConfigError(`FAILURE_MODE must be "open" or "closed", got ${JSON.stringify(env.FAILURE_MODE)}`);
-  }
-  const timeoutText = (env.DECISION_TIMEOUT_MS ?? "1000").trim();
-  const decisionTimeoutMs = Number(timeoutText);
-  if (!Number.isInteger(decisionTimeoutMs) || decisionTimeoutMs <= 0) {
-    throw new ConfigError(`DECISION_TIMEOUT_MS must be a positive whole number of milliseconds, got ${JSON.stringify(env.DECISION_TIMEOUT_MS)}`);
-  }
+  const { decision, gateway } = SETTINGS;
+  const failureMode = choice(env.FAILURE_MODE, decision.failureMode);
+  const decisionTimeoutMs = wholeNumber(env.DECISION_TIMEOUT_MS, decision.decisionTimeoutMs);
   let originUrl: URL | undefined;
   if (env.ORIGIN_URL && env.ORIGIN_URL.trim() !== "") {
     if (!URL.canParse(env.ORIGIN_URL)) throw new ConfigError(`ORIGIN_URL is not a URL: ${JSON.stringify(env.ORIGIN_URL)}`);
@@ -130,37 +258,22 @@ export function readSettings(env: Env): Settings {
     givenToken !== undefined && adminToken === undefined
       ? `The admin endpoints are off: ADMIN_TOKEN is shorter than ${ADMIN_TOKEN_MIN_LENGTH} characters. Set a longer one (docs/deploy.md).`
       : undefined;
-  const shadowText = (env.SHADOW_MODE ?? "false").trim().toLowerCase();
+  const shadowText = (env.SHADOW_MODE ?? String(decision.shadowMode.fallback)).trim().toLowerCase();
   if (shadowText !== "true" && shadowText !== "false" && shadowText !== "") {
     throw new ConfigError(`SHADOW_MODE must be "true" or "false", got ${JSON.stringify(env.SHADOW_MODE)}`);
   }
-  const flushText = (env.METRICS_FLUSH_MS ?? "5000").trim();
-  const metricsFlushMs = Number(flushText);
-  if (flushText === "" || !Number.isInteger(metricsFlushMs) || metricsFlushMs < 0 || metricsFlushMs > 25_000) {
-    // waitUntil work must finish within 30 s of the response, so a longer wait would lose counts.
-    throw new ConfigError(`METRICS_FLUSH_MS must be a whole number of milliseconds from 0 to 25000, got ${JSON.stringify(env.METRICS_FLUSH_MS)}`);
-  }
-  const hopsText = (env.TRUSTED_PROXY_HOPS ?? "0").trim();
-  const trustedProxyHops = Number(hopsText);
-  if (hopsText === "" || !Number.isInteger(trustedProxyHops) || trustedProxyHops < 0 || trustedProxyHops > 16) {
-    throw new ConfigError(`TRUSTED_PROXY_HOPS must be a whole number from 0 to 16, got ${JSON.stringify(env.TRUSTED_PROXY_HOPS)}`);
-  }
-  const queueMaxAttempts = wholeNumber(env.QUEUE_MAX_ATTEMPTS, "QUEUE_MAX_ATTEMPTS", 5, 1, 100);
-  const queueRetryBaseSeconds = wholeNumber(env.QUEUE_RETRY_BASE_SECONDS, "QUEUE_RETRY_BASE_SECONDS", 10, 0, 3600);
-  const dialectText = (env.RATELIMIT_HEADERS ?? "").trim().toLowerCase();
-  const headerDialect = dialectText === "" ? DEFAULT_HEADER_DIALECT : dialectText;
-  if (!isHeaderDialect(headerDialect)) {
-    throw new ConfigError(`RATELIMIT_HEADERS must be one of ${HEADER_DIALECTS.map((d) => `"${d}"`).join(", ")}, got ${JSON.stringify(env.RATELIMIT_HEADERS)}`);
-  }
+  // waitUntil work must finish within 30 s of the response, so a longer wait than the range's would lose counts.
+  const metricsFlushMs = wholeNumber(env.METRICS_FLUSH_MS, gateway.metricsFlushMs);
+  const trustedProxyHops = wholeNumber(env.TRUSTED_PROXY_HOPS, decision.trustedProxyHops);
+  const queueMaxAttempts = wholeNumber(env.QUEUE_MAX_ATTEMPTS, gateway.queueMaxAttempts);
+  const queueRetryBaseSeconds = wholeNumber(env.QUEUE_RETRY_BASE_SECONDS, gateway.queueRetryBaseSeconds);
+  const headerDialect = choice(env.RATELIMIT_HEADERS, decision.headerDialect, true);
   const queueSecret = env.QUEUE_SECRET && env.QUEUE_SECRET !== "" ? env.QUEUE_SECRET : undefined;
   if (queueSecret !== undefined && queueSecret.length < QUEUE_SECRET_MIN_LENGTH) {
     // The value itself is never part of the message: it is a secret.
     throw new ConfigError(`QUEUE_SECRET must be at least ${QUEUE_SECRET_MIN_LENGTH} characters, got ${queueSecret.length}`);
   }
-  const proxyHeader = (env.TRUSTED_PROXY_HEADER ?? "x-forwarded-for").trim().toLowerCase();
-  if (proxyHeader !== "x-forwarded-for" && proxyHeader !== "x-real-ip") {
-    throw new ConfigError(`TRUSTED_PROXY_HEADER must be "x-forwarded-for" or "x-real-ip", got ${JSON.stringify(env.TRUSTED_PROXY_HEADER)}`);
-  }
+  const trustedProxyHeader = choice(env.TRUSTED_PROXY_HEADER, decision.trustedProxyHeader);
   return {
     originUrl,
     adminToken,
@@ -174,18 +287,29 @@ export function readSettings(env: Env): Settings {
     queueRetryBaseSeconds,
     headerDialect,
     ...(queueSecret !== undefined ? { queueSecret } : {}),
-    trustedProxyHeader: proxyHeader,
+    trustedProxyHeader,
     shardKey: env.SHARD_KEY !== undefined && env.SHARD_KEY !== "" ? env.SHARD_KEY : undefined,
-    methodOverride: readMethodOverride(env.METHOD_OVERRIDE, (why) => new ConfigError(why)),
-    encodedSlashes: readEncodedSlashes(env.ENCODED_SLASHES, (why) => new ConfigError(why)),
+    methodOverride: choice<MethodOverride>(env.METHOD_OVERRIDE, gateway.methodOverride, true),
+    encodedSlashes: choice<EncodedSlashes>(env.ENCODED_SLASHES, gateway.encodedSlashes, true),
   };
 }
 
-function wholeNumber(given: string | undefined, name: string, fallback: number, min: number, max: number): number {
-  const text = (given ?? String(fallback)).trim();
+// A `[vars]` text among `row.choices` (any case, spaces around ignored; unset, or empty when `emptyIsUnset`: the default).
+function choice<C extends string>(
+  given: string | undefined,
+  row: SettingRow & { readonly fallback: C; readonly choices: readonly C[] },
+  emptyIsUnset = false,
+): C {
+  const text = (given ?? row.fallback).trim().toLowerCase();
+  if (text === "" && emptyIsUnset) return row.fallback;
+  if (!(row.choices as readonly string[]).includes(text)) throw new ConfigError(settingProblem(row, row.variable, given));
+  return text as C;
+}
+
+// A `[vars]` whole number inside `row.range` (unset: the default).
+function wholeNumber(given: string | undefined, row: SettingRow & { readonly fallback: number }): number {
+  const text = (given ?? String(row.fallback)).trim();
   const value = Number(text);
-  if (text === "" || !Number.isInteger(value) || value < min || value > max) {
-    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(given)}`);
-  }
+  if (text === "" || !inRange(row, value)) throw new ConfigError(settingProblem(row, row.variable, given));
   return value;
 }

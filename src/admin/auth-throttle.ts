@@ -7,12 +7,10 @@
  * certain block, so an isolate that has seen it answers the next attempts
  * itself, before comparing tokens, without asking an object.
  */
+import { admitDescriptors, knownRefusalMs, retryAfterSeconds } from "../admission/index.ts";
 import type { Isolate } from "../context/isolate.ts";
 import type { Defer } from "../http/defer.ts";
 import { problem } from "../http/problem.ts";
-import { decide } from "../limiter/decide.ts";
-import { plan } from "../limiter/plan.ts";
-import { retryAfterSeconds } from "../limiter/respond.ts";
 import { clientAddress, InvalidClientIpError, UNKNOWN_CLIENT, type TrustedProxyHeader } from "../request/client-ip.ts";
 import { compileOnce } from "../rules/index.ts";
 import type { DomainDescriptors } from "../rules/types.ts";
@@ -62,28 +60,23 @@ export function authClient(headers: Headers, trustedProxyHops: number, proxyHead
  * if (throttled) return throttled;
  */
 export function knownThrottled(isolate: Isolate, address: string, defer: Defer): Response | undefined {
-  const [calls] = plan(failures(address), {}, false, isolate.edge.shardKey).byObject.values();
-  const verdict = calls === undefined ? undefined : isolate.edge.localVerdicts(calls, defer)?.[0];
-  if (verdict === undefined || verdict.allowed) return undefined;
-  const retryAfterMs = Math.max(...verdict.decisions.filter((d) => !d.allowed).map((d) => d.retryAfterMs));
-  return throttled(Math.max(1, Math.ceil(retryAfterMs / 1000)));
+  const retryAfterMs = knownRefusalMs(isolate, failures(address), defer);
+  return retryAfterMs === undefined ? undefined : throttled(Math.max(1, Math.ceil(retryAfterMs / 1000)));
 }
 
 /**
  * Count one failed authentication of `address`: the 429 when it is over the
  * limit, else undefined (the caller answers 401). A counter that cannot be
- * reached counts nothing: the token was refused anyway.
+ * reached is logged and counted as any failure; the answer stays a 401
+ * whatever FAILURE_MODE says: the token was refused anyway.
  *
  * @example
- * return (await countFailure(isolate, address)) ?? unauthorized();
+ * return (await countFailure(isolate, address, defer)) ?? unauthorized();
  */
-export async function countFailure(isolate: Isolate, address: string): Promise<Response | undefined> {
-  try {
-    const result = await decide(isolate.edge, failures(address), { timeoutMs: isolate.settings.decisionTimeoutMs });
-    return result.allowed ? undefined : throttled(retryAfterSeconds(result));
-  } catch {
-    return undefined;
-  }
+export async function countFailure(isolate: Isolate, address: string, defer: Defer): Promise<Response | undefined> {
+  const where = () => ({ throttle: AUTH_DOMAIN });
+  const result = await admitDescriptors(isolate, failures(address), { timeoutMs: isolate.settings.decisionTimeoutMs, where, countOutcomes: false }, defer);
+  return result.allowed || result.reason === "failure_closed" ? undefined : throttled(retryAfterSeconds(result));
 }
 
 function throttled(seconds: number): Response {

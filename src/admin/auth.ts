@@ -34,7 +34,7 @@ export function requireAdminToken(isolateOf: IsolateOf): MiddlewareHandler<{ Bin
     const known = knownThrottled(isolate, address, deferOf(c));
     if (known !== undefined) return known;
     if (!(await tokensEqual(given, expected))) {
-      return (await countFailure(isolate, address)) ?? unauthorized("The bearer token is not the configured ADMIN_TOKEN.");
+      return (await countFailure(isolate, address, deferOf(c))) ?? unauthorized("The bearer token is not the configured ADMIN_TOKEN.");
     }
     await next();
   };

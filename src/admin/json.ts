@@ -4,12 +4,12 @@
  * problem+json naming what is wrong; 413 past MAX_JSON_BODY_BYTES.
  */
 import type { Context } from "hono";
+import { countersUnreachableResponse, FAILURE_OPEN_HEADER } from "../admission/index.ts";
 import type { Env } from "../config.ts";
 import { shouldRateLimit } from "../envoy/service.ts";
 import { BodyTooLargeError, readBodyText } from "../http/body.ts";
 import { deferOf } from "../http/defer.ts";
-import { DECISION_HEADER } from "../http/headers.ts";
-import { PROBLEM_TYPES, problem } from "../http/problem.ts";
+import { problem } from "../http/problem.ts";
 import { requestRegion } from "../request/location.ts";
 import type { Isolate } from "../context/isolate.ts";
 import { parseRulesText } from "../rules/index.ts";
@@ -42,16 +42,10 @@ export async function handleJson(c: Context<{ Bindings: Env }>, isolate: Isolate
     case "invalid":
       return problem(400, "Bad Request", `${answer.path}: ${answer.message}`, { path: answer.path });
     case "unavailable":
-      return problem(
-        503,
-        "Service Unavailable",
-        answer.message,
-        { type: PROBLEM_TYPES.countersUnreachable, retry_after: 1 },
-        { "Retry-After": "1", [DECISION_HEADER]: "failure-closed" },
-      );
+      return countersUnreachableResponse();
     case "response": {
       const status = answer.response.overallCode === "OVER_LIMIT" ? 429 : 200;
-      const headers: Record<string, string> = answer.failureOpen ? { [DECISION_HEADER]: "failure-open" } : {};
+      const headers: [string, string][] = answer.failureOpen ? [[FAILURE_OPEN_HEADER[0], FAILURE_OPEN_HEADER[1]]] : [];
       return Response.json(answer.response, { status, headers });
     }
   }

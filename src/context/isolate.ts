@@ -46,7 +46,7 @@ export function partsFromEnv(env: Env): IsolateParts {
  * @example
  * const isolate = new Isolate(partsFromEnv(env), new LiveRules(bundledRules));
  * const rules = await isolate.currentRules(defer);
- * const result = await decide(isolate.edge, requestDescriptors(rules, request), { timeoutMs: isolate.settings.decisionTimeoutMs });
+ * const result = await admitDescriptors(isolate, requestDescriptors(rules, request, isolate.settings), { timeoutMs: isolate.settings.decisionTimeoutMs }, defer);
  */
 export class Isolate<R = LiveRules> {
   readonly env: Env;

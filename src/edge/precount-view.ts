@@ -13,7 +13,7 @@ export const LEASE_MIN = 4;
 /**
  * How much a lease that ran short grows at the next sync: each step costs
  * a round trip to the object, so a far-away hot counter reaches the lease
- * its rate needs in few of them (docs/precount.md, "Lease size").
+ * its rate needs in few of them (docs/placement.md, "Lease size").
  */
 export const LEASE_GROWTH = 4;
 

@@ -4,9 +4,9 @@
  * once per call, for both the synchronous path (every call answered in the
  * isolate) and the asynchronous one.
  */
-import type { Decision } from "../algorithms/types.ts";
 import type { CounterCall, CounterVerdict } from "../durable/protocol.ts";
 import type { BlockCache } from "./block-cache.ts";
+import { ZERO_LIMIT } from "../rules/facts.ts";
 
 /** One counter call and what the edge may do with it, fixed when the call is planned. */
 export interface EdgeCall {
@@ -79,19 +79,8 @@ function blockKey(call: CounterCall): string {
   return key;
 }
 
-/**
- * The decision every algorithm gives a limit of 0 whatever its state
- * (src/algorithms/arith.ts, zeroLimit), as `neverAllowed` answers it: one
- * frozen object, so a response made from it can be made once.
- */
-export const ZERO_LIMIT: Decision = Object.freeze({
-  allowed: false,
-  limit: 0,
-  remaining: 0,
-  resetAfterMs: 0,
-  retryAfterMs: Infinity,
-  effectiveWindowMs: Infinity,
-});
+// The decision of a limit of 0 is the rules' own (src/rules/facts.ts): one object, whoever answers with it.
+export { ZERO_LIMIT };
 
 /**
  * The verdict of a plain call (no slot, nothing to reserve or refund) whose

@@ -4,6 +4,7 @@
  * fields in declaration order, and every field at its default value left
  * out (so `limitRemaining: 0` and `requestsPerUnit: 0` never appear).
  */
+import { mostRestrictive } from "../limiter/restrictive.ts";
 import type { DescriptorOutcome, PolicyOutcome } from "../limiter/types.ts";
 
 export type EnvoyCode = "OK" | "OVER_LIMIT";
@@ -83,17 +84,12 @@ function descriptorStatus(outcome: DescriptorOutcome, now: number): EnvoyStatus 
   return status;
 }
 
-// The policy that speaks for a descriptor: the rejecting window with the longest wait, else the one with the least left.
+// The policy that speaks for a descriptor: the most restrictive of its limits (src/limiter/restrictive.ts).
 function reported(policies: readonly PolicyOutcome[]): PolicyOutcome {
-  let best = policies[0];
-  for (const p of policies.slice(1)) {
-    const a = p.decision;
-    const b = best.decision;
-    if (!a.allowed && (b.allowed || a.retryAfterMs > b.retryAfterMs)) best = p;
-    else if (a.allowed && b.allowed && (a.remaining < b.remaining || (a.remaining === b.remaining && a.resetAfterMs > b.resetAfterMs))) best = p;
-  }
-  return best;
+  return mostRestrictive(policies, decisionOf) as PolicyOutcome;
 }
+
+const decisionOf = (policy: PolicyOutcome) => policy.decision;
 
 // Envoy counts whole seconds to the end of the aligned window; windowless algorithms report when the quota is whole again.
 function untilReset(policy: PolicyOutcome, now: number): number {

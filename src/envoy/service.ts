@@ -4,11 +4,10 @@
  * limits from the rules in force, decided by the counter objects, answered
  * as envoyproxy/ratelimit answers, and counted in the metrics.
  */
-import { countersUnreachable } from "../context/failure-mode.ts";
+import { admitDescriptors, COUNTERS_UNREACHABLE_DETAIL, recordUnknownDomain } from "../admission/index.ts";
 import type { Isolate } from "../context/isolate.ts";
 import type { Region } from "../durable/regions.ts";
 import type { Defer } from "../http/defer.ts";
-import { CounterUnavailableError, decideEach } from "../limiter/decide.ts";
 import { EMPTY_LEVEL } from "../rules/descriptors.ts";
 import { UNIT_MS } from "../rules/keys.ts";
 import { derivedName, limitId } from "../rules/names.ts";
@@ -37,12 +36,11 @@ export async function shouldRateLimit(isolate: Isolate<unknown>, rules: Compiled
   const parsed = parseEnvoyRequest(body);
   if (!parsed.ok) return { kind: "invalid", path: parsed.path, message: parsed.message };
   const request = parsed.request;
-  const { settings, metrics } = isolate;
+  const { settings } = isolate;
   const domain = rules.domains.get(request.domain);
   if (domain === undefined) {
     // As in Envoy: no limit applies, and each descriptor counts as domain_not_found.
-    for (let i = 0; i < request.descriptors.length; i++) metrics.recordDomainNotFound(request.domain);
-    metrics.scheduleFlush(defer);
+    recordUnknownDomain(isolate, request.domain, request.descriptors.length, defer);
     return { kind: "response", response: allOk(request.descriptors.length) };
   }
   const query: DomainDescriptors = {
@@ -51,20 +49,18 @@ export async function shouldRateLimit(isolate: Isolate<unknown>, rules: Compiled
     costs: request.descriptors.map((d) => d.hitsAddend),
     overrides: request.descriptors.map((d) => (d.limit ? overrideMatch(d, d.limit) : undefined)),
   };
-  try {
-    const outcomes = await decideEach(isolate.edge, [query], { cost: request.hitsAddend, timeoutMs: settings.decisionTimeoutMs, region });
-    const response = envoyResponse(outcomes, settings.shadowMode, isolate.now());
-    metrics.recordOutcomes(outcomes);
-    if (settings.shadowMode && response.statuses.some((s) => s.code === "OVER_LIMIT")) metrics.recordGlobalShadow();
-    return { kind: "response", response };
-  } catch (error) {
-    if (!(error instanceof CounterUnavailableError)) throw error;
-    if (countersUnreachable(isolate, error, { domain: request.domain }) === "closed")
-      return { kind: "unavailable", message: "The rate limiter could not reach its counters; try again shortly." };
-    return { kind: "response", response: allOk(request.descriptors.length), failureOpen: true };
-  } finally {
-    metrics.scheduleFlush(defer);
-  }
+  // No `defer` for the decision: pre-counted limits are decided at the object (docs/precount.md: the decision API asks for an exact answer); `defer` sends the metrics.
+  const options = {
+    cost: request.hitsAddend,
+    timeoutMs: settings.decisionTimeoutMs,
+    shadowAll: settings.shadowMode,
+    region,
+    where: () => ({ domain: request.domain }),
+  };
+  const result = await admitDescriptors(isolate, [query], options, defer);
+  if (result.reason === "failure_closed") return { kind: "unavailable", message: COUNTERS_UNREACHABLE_DETAIL };
+  if (result.reason === "failure_open") return { kind: "response", response: allOk(request.descriptors.length), failureOpen: true };
+  return { kind: "response", response: envoyResponse(result.descriptors ?? [], settings.shadowMode, isolate.now()) };
 }
 
 // Envoy's per-descriptor `limit`: a fixed window of the given size, never shadowed, named by nothing.

@@ -13,14 +13,12 @@ import type { IsolateOf } from "../context/isolate.ts";
 import type { RateLimitResult } from "../limiter/types.ts";
 import { adminPath } from "../http/admin-path.ts";
 import { queuedStatus } from "../queue/status-route.ts";
-import { settleAfterResponse } from "../limiter/settle.ts";
 import { forwardedRequest } from "../request/forward-path.ts";
-import { admit, admittedHeaders } from "./admit.ts";
+import { admit } from "./admit.ts";
 import type { SlotHold } from "./slots.ts";
 import { deferFrom, deferOf, type Defer } from "../http/defer.ts";
 import { type ForwardOptions, forwardOptions, forwardToOrigin } from "../http/forward.ts";
 import { withoutOrigin } from "./no-origin.ts";
-import { withHeaders } from "../http/headers.ts";
 import { misconfigured, originUnreachable, problem } from "../http/problem.ts";
 
 /** The gateway as a module worker's default export: `fetch`, plus the Hono app behind /__ratelimit/. */
@@ -57,24 +55,24 @@ export function createApp(isolateOf: IsolateOf): Gateway {
     const request = forwardedRequest(rules, sent);
     const admission = await admit(request, isolate, rules, defer);
     if (admission.response) return admission.response;
-    const result = admission.result;
-    // The slot is already taken in the counter; holding the request until it comes keeps the origin at the limit's rate.
-    if (result.delayMs !== undefined && result.delayMs > 0) await scheduler.wait(result.delayMs);
-    const headers = admittedHeaders(result, isolate.settings.headerDialect);
-    const { slots } = admission;
-    if (slots === undefined) {
-      const response = await originResponse(request, isolate.settings.originUrl, result, headers.length > 0, forwardOptions(isolate.settings));
-      settleAfterResponse(isolate.edge, result, response, defer);
-      return withHeaders(response, headers);
-    }
+    const wait = admission.untilSlot();
+    if (wait !== undefined) await wait;
+    const headers = admission.headers();
+    let response: Response;
     try {
-      const response = await originResponse(request, isolate.settings.originUrl, result, headers.length > 0, forwardOptions(isolate.settings), slots);
-      settleAfterResponse(isolate.edge, result, response, defer);
-      return slots.follow(withHeaders(response, headers));
+      response = await originResponse(
+        request,
+        isolate.settings.originUrl,
+        admission.result,
+        headers.length > 0,
+        forwardOptions(isolate.settings),
+        admission.slots,
+      );
     } catch (error) {
-      slots.release();
+      admission.abandon();
       throw error;
     }
+    return admission.finish(response, headers);
   }
 
   return {

@@ -2,23 +2,18 @@
  * `rateLimit()` with hono-rate-limiter's options and no rules document
  * (docs/from-hono-rate-limiter.md): each key a descriptor of a one-limit
  * fixed window (hono-rate-limiter's stores count in fixed windows), decided
- * by the engine the gateway uses; the skip options become `count_when`, so
+ * through the admission pipeline the gateway uses; the skip options become `count_when`, so
  * a skipped response's hit is given back by the counter itself.
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { routePath } from "hono/route";
-import { countersUnreachable } from "../context/failure-mode.ts";
+import { admitDescriptors, admittedHeaders, identifierRequest, reconcileWithResponse, refusal } from "../admission/index.ts";
+import type { Isolate, IsolateOptions } from "../context/isolate.ts";
 import { deferOf } from "../http/defer.ts";
-import { DECISION_HEADER, withHeaders } from "../http/headers.ts";
-import { problem } from "../http/problem.ts";
-import { CounterUnavailableError } from "../limiter/decide.ts";
+import { withHeaders } from "../http/headers.ts";
 import { countedIdentifier, decideIdentifier, identifierCounter, identifierDomain } from "../limiter/identifier.ts";
-import { rateLimitHeaders } from "../limiter/respond.ts";
-import { settleAfterResponse } from "../limiter/settle.ts";
-import type { RateLimitResult } from "../limiter/types.ts";
 import type { CompiledDomain } from "../rules/types.ts";
 import { checkLimit, compatSettings, type HonoRateLimiterOptions, type RateLimitStore } from "./compat-options.ts";
-import type { Isolate, IsolateOptions } from "../context/isolate.ts";
 import { countersOf, middlewareIsolates } from "./isolates.ts";
 
 /** Distinct (mount, limit) pairs whose compiled form is kept (a `limit` function may give many limits). */
@@ -59,28 +54,12 @@ export function honoRateLimiter(options: HonoRateLimiterOptions, isolateOptions:
     const isolate = isolateOf(c);
     const defer = deferOf(c);
     c.set(o.requestStorePropertyName, counterStore(isolate, domain));
-    let result: RateLimitResult;
-    try {
-      result = await decideIdentifier(isolate.edge, domain, key, { cost: 1, timeoutMs: isolate.settings.decisionTimeoutMs, defer });
-    } catch (error) {
-      if (!(error instanceof CounterUnavailableError)) throw error;
-      const mode = countersUnreachable(isolate, error, { path: c.req.path });
-      isolate.metrics.scheduleFlush(defer);
-      if (mode === "closed") {
-        const headers = { "Retry-After": "1", [DECISION_HEADER]: "failure-closed" };
-        return problem(503, "Service Unavailable", "The rate limiter could not reach its counters; try again shortly.", { retry_after: 1 }, headers);
-      }
-      await next();
-      c.res = withHeaders(c.res, [[DECISION_HEADER, "failure-open"]]);
-      return;
-    }
-    if (result.descriptors !== undefined) {
-      isolate.metrics.recordOutcomes(result.descriptors);
-      isolate.metrics.scheduleFlush(defer);
-    }
-    // hono-rate-limiter's fields beside floodgate's own decision.
+    const options = { cost: 1, timeoutMs: isolate.settings.decisionTimeoutMs, defer, where: () => ({ path: c.req.path }) };
+    const result = await admitDescriptors(isolate, identifierRequest(domain, key), options, defer);
+    if (result.reason === "failure_closed") return refusal(result);
+    // hono-rate-limiter's fields beside floodgate's own decision, in every mode (failure-open included).
     c.set(o.requestPropertyName, { ...result, used: result.limit - result.remaining, resetTime: new Date(isolate.now() + result.resetAfterMs) });
-    const headers = rateLimitHeaders(result, o.dialect);
+    const headers = admittedHeaders(result, o.dialect);
     if (!result.allowed) {
       for (const [name, value] of headers) c.header(name, value);
       // hono-rate-limiter's handlers may answer through the context instead of returning a response.
@@ -91,10 +70,10 @@ export function honoRateLimiter(options: HonoRateLimiterOptions, isolateOptions:
       await next();
     } catch (error) {
       // A handler that throws failed: its hit is given back under skipFailedRequests, kept under skipSuccessfulRequests.
-      settleAfterResponse(isolate.edge, result, { status: 500, headers: new Headers() }, defer);
+      reconcileWithResponse(isolate.edge, result, { status: 500, headers: new Headers() }, defer);
       throw error;
     }
-    settleAfterResponse(isolate.edge, result, c.res, defer);
+    reconcileWithResponse(isolate.edge, result, c.res, defer);
     const labelled = withHeaders(c.res, headers);
     if (labelled !== c.res) c.res = labelled;
   };

@@ -5,10 +5,9 @@
  */
 import type { Env as HonoEnv, Input, MiddlewareHandler } from "hono";
 import type { IsolateOptions } from "../context/isolate.ts";
-import { admit, admittedHeaders } from "../gateway/admit.ts";
+import { admit } from "../gateway/admit.ts";
 import { deferOf } from "../http/defer.ts";
-import { DECISION_HEADER, withHeaders } from "../http/headers.ts";
-import { settleAfterResponse } from "../limiter/settle.ts";
+import { DECISION_HEADER } from "../http/headers.ts";
 import { honoRateLimiter } from "./compat.ts";
 import type { HonoRateLimiterOptions, RateLimitInfo } from "./compat-options.ts";
 import { middlewareIsolates } from "./isolates.ts";
@@ -82,25 +81,20 @@ export function rateLimitOn(options: RateLimitOptions | HonoRateLimiterOptions, 
     const defer = deferOf(c);
     const admission = await admit(c.req.raw, isolate, pending instanceof Promise ? await pending : pending, defer);
     if (admission.response) return admission.response;
-    const result = admission.result;
-    c.set("rateLimit", result);
-    // The slot is already taken in the counter; holding the request until it
-    // comes is what keeps the origin at the limit's rate.
-    if (result.delayMs !== undefined && result.delayMs > 0) await scheduler.wait(result.delayMs);
-    const { slots } = admission;
+    // Set in every mode, failure-open included (reason "failure_open"), so handlers can always read it.
+    c.set("rateLimit", admission.result);
+    const wait = admission.untilSlot();
+    if (wait !== undefined) await wait;
     try {
       await next();
     } catch (error) {
-      slots?.release();
+      admission.abandon();
       throw error;
     }
     const response = c.res;
-    settleAfterResponse(isolate.edge, result, response, defer);
-    const labelled = withHeaders(response, admittedHeaders(result, isolate.settings.headerDialect));
-    // Concurrency slots (docs/concurrency.md) are held until the downstream body has been sent.
-    if (slots !== undefined) c.res = slots.follow(labelled);
-    // Assigning c.res makes Hono copy the response again: only when it had to be copied.
-    else if (labelled !== response) c.res = labelled;
+    const labelled = admission.finish(response, admission.headers());
+    // Assigning c.res makes Hono copy the response again: only when it had to be copied (or its body is followed for slots).
+    if (labelled !== response) c.res = labelled;
   };
 }
 

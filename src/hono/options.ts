@@ -3,9 +3,9 @@
  * of once, when the middleware is made (docs/hono.md).
  */
 import type { Context } from "hono";
-import type { Settings } from "../config.ts";
+import { inRange, SETTINGS, type SettingRow, type Settings, settingProblem } from "../config.ts";
 import type { TrustedProxyHeader } from "../request/client-ip.ts";
-import { DEFAULT_HEADER_DIALECT, HEADER_DIALECTS, type HeaderDialect, isHeaderDialect } from "../http/header-dialect.ts";
+import type { HeaderDialect } from "../http/header-dialect.ts";
 import { compileRules } from "../rules/compile.ts";
 import type { CompiledRules } from "../rules/types.ts";
 
@@ -126,54 +126,52 @@ export function checkRulesOptions(options: object): void {
 }
 
 /**
- * The settings an isolate of the middleware runs with, every option checked.
+ * The settings an isolate of the middleware runs with, every option checked
+ * against the settings table (src/config.ts, SETTINGS): the same defaults
+ * and ranges as the gateway's `[vars]`; the gateway's own settings keep
+ * their defaults.
  *
  * @example
  * settingsFromOptions({ rules, failureMode: "closed" }).decisionTimeoutMs; // 1000
  */
 export function settingsFromOptions(options: RateLimitOptions): Settings {
-  const failureMode = options.failureMode ?? "open";
-  if (failureMode !== "open" && failureMode !== "closed") {
-    throw new TypeError(`rateLimit(): failureMode must be "open" or "closed", got ${JSON.stringify(failureMode)}`);
-  }
-  const headerDialect = options.headers ?? DEFAULT_HEADER_DIALECT;
-  if (!isHeaderDialect(headerDialect)) {
-    throw new TypeError(`rateLimit(): headers must be one of ${HEADER_DIALECTS.map((d) => `"${d}"`).join(", ")}, got ${JSON.stringify(headerDialect)}`);
-  }
-  const trustedProxyHeader = options.trustedProxyHeader ?? "x-forwarded-for";
-  if (trustedProxyHeader !== "x-forwarded-for" && trustedProxyHeader !== "x-real-ip") {
-    throw new TypeError(`rateLimit(): trustedProxyHeader must be "x-forwarded-for" or "x-real-ip", got ${JSON.stringify(trustedProxyHeader)}`);
-  }
+  const { decision, gateway } = SETTINGS;
   return {
-    failureMode,
-    headerDialect,
-    decisionTimeoutMs: whole(options.timeoutMs, "timeoutMs", 1000, 1, 60_000),
-    shadowMode: flag(options.shadowMode, "shadowMode"),
-    metricsFlushMs: 5000,
-    trustedProxyHops: whole(options.trustedProxyHops, "trustedProxyHops", 0, 0, 16),
-    queueMaxAttempts: 5,
-    queueRetryBaseSeconds: 10,
-    trustedProxyHeader,
-    shardKey: secret(options.shardKey, "shardKey"),
+    failureMode: oneOf(options.failureMode, decision.failureMode),
+    headerDialect: oneOf(options.headers, decision.headerDialect),
+    decisionTimeoutMs: whole(options.timeoutMs, decision.decisionTimeoutMs),
+    shadowMode: flag(options.shadowMode, decision.shadowMode),
+    trustedProxyHops: whole(options.trustedProxyHops, decision.trustedProxyHops),
+    trustedProxyHeader: oneOf(options.trustedProxyHeader, decision.trustedProxyHeader),
+    shardKey: secret(options.shardKey, decision.shardKey),
+    metricsFlushMs: gateway.metricsFlushMs.fallback,
+    queueMaxAttempts: gateway.queueMaxAttempts.fallback,
+    queueRetryBaseSeconds: gateway.queueRetryBaseSeconds.fallback,
   };
 }
 
-function whole(value: number | undefined, name: string, fallback: number, min: number, max: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new RangeError(`rateLimit(): ${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`);
-  }
+type Row = SettingRow & { readonly option: string };
+
+function oneOf<C extends string>(value: C | undefined, row: Row & { readonly fallback: C; readonly choices: readonly C[] }): C {
+  if (value === undefined) return row.fallback;
+  if (!(row.choices as readonly unknown[]).includes(value)) throw new TypeError(`rateLimit(): ${settingProblem(row, row.option, value)}`);
   return value;
 }
 
-function secret(value: string | undefined, name: string): string | undefined {
+function whole(value: number | undefined, row: Row & { readonly fallback: number }): number {
+  if (value === undefined) return row.fallback;
+  if (!inRange(row, value)) throw new RangeError(`rateLimit(): ${settingProblem(row, row.option, value)}`);
+  return value;
+}
+
+function secret(value: string | undefined, row: Row): string | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== "string" || value === "") throw new TypeError(`rateLimit(): ${name} must be a non-empty string, got ${JSON.stringify(value)}`);
+  if (typeof value !== "string" || value === "") throw new TypeError(`rateLimit(): ${row.option} must be a non-empty string, got ${JSON.stringify(value)}`);
   return value;
 }
 
-function flag(value: boolean | undefined, name: string): boolean {
-  if (value === undefined) return false;
-  if (typeof value !== "boolean") throw new TypeError(`rateLimit(): ${name} must be true or false, got ${JSON.stringify(value)}`);
+function flag(value: boolean | undefined, row: Row & { readonly fallback: boolean }): boolean {
+  if (value === undefined) return row.fallback;
+  if (typeof value !== "boolean") throw new TypeError(`rateLimit(): ${settingProblem(row, row.option, value)}`);
   return value;
 }

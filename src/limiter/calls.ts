@@ -4,6 +4,7 @@
  */
 import type { CounterCall, LimitCall, SlotLease } from "../durable/protocol.ts";
 import type { CompiledLimit } from "../rules/types.ts";
+import type {} from "./kept.ts";
 
 /**
  * The call for one descriptor. With `on_limit` honoured and a `delay` limit
@@ -28,16 +29,13 @@ export function counterCall(key: string, limits: readonly CompiledLimit[], cost:
   };
 }
 
-// One LimitCall per compiled limit, made once: no allocation per request
-// but the array, and the calls of a batch share their limits, which the
-// RPC's structured clone sends once and refers back to for the rest.
-const limitCallOf = new WeakMap<CompiledLimit, LimitCall>();
-
+// One LimitCall per compiled limit, kept with it (kept.ts): no allocation per request but the array,
+// and the calls of a batch share their limits, which the RPC's structured clone sends once and refers back to.
 function limitCalls(limits: readonly CompiledLimit[]): LimitCall[] {
   return limits.map((limit) => {
-    let call = limitCallOf.get(limit);
-    if (call === undefined) limitCallOf.set(limit, (call = toLimitCall(limit)));
-    return call;
+    const kept = limit.kept;
+    if (kept === undefined) return toLimitCall(limit);
+    return (kept.call ??= toLimitCall(limit));
   });
 }
 

@@ -43,14 +43,14 @@ export interface DecideOptions {
 /**
  * Decide a request against every domain it maps to. Rejects with
  * CounterUnavailableError when any counter cannot be reached within
- * `timeoutMs`; the caller applies FAILURE_MODE.
+ * `timeoutMs`; the admission pipeline (src/admission/) applies FAILURE_MODE.
  *
  * @example
  * const result = await decide(isolate.edge, [{ domain, descriptors: [[{ key: "remote_address", value: ip }]] }], { timeoutMs: 1000 });
  * result.allowed; // false once the IP is over its limit
  */
 export async function decide(edge: EdgeRuntime, requests: readonly DomainDescriptors[], options: DecideOptions): Promise<RateLimitResult> {
-  const outcomes = await decideEach(edge, requests, options);
+  const outcomes = await descriptorOutcomes(edge, requests, options);
   const policies: PolicyOutcome[] = [];
   for (const outcome of outcomes) for (const policy of outcome.policies) policies.push(policy);
   const result = summarize(policies, options.shadowAll);
@@ -60,13 +60,13 @@ export async function decide(edge: EdgeRuntime, requests: readonly DomainDescrip
 /**
  * Decide every descriptor and report each one on its own, in request order
  * (domain by domain): what it matched, and each enforced limit's decision.
- * The Envoy API answers one status per descriptor from this.
+ * `decide` keeps them in its result (`descriptors`), where the Envoy API reads one status per descriptor.
  *
  * @example
- * const [outcome] = await decideEach(isolate.edge, [{ domain, descriptors: [[{ key: "k", value: "v" }]], costs: [0] }], { timeoutMs: 1000 });
+ * const [outcome] = await descriptorOutcomes(isolate.edge, [{ domain, descriptors: [[{ key: "k", value: "v" }]], costs: [0] }], { timeoutMs: 1000 });
  * outcome.policies[0]?.decision.remaining; // read without consuming
  */
-export async function decideEach(edge: EdgeRuntime, requests: readonly DomainDescriptors[], options: DecideOptions): Promise<DescriptorOutcome[]> {
+export async function descriptorOutcomes(edge: EdgeRuntime, requests: readonly DomainDescriptors[], options: DecideOptions): Promise<DescriptorOutcome[]> {
   // Long values keyed by their digest before matching, so counters, metrics and the dashboard see one key (docs/rules.md).
   const bounded = boundedDescriptors(requests);
   const { outcomes, byObject } = plan(bounded instanceof Promise ? await bounded : bounded, options, options.defer !== undefined, edge.shardKey);

@@ -8,10 +8,10 @@ import { counterKey, objectName, type ShardKey } from "../durable/placement.ts";
 import { inRegion, LOCAL_REGION, type Region } from "../durable/regions.ts";
 import type { SlotLease } from "../durable/protocol.ts";
 import type { EdgeCall } from "../edge/runtime.ts";
-import { neverAllowed } from "../edge/route.ts";
+import { limitFacts } from "../rules/facts.ts";
 import { applyReplaces, matchDescriptor } from "../rules/index.ts";
 import type { CompiledLimit, DomainDescriptors } from "../rules/types.ts";
-import type { CounterCall, CounterVerdict } from "../durable/protocol.ts";
+import type { CounterCall } from "../durable/protocol.ts";
 import { counterCall } from "./calls.ts";
 import type { DescriptorOutcome, PolicyOutcome } from "./types.ts";
 
@@ -81,11 +81,14 @@ export function plan(requests: readonly DomainDescriptors[], options: PlanOption
       const draft: DraftOutcome = { domain: domain.domain, descriptor, cost, match: matches[i], policies: [] };
       if (quotaUnit !== undefined || costFromResponse !== undefined) Object.assign(draft, { quotaUnit, costFromResponse });
       const index = outcomes.push(draft) - 1;
-      const slotted = kept[i].some((limit) => limit.concurrency !== undefined);
+      // A node's facts are compiled with it; limits `replaces` filtered are worked out here (rules/facts.ts).
+      const node = matches[i]?.node;
+      const facts = node?.facts !== undefined && kept[i] === node.limits ? node.facts : limitFacts(kept[i]);
       // Only a caller that frees the slot when the response ends may take one; without it concurrency limits are left out.
-      const slot = slotted ? options.slot : undefined;
-      const limits = slotted && slot === undefined ? kept[i].filter((limit) => limit.concurrency === undefined) : kept[i];
+      const slot = facts.slotted ? options.slot : undefined;
+      const limits = facts.slotted && slot === undefined ? kept[i].filter((limit) => limit.concurrency === undefined) : kept[i];
       if (limits.length === 0) continue;
+      const own = limits === kept[i] ? facts : limitFacts(limits);
       // A share_threshold match names its counter by the pattern, so every value it matches counts together.
       const globalKey = counterKey(domain.domain, matches[i]?.counterEntries ?? descriptor);
       // A node's limits share one scope (the compiler sees to it). A regional copy keeps the global one's shard
@@ -96,18 +99,18 @@ export function plan(requests: readonly DomainDescriptors[], options: PlanOption
       // Shadow limits never block, so they never delay or queue either.
       const honoured = options.onLimit === true && !shadow;
       // Hits that may be given back after the response are taken at the object, which says when.
-      const refundable = costFromResponse !== undefined || limits.some((limit) => limit.countWhen !== undefined);
+      const refundable = costFromResponse !== undefined || own.refundable;
       const direct = refundableCall(counterCall(key, limits, cost, honoured, slot), refundable);
       const globalName = objectName(domain.domain, domain.placement, domain.shards, globalKey, shardKey);
       // A rejection that delays or queues is not a plain 429, and a reservation is the object's to take: no cache, no pre-count.
       // A slot is the object's to give and to free: never from a cache or a pre-counted budget either.
-      const plain = slot === undefined && !limits.some((limit) => actionOf(limit, honoured) !== undefined);
-      const syncMs = precount && plain && !refundable ? precountSyncMs(limits) : undefined;
+      const plain = slot === undefined && !(honoured && own.acts);
+      const syncMs = precount && plain && !refundable ? own.precountSyncMs : undefined;
       // A refund can free a cached rejection's quota early, so those are always asked.
       // Limits of 0 refuse whatever the counter holds: the rules answer, and no object is asked (nor a
       // region's relay, so the request's location is not read for them).
-      const refused = plain && !refundable && direct.kind === undefined ? refusalOf(limits) : undefined;
-      const relayTo = region === undefined && refused === undefined ? relayRegion(options.region, limits, plain && !refundable) : undefined;
+      const refused = plain && !refundable && direct.kind === undefined ? own.refusal : undefined;
+      const relayTo = region === undefined && refused === undefined && own.relayable ? relayRegion(options.region, plain && !refundable) : undefined;
       const name = region !== undefined ? inRegion(globalName, region) : relayTo !== undefined ? inRegion(globalName, relayTo) : globalName;
       const call: CounterCall = relayTo === undefined ? direct : { key, limits: direct.limits, cost, kind: "relay", object: name };
       outcomes[index].counter = { object: name, call };
@@ -133,35 +136,16 @@ export function actionOf(limit: CompiledLimit, honoured: boolean): "delay" | "qu
 /**
  * The region whose copy of the home object decides a global call
  * (docs/placement.md, "Global limits decided in the region"): the
- * request's, when it has one and the call is a plain strong decision.
- * Pre-counted limits lease to isolates from the home directly; slots, reservations and
- * refundable hits are the home's to take; strict limits write every change
- * at the home before answering, so they are decided there.
+ * request's, when it has one and the call is a plain strong decision of
+ * relayable limits (rules/facts.ts: pre-counted limits lease to isolates
+ * from the home directly; slots, reservations and refundable hits are the
+ * home's to take; strict limits write every change at the home before
+ * answering, so they are decided there).
  */
-function relayRegion(region: Region | undefined, limits: readonly CompiledLimit[], plain: boolean): Region | undefined {
-  if (region === undefined || region === LOCAL_REGION || !plain) return undefined;
-  return limits.some((limit) => limit.strict === true || limit.concurrency !== undefined || limit.precount !== undefined) ? undefined : region;
-}
-
-// A node's limits are one compiled array (unless `replaces` filtered them): its refusal, if any, is made once.
-const refusals = new WeakMap<readonly CompiledLimit[], CounterVerdict | null>();
-
-function refusalOf(limits: readonly CompiledLimit[]): CounterVerdict | undefined {
-  let refusal = refusals.get(limits);
-  if (refusal === undefined) refusals.set(limits, (refusal = neverAllowed(limits) ?? null));
-  return refusal ?? undefined;
+function relayRegion(region: Region | undefined, plain: boolean): Region | undefined {
+  return region === undefined || region === LOCAL_REGION || !plain ? undefined : region;
 }
 
 function refundableCall(call: CounterCall, refundable: boolean): CounterCall {
   return refundable ? { ...call, refundable: true } : call;
-}
-
-/** The smallest `sync_ms` when every limit is pre-counted; otherwise undefined (strong mode). */
-function precountSyncMs(limits: readonly CompiledLimit[]): number | undefined {
-  let syncMs: number | undefined;
-  for (const limit of limits) {
-    if (limit.precount === undefined) return undefined;
-    syncMs = Math.min(syncMs ?? Infinity, limit.precount.syncMs);
-  }
-  return syncMs;
 }

@@ -5,11 +5,12 @@
  */
 import { DEFAULT_HEADER_DIALECT, type HeaderDialect } from "../http/header-dialect.ts";
 import { DECISION_HEADER, DELAY_HEADER } from "../http/headers.ts";
-import { ZERO_LIMIT } from "../edge/route.ts";
+import { ZERO_LIMIT } from "../rules/facts.ts";
 import { draft11Fields } from "./headers/draft11.ts";
 import { listedPolicies, violatedPolicies } from "./headers/order.ts";
 import { draft6Fields, draft7Fields, resetSeconds, xRateLimitFields } from "./headers/single-policy.ts";
 import { seconds } from "./headers/text.ts";
+import { type Fixed429, keptOf } from "./kept.ts";
 import type { RateLimitResult } from "./types.ts";
 
 /** draft-ietf-httpapi-ratelimit-headers-11's problem type for a request over its quota (its IANA registration). */
@@ -78,22 +79,15 @@ export function tooManyRequests(result: RateLimitResult, dialect: HeaderDialect 
   return new Response(quotaExceededBody(result, retryAfter), { status: 429, headers: keptHeaders(result.policy?.rule, headers) });
 }
 
-/** The header list a rule's last 429 was made of, and the `Headers` made from it. */
-interface Kept429Headers {
-  readonly list: readonly [string, string][];
-  readonly headers: Headers;
-}
-
-// Per compiled limit: its last 429's headers. A blocked key's differ only when their seconds do, so most 429s
-// reuse them, and the Response copies a kept Headers for less than it turns a list into one.
-const kept429Headers = new WeakMap<object, Kept429Headers>();
-
+// Per compiled limit, kept with it (kept.ts): its last 429's headers. A blocked key's differ only when their
+// seconds do, so most 429s reuse them, and the Response copies a kept Headers for less than it turns a list into one.
 function keptHeaders(rule: object | undefined, list: [string, string][]): Headers | [string, string][] {
-  if (rule === undefined) return list;
-  const kept = kept429Headers.get(rule);
-  if (kept !== undefined && sameList(kept.list, list)) return kept.headers;
+  const kept = keptOf(rule);
+  if (kept === undefined) return list;
+  const last = kept.headers429;
+  if (last !== undefined && sameList(last.list, list)) return last.headers;
   const headers = new Headers(list);
-  kept429Headers.set(rule, { list, headers });
+  kept.headers429 = { list, headers };
   return headers;
 }
 
@@ -103,30 +97,17 @@ function sameList(a: readonly [string, string][], b: readonly [string, string][]
   return true;
 }
 
-/** A 429 that is the same every time, and what it was made for. */
-interface Fixed429 {
-  readonly dialect: HeaderDialect;
-  readonly name: string;
-  readonly windowMs: number;
-  readonly unit: string | undefined;
-  readonly keys: readonly string[];
-  readonly headers: Headers;
-  readonly body: string;
-}
-
-// Per compiled limit of 0: its 429. No counter state changes a limit of 0's answer (src/edge/route.ts), so its
-// headers and body never change either: made once, not per request.
-const fixed429s = new WeakMap<object, Fixed429>();
-
 // The 429 of a request refused by one limit of 0 alone (its decision the rules' own ZERO_LIMIT), else undefined.
+// No counter state changes a limit of 0's answer (src/rules/facts.ts), so its headers and body never change
+// either: made once per header dialect and kept with the limit, not made per request.
 function fixedRefusal(result: RateLimitResult, dialect: HeaderDialect): Fixed429 | undefined {
   const policy = result.policy;
   if (policy?.rule === undefined || policy.decision !== ZERO_LIMIT || result.policies.length !== 1 || result.reason !== "limited") return undefined;
   if (result.limit !== 0 || result.remaining !== 0 || result.resetAfterMs !== 0 || result.retryAfterMs !== Infinity) return undefined;
-  let fixed = fixed429s.get(policy.rule);
+  const kept = keptOf(policy.rule);
+  let fixed = kept?.zero429?.[dialect];
   if (
     fixed === undefined ||
-    fixed.dialect !== dialect ||
     fixed.name !== policy.name ||
     fixed.windowMs !== policy.windowMs ||
     fixed.unit !== policy.quotaUnit ||
@@ -136,7 +117,6 @@ function fixedRefusal(result: RateLimitResult, dialect: HeaderDialect): Fixed429
     headers.push(["content-type", "application/problem+json"]);
     const body = bodyText(result, violatedPolicies(result), retryAfterSeconds(result));
     fixed = {
-      dialect,
       name: policy.name,
       windowMs: policy.windowMs,
       unit: policy.quotaUnit,
@@ -144,31 +124,23 @@ function fixedRefusal(result: RateLimitResult, dialect: HeaderDialect): Fixed429
       headers: new Headers(headers),
       body,
     };
-    fixed429s.set(policy.rule, fixed);
+    if (kept !== undefined) (kept.zero429 ??= {})[dialect] = fixed;
   }
   return fixed;
 }
 
-/** A 429 body with its retry seconds left out (`parts` joined around them), and what it was made for. */
-interface BodyTemplate {
-  readonly limit: number;
-  readonly unit: string | undefined;
-  readonly violated: readonly string[];
-  readonly keys: readonly string[];
-  readonly parts: readonly string[];
-}
-
-// Per compiled limit: the body of its last 429, which the next one almost always repeats but for the retry.
-const templates = new WeakMap<object, BodyTemplate>();
 const RETRY_SLOT = "\u0001retry\u0001";
 // The slot as JSON.stringify writes it, in the detail and (quoted) as retry_after.
 const RETRY_SLOT_IN_TEXT = JSON.stringify(RETRY_SLOT).slice(1, -1);
 
+// Per compiled limit, kept with it (kept.ts): the body of its last 429, which the next one almost always
+// repeats but for the retry seconds.
 function quotaExceededBody(result: RateLimitResult, retryAfter: number): string {
   const violated = violatedPolicies(result);
   const policy = result.policy;
-  if (policy?.rule === undefined) return bodyText(result, violated, retryAfter);
-  let template = templates.get(policy.rule);
+  const kept = keptOf(policy?.rule);
+  if (policy === undefined || kept === undefined) return bodyText(result, violated, retryAfter);
+  let template = kept.body429;
   if (
     template === undefined ||
     template.limit !== result.limit ||
@@ -181,7 +153,7 @@ function quotaExceededBody(result: RateLimitResult, retryAfter: number): string 
     // A name that spells the slot itself would make more parts: such a body is built whole each time.
     if (parts.length !== 3) return bodyText(result, violated, retryAfter);
     template = { limit: result.limit, unit: policy.quotaUnit, violated, keys: policy.descriptor.map((e) => e.key), parts };
-    templates.set(policy.rule, template);
+    kept.body429 = template;
   }
   const retry = String(retryAfter);
   return template.parts[0] + retry + template.parts[1] + retry + template.parts[2];

@@ -1,7 +1,7 @@
 /**
  * Folds the outcomes of every applicable limit into one RateLimitResult.
  */
-import type { Decision } from "../algorithms/types.ts";
+import { moreRestrictive } from "./restrictive.ts";
 import type { PolicyOutcome, RateLimitResult } from "./types.ts";
 
 /**
@@ -31,11 +31,11 @@ export function summarize(policies: readonly PolicyOutcome[], shadowAll = false)
     const d = policy.decision;
     if (!d.allowed && !policy.shadow && (policy.quota !== true || quotaRefuses)) {
       if (policy.onLimit !== "queue") queueOnly = false;
-      if (!blocking || d.retryAfterMs > blocking.decision.retryAfterMs) blocking = policy;
+      if (!blocking || moreRestrictive(d, blocking.decision)) blocking = policy;
     }
     if (policy.shadow) continue;
     delayMs = Math.max(delayMs, policy.delayMs ?? 0);
-    if (!tightest || tighter(d, tightest.decision)) tightest = policy;
+    if (!tightest || moreRestrictive(d, tightest.decision)) tightest = policy;
   }
   const policy = blocking ?? tightest;
   if (!policy) {
@@ -49,18 +49,6 @@ export function summarize(policies: readonly PolicyOutcome[], shadowAll = false)
   if (blocking) return { ...common, allowed: false, reason: queueOnly ? "queued" : "limited", remaining: 0, retryAfterMs: d.retryAfterMs };
   if (delayMs > 0) return { ...common, allowed: true, reason: "delayed", remaining: d.remaining, retryAfterMs: 0, delayMs };
   return { ...common, allowed: true, reason: "allowed", remaining: d.remaining, retryAfterMs: 0 };
-}
-
-/**
- * Whether `a` speaks before `b` for an admitted request: a quota_mode limit
- * that is over (and refused nothing alone) first, the longest wait first;
- * then the least remaining, the latest reset first among equals (the order
- * of `listedPolicies`, so the headers' first policy is the reported one).
- */
-function tighter(a: Decision, b: Decision): boolean {
-  if (a.allowed !== b.allowed) return !a.allowed;
-  if (!a.allowed) return a.retryAfterMs > b.retryAfterMs;
-  return a.remaining < b.remaining || (a.remaining === b.remaining && a.resetAfterMs > b.resetAfterMs);
 }
 
 /**

@@ -16,7 +16,7 @@ import { BodyTooLargeError, readBodyBytes } from "../http/body.ts";
 import { forwardHeaders, upstreamUrl } from "../http/forward.ts";
 import type { HeaderDialect } from "../http/header-dialect.ts";
 import { hasRouteOrigin } from "../http/origin-host.ts";
-import { rateLimitHeaders, tooManyRequests } from "../limiter/respond.ts";
+import { rateLimitHeaders, tooManyRequests } from "../admission/index.ts";
 import { PROBLEM_TYPES, problem } from "../http/problem.ts";
 import type { RateLimitResult } from "../limiter/types.ts";
 import { messageBytes, QUEUE_MAX_BODY_BYTES, QUEUE_MAX_MESSAGE_BYTES, toBase64, type PaceTarget, type QueuedMessage } from "./message.ts";

@@ -1,14 +1,12 @@
 /**
- * The limit on `GET /__ratelimit/queued/<id>` (docs/on-limit.md, "Polling
- * a queued request"): each read may cost an object request, so a client
+ * The limit on `GET /__ratelimit/queued/<id>` (docs/on-limit.md,
+ * "Status"): each read may cost an object request, so a client
  * address gets `STATUS_READS_PER_MINUTE` of them, counted by the same
  * counters and algorithms as any rule, under an internal domain.
  */
+import { admitDescriptors, refusal } from "../admission/index.ts";
 import type { Isolate } from "../context/isolate.ts";
 import type { Defer } from "../http/defer.ts";
-import { PROBLEM_TYPES, problem } from "../http/problem.ts";
-import { CounterUnavailableError, decide } from "../limiter/decide.ts";
-import { tooManyRequests } from "../limiter/respond.ts";
 import { requestDescriptors } from "../request/descriptors.ts";
 import { compileOnce } from "../rules/compile.ts";
 
@@ -29,7 +27,8 @@ const statusRules = compileOnce(
 
 /**
  * A 429 when the reader's address is over its status reads, else undefined.
- * Counters out of reach follow FAILURE_MODE: `open` lets the read through, `closed` is a 503.
+ * Counters out of reach follow FAILURE_MODE, logged and counted as for any
+ * request: `open` lets the read through, `closed` is a 503.
  * Throws InvalidClientIpError for a malformed address (the caller answers 400).
  *
  * @example
@@ -42,13 +41,7 @@ export async function limitStatusReads(isolate: Isolate<unknown>, request: Reque
     trustedProxyHops: settings.trustedProxyHops,
     trustedProxyHeader: settings.trustedProxyHeader,
   });
-  try {
-    const result = await decide(isolate.edge, descriptors, { timeoutMs: settings.decisionTimeoutMs, defer });
-    return result.allowed ? undefined : tooManyRequests(result, settings.headerDialect);
-  } catch (error) {
-    if (!(error instanceof CounterUnavailableError)) throw error;
-    if (settings.failureMode === "open") return undefined;
-    const detail = "The rate limiter could not reach its counters; try again shortly.";
-    return problem(503, "Service Unavailable", detail, { type: PROBLEM_TYPES.countersUnreachable, retry_after: 1 }, { "Retry-After": "1" });
-  }
+  const where = () => ({ path: new URL(request.url).pathname });
+  const result = await admitDescriptors(isolate, descriptors, { timeoutMs: settings.decisionTimeoutMs, defer, where, countOutcomes: false }, defer);
+  return result.allowed ? undefined : refusal(result, settings.headerDialect);
 }

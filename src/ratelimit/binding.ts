@@ -5,11 +5,10 @@
  * limit and period from the binding's `props`, counted exactly in one
  * CounterObject per key whatever location the caller runs in.
  */
-import { countersUnreachable } from "../context/failure-mode.ts";
+import { admitDescriptors, identifierRequest } from "../admission/index.ts";
 import type { Isolate } from "../context/isolate.ts";
 import type { Defer } from "../http/defer.ts";
-import { CounterUnavailableError } from "../limiter/decide.ts";
-import { countedIdentifier, decideIdentifier, identifierDomain } from "../limiter/identifier.ts";
+import { countedIdentifier, identifierDomain } from "../limiter/identifier.ts";
 import type { CompiledDomain } from "../rules/types.ts";
 
 /** A binding's `props`: Cloudflare's `namespace_id` and `simple = { limit, period }` (or `limit` and `period` beside them). */
@@ -99,14 +98,13 @@ export async function bindingLimit(isolate: Isolate<unknown>, domain: CompiledDo
     throw new TypeError(`${WHAT}.limit(): expected { key }, got ${options === null ? "null" : typeof options}`);
   for (const name of Object.keys(options)) if (name !== "key") throw new TypeError(`${WHAT}.limit(): unknown option "${name}"; it takes { key }`);
   const key = await countedIdentifier((options as { key?: unknown }).key, `${WHAT}.limit({ key })`);
-  try {
-    const result = await decideIdentifier(isolate.edge, domain, key, { cost: 1, timeoutMs: isolate.settings.decisionTimeoutMs, defer });
-    if (result.descriptors !== undefined) isolate.metrics.recordOutcomes(result.descriptors);
-    return { success: result.allowed };
-  } catch (error) {
-    if (!(error instanceof CounterUnavailableError)) throw error;
-    return { success: countersUnreachable(isolate, error, { binding: domain.domain }) === "open" };
-  } finally {
-    isolate.metrics.scheduleFlush(defer);
-  }
+  const where = () => ({ binding: domain.domain });
+  const result = await admitDescriptors(
+    isolate,
+    identifierRequest(domain, key),
+    { cost: 1, timeoutMs: isolate.settings.decisionTimeoutMs, defer, where },
+    defer,
+  );
+  // FAILURE_MODE=open answers success (reason failure_open), closed a refusal.
+  return { success: result.allowed };
 }

@@ -7,10 +7,9 @@
 import type { Env } from "../config.ts";
 import { EdgeRuntime } from "../edge/runtime.ts";
 import type { Defer } from "../http/defer.ts";
-import { CounterUnavailableError } from "../limiter/decide.ts";
+import { admitDescriptors, type Engine, identifierRequest, MetricsRecorder } from "../admission/index.ts";
 import { countedIdentifier, decideIdentifier, identifierCounter, identifierDomain } from "../limiter/identifier.ts";
 import type { RateLimitResult } from "../limiter/types.ts";
-import { MetricsRecorder } from "../metrics/recorder.ts";
 import type { CompiledDomain } from "../rules/types.ts";
 import { fixedWindow, gcra, leakyBucket, slidingLog, slidingWindow, tokenBucket } from "./limiters.ts";
 import { EphemeralBlocks } from "./ephemeral.ts";
@@ -73,7 +72,8 @@ export class Ratelimit {
   private readonly now: () => number;
   private readonly ephemeral?: EphemeralBlocks;
   /** Made on first use, not in the constructor: a Worker may make its Ratelimit at module scope, where no I/O or randomness is allowed. */
-  private runtime?: { readonly edge: EdgeRuntime; readonly metrics?: MetricsRecorder };
+  /** What the admission pipeline decides with: made on first use, not in the constructor (see `started`). */
+  private runtime?: Engine;
 
   /** `clock.now`: the clock the answers' `reset` and the block cache read (default `Date.now`); tests drive it, with the counter objects on the same clock. */
   constructor(config: RatelimitConfig, clock: { readonly now?: () => number } = {}) {
@@ -89,7 +89,7 @@ export class Ratelimit {
     return this.started().edge;
   }
 
-  private started(): { readonly edge: EdgeRuntime; readonly metrics?: MetricsRecorder } {
+  private started(): Engine {
     if (this.runtime !== undefined) return this.runtime;
     const s = this.settings;
     const edge = new EdgeRuntime(s.counters as Env["COUNTERS"], {
@@ -98,7 +98,8 @@ export class Ratelimit {
       ...(s.blockCache ? {} : { blockCacheBytes: 0 }),
     });
     const metrics = s.metrics === undefined ? undefined : new MetricsRecorder(s.metrics as Env["METRICS"], METRICS_FLUSH_MS, this.now);
-    this.runtime = metrics === undefined ? { edge } : { edge, metrics };
+    // Upstash's failure mode: a counter that does not answer in time lets the request through.
+    this.runtime = { edge, ...(metrics === undefined ? {} : { metrics }), settings: { failureMode: "open" } };
     return this.runtime;
   }
 
@@ -112,7 +113,8 @@ export class Ratelimit {
     const cost = request?.rate ?? 1;
     if (!Number.isInteger(cost) || cost < 0) throw new TypeError(`Ratelimit.limit(): rate must be a whole number of at least 0, got ${JSON.stringify(cost)}`);
     const id = await countedIdentifier(identifier, "Ratelimit.limit()");
-    const { edge, metrics } = this.started();
+    const engine = this.started();
+    const { edge } = engine;
     const { defer, pending } = collect();
     const sentAt = this.now();
     const until = cost > 0 ? this.ephemeral?.blockedUntil(id, sentAt) : undefined;
@@ -125,23 +127,13 @@ export class Ratelimit {
       return { success: false, limit: this.reportedLimit, remaining: 0, reset, pending: pending(), reason: "cacheBlock" };
     }
     const cachedBefore = edge.stats.cachedBlocks;
-    let result: RateLimitResult;
-    let cached = false;
-    try {
-      const deciding = decideIdentifier(edge, this.domain, id, { cost, timeoutMs: this.settings.timeoutMs, defer });
-      // The block cache answers in the synchronous part of the call, so the count moved only for this one.
-      cached = edge.stats.cachedBlocks > cachedBefore;
-      result = await deciding;
-    } catch (error) {
-      if (!(error instanceof CounterUnavailableError)) throw error;
-      metrics?.recordFailureMode("open");
-      metrics?.scheduleFlush(defer);
-      return { success: true, limit: 0, remaining: 0, reset: 0, pending: pending(), reason: "timeout" };
-    }
-    if (metrics !== undefined && result.descriptors !== undefined) {
-      metrics.recordOutcomes(result.descriptors);
-      metrics.scheduleFlush(defer);
-    }
+    const options = { cost, timeoutMs: this.settings.timeoutMs, defer, where: () => ({ prefix: this.domain.domain }) };
+    const deciding = admitDescriptors(engine, identifierRequest(this.domain, id), options, defer);
+    // The block cache answers in the synchronous part of the call, so the count moved only for this one.
+    const cached = edge.stats.cachedBlocks > cachedBefore;
+    const result = await deciding;
+    // Upstash lets a request through when its store times out, and says so.
+    if (result.reason === "failure_open") return { success: true, limit: 0, remaining: 0, reset: 0, pending: pending(), reason: "timeout" };
     // A refusal of one token is certain until it would fit, whatever else happens (a refusal takes nothing).
     if (!result.allowed && cost === 1 && Number.isFinite(result.retryAfterMs)) this.ephemeral?.block(id, sentAt + result.retryAfterMs);
     const answer: RatelimitResponse = {

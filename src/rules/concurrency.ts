@@ -4,6 +4,7 @@
  * counter object holds N slots, each leased to one request until its
  * response ends.
  */
+import { freezeWithKept } from "./facts.ts";
 import type { DomainContext } from "./context.ts";
 import { readInt } from "./fields.ts";
 import { BOUNDS } from "./keys.ts";
@@ -58,7 +59,7 @@ export function readConcurrency(
   const n = readInt(ctx.d, obj, "concurrency", path, 1, BOUNDS.maxCount);
   if (n === undefined) return undefined;
   ctx.counts.limits += 1;
-  return Object.freeze({
+  return freezeWithKept({
     concurrency: n,
     // The window fields only feed headers and messages: Retry-After is 1 s, as a slot may free any moment.
     limit: n,

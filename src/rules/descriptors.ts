@@ -1,6 +1,7 @@
 /**
  * The `descriptors` tree into indexed, frozen DescriptorLevels.
  */
+import { limitFacts } from "./facts.ts";
 import { addRange, isRangeValue } from "./cidr-values.ts";
 import { CidrTable } from "./cidr.ts";
 import type { DomainContext } from "./context.ts";
@@ -116,6 +117,7 @@ function readNode(
     key,
     ...(value !== undefined ? { value } : {}),
     limits,
+    facts: limitFacts(limits),
     unlimited,
     ...(unlimitedReplaces !== undefined ? { unlimitedReplaces } : {}),
     shadowMode,

@@ -2,6 +2,7 @@
  * One rate limit object (`rate_limit`, or an element of `rate_limits`) into a
  * CompiledLimit, or the `unlimited` marker.
  */
+import { freezeWithKept } from "./facts.ts";
 import { exactArithmeticOk } from "../algorithms/index.ts";
 import type { AlgorithmName } from "../algorithms/types.ts";
 import type { DomainContext } from "./context.ts";
@@ -119,7 +120,7 @@ function readCounting(
     return undefined;
   }
   ctx.counts.limits += 1;
-  return Object.freeze({
+  return freezeWithKept({
     limit: requestsPerUnit,
     windowMs,
     burst,

@@ -2,7 +2,7 @@
  * The compiled, immutable form of `rules.json`. Parsing and validation happen
  * once (`compileRules`); the request hot path only walks these structures.
  */
-import type { AlgorithmName, LimitSpec } from "../algorithms/types.ts";
+import type { AlgorithmName, Decision, LimitSpec } from "../algorithms/types.ts";
 import type { CidrTable } from "./cidr.ts";
 
 /** Units allowed in `rate_limit.unit`, as in Envoy plus week/month/year. */
@@ -52,6 +52,8 @@ export interface CompiledLimit extends LimitSpec {
   readonly queueCredentials?: true;
   /** `scope: "region"` (docs/placement.md): each region counts on its own; absent means `global`. */
   readonly scope?: "region";
+  /** What the engine keeps of this limit (src/rules/facts.ts); made by the compiler, absent on limits made by hand. */
+  readonly kept?: LimitKept;
 }
 
 /** `count_when`: the response statuses charged, as inclusive ranges. */
@@ -69,6 +71,8 @@ export interface CompiledNode {
   readonly value?: string;
   /** Limits applying at this node; empty with `unlimited` false means "whitelist". */
   readonly limits: readonly CompiledLimit[];
+  /** What `limits` imply whatever the request (src/rules/facts.ts); absent on nodes made by hand. */
+  readonly facts?: LimitFacts;
   readonly unlimited: boolean;
   /**
    * Names an `unlimited` rate limit at this node replaces (Envoy counts those
@@ -221,3 +225,34 @@ export interface DomainDescriptors {
   /** Response header charged after the origin answers (`cost_from_response`). */
   readonly costFromResponse?: string;
 }
+
+/** A verdict no counter state can change: what the object would answer, without asking it. */
+export interface FixedVerdict {
+  readonly allowed: false;
+  readonly decisions: readonly Decision[];
+}
+
+/** What one list of limits (a node's) implies. */
+export interface LimitFacts {
+  /** Every limit is 0 (none a concurrency limit): nothing ever fits, so this is the answer, and it consumes nothing. */
+  readonly refusal?: FixedVerdict;
+  /** Some limit delays or queues a request over it (`on_limit`), when the caller honours it. */
+  readonly acts: boolean;
+  /** Some limit counts only some responses (`count_when`): its hits may be given back. */
+  readonly refundable: boolean;
+  /** Every limit is pre-counted: the smallest `sync_ms`. */
+  readonly precountSyncMs?: number;
+  /** A region's copy of the home object may decide them (no strict, concurrency or pre-counted limit). */
+  readonly relayable: boolean;
+  /** Some limit is a concurrency limit: a slot is taken. */
+  readonly slotted: boolean;
+}
+
+/**
+ * What the engine keeps of one compiled limit, made with it by the
+ * compiler (src/rules/facts.ts) and filled by src/limiter/ (its call as the objects take it, its
+ * 429's parts): kept with the rules it belongs to, never in a module, and
+ * gone with them. src/limiter/kept.ts declares its members.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: its members are declared where they are made (src/limiter/kept.ts).
+export interface LimitKept {}

@@ -106,3 +106,38 @@ test("the scan finds a planted citation in each form (so the test above can fail
   assert.equal(hits.length, FORBIDDEN.length);
   for (const [index, word] of FORBIDDEN.entries()) assert.ok(hits.includes(`src/planted-${index}.ts:2: // as ${word} says`), word);
 });
+
+/** `file: docs/x.md, "Section"` for every section a source comment cites that its page does not have. */
+function unresolvedSections(base) {
+  const missing = [];
+  for (const file of textFiles(base, ["src"])) {
+    // A citation may wrap across comment lines: the comment markers between its parts are dropped.
+    const text = readFileSync(file, "utf8").replace(/\n\s*(\*|\/\/)\s*/g, " ");
+    for (const [, page, section] of text.matchAll(/(docs\/[a-z0-9/-]+\.md),\s+"([^"]+)"/g)) {
+      const path = join(base, page);
+      const lines = existsSync(path) ? readFileSync(path, "utf8").split("\n") : [];
+      // A heading, or a paragraph's bold or italic title ("**Cheap key scans.**", "- _Giving back._").
+      const titles = lines.flatMap((line) => {
+        const heading = /^#+\s+(.*)$/.exec(line);
+        if (heading) return [heading[1].trim()];
+        const title = /^(?:- )?(\*\*|_)(.+?)\.?\1/.exec(line);
+        return title ? [title[2].trim()] : [];
+      });
+      if (!titles.includes(section)) missing.push(`${relative(base, file)}: ${page}, "${section}"`);
+    }
+  }
+  return missing;
+}
+
+test('every (docs/x.md, "Section") a source comment cites names a section or paragraph title of that page', () => {
+  assert.deepEqual(unresolvedSections(repo), []);
+});
+
+test("the section check finds a planted citation of a section that does not exist (so the test above can fail)", () => {
+  const base = mkdtempSync(join(tmpdir(), "docs-sections-"));
+  mkdirSync(join(base, "src"));
+  mkdirSync(join(base, "docs"));
+  writeFileSync(join(base, "docs", "page.md"), "# Page\n\n## Real\n\n**Titled.** text\n");
+  writeFileSync(join(base, "src", "a.ts"), '// (docs/page.md, "Real") (docs/page.md,\n// "Titled")\n// (docs/page.md, "Missing") (docs/gone.md, "Real")\n');
+  assert.deepEqual(unresolvedSections(base), ['src/a.ts: docs/page.md, "Missing"', 'src/a.ts: docs/gone.md, "Real"']);
+});

@@ -42,7 +42,7 @@ function countingCounters() {
 }
 
 describe("the decision API on a pre-counted limit", () => {
-  // Break tried: the Envoy service passing a defer to decideEach (src/envoy/service.ts), which lets pre-counting
+  // Break tried: the Envoy service passing a defer to the decision (src/envoy/service.ts), which lets pre-counting
   // answer from a lease: absorb calls were sent and fewer hits reached the object.
   it("decides every call at the object, and never leases", async () => {
     const rules = {

@@ -212,9 +212,15 @@ describe("a counter that does not answer in time", () => {
     const open = await appWith(rateLimiter({ keyGenerator: () => unique("hang"), counters, timeoutMs: 50 }))();
     expect(open.status).toBe(200);
     expect(open.headers.get("X-RateLimit-Decision")).toBe("failure-open");
+    // c.get("rateLimit") is set in every mode (it was unset on failure-open, so the documented example threw).
+    expect(((await open.json()) as { rateLimit: unknown }).rateLimit).toMatchObject({ allowed: true, reason: "failure_open", used: 0 });
     const closed = await appWith(rateLimiter({ keyGenerator: () => unique("hang"), counters, timeoutMs: 50, failureMode: "closed" }))();
     expect(closed.status).toBe(503);
     expect(closed.headers.get("Retry-After")).toBe("1");
+    // The gateway's own 503: problem+json with its problem type (this path's had none).
+    expect(closed.headers.get("X-RateLimit-Decision")).toBe("failure-closed");
+    expect(closed.headers.get("content-type")).toBe("application/problem+json");
+    expect(await closed.json()).toMatchObject({ type: "urn:floodgate:counters-unreachable", status: 503, retry_after: 1 });
   });
 });
 

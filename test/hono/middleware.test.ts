@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import type { Env } from "../../src/config.ts";
 import { rateLimit, type RateLimitVariables } from "../../src/hono/middleware.ts";
 import { compiled, gateway, testEnv, uniqueIp } from "../support/app.ts";
+import { hangingCounters } from "../support/failing.ts";
 
 const rules = {
   domain: "gw-middleware",
@@ -74,5 +75,19 @@ describe("rateLimit() middleware in a user's Hono app", () => {
     const call = gateway(rules);
     const viaGateway = await statusesAndHeaders((other) => call("/hello", { ip: other }), uniqueIp());
     expect(viaGateway).toEqual(viaMiddleware);
+  });
+});
+
+describe("rateLimit() with rules when the counters cannot be reached", () => {
+  it('failure-open: the handler runs and c.get("rateLimit") holds the decision (reason failure_open)', async () => {
+    const app = new Hono<{ Bindings: Env; Variables: RateLimitVariables }>();
+    app.use("*", rateLimit({ rules: compiled(rules), counters: () => hangingCounters, timeoutMs: 50 }));
+    app.get("*", (c) => c.json({ reason: c.get("rateLimit").reason, allowed: c.get("rateLimit").allowed }));
+    const ctx = createExecutionContext();
+    const res = await app.fetch(new Request("http://app.test/hello", { headers: { "cf-connecting-ip": uniqueIp() } }), testEnv, ctx);
+    await waitOnExecutionContext(ctx);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("X-RateLimit-Decision")).toBe("failure-open");
+    expect(await res.json()).toEqual({ reason: "failure_open", allowed: true });
   });
 });

@@ -71,7 +71,7 @@ describe("rateLimit() options", () => {
 
   it("refuses options it cannot honour, naming the option", () => {
     expect(() => rateLimit({ rules, failureMode: "maybe" as "open" })).toThrow(/failureMode must be "open" or "closed"/);
-    expect(() => rateLimit({ rules, timeoutMs: 0 })).toThrow(/timeoutMs must be a whole number from 1 to 60000/);
+    expect(() => rateLimit({ rules, timeoutMs: 0 })).toThrow(/timeoutMs must be a whole number of milliseconds from 1 to 600000/);
     expect(() => rateLimit({ rules, timeoutMs: 1.5 })).toThrow(/timeoutMs/);
     expect(() => rateLimit({ rules, trustedProxyHops: -1 })).toThrow(/trustedProxyHops/);
     expect(() => rateLimit({ rules, trustedProxyHeader: "x-client-ip" as "x-real-ip" })).toThrow(/trustedProxyHeader must be "x-forwarded-for" or "x-real-ip"/);

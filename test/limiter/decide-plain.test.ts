@@ -8,7 +8,7 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { EdgeRuntime } from "../../src/edge/runtime.ts";
-import { CounterUnavailableError, decide, decideEach } from "../../src/limiter/decide.ts";
+import { CounterUnavailableError, decide, descriptorOutcomes } from "../../src/limiter/decide.ts";
 import type { Env } from "../../src/config.ts";
 import { domainOf } from "../rules/helpers.ts";
 
@@ -139,7 +139,7 @@ describe("decision engine on plain objects", () => {
 
   it("reports each descriptor on its own, with the object it was counted in", async () => {
     const { edge, domain } = setup([{ key: "k", rate_limit: fixed("minute", 2) }, { key: "free" }]);
-    const outcomes = await decideEach(
+    const outcomes = await descriptorOutcomes(
       edge,
       [{ domain, descriptors: [[{ key: "k", value: "v" }], [{ key: "free", value: "x" }], [{ key: "none", value: "y" }]] }],
       {

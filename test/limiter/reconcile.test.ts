@@ -1,5 +1,5 @@
 /**
- * What is sent after the origin answered (`settlementCalls`, pure): a
+ * What is sent after the origin answered (`reconciliationCalls`, pure): a
  * refund for each count_when window whose status did not match, the
  * difference between the report and the reservation for cost_from_response,
  * and nothing for requests that were charged exactly.
@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import type { Decision } from "../../src/algorithms/types.ts";
 import type { LimitCall } from "../../src/durable/protocol.ts";
-import { settlementCalls } from "../../src/limiter/settle.ts";
+import { reconciliationCalls } from "../../src/limiter/reconcile.ts";
 import type { DescriptorOutcome, PolicyOutcome, RateLimitResult } from "../../src/limiter/types.ts";
 import type { CompiledLimit } from "../../src/rules/types.ts";
 import { compileOk as compiled } from "../rules/helpers.ts";
@@ -64,39 +64,39 @@ const result = (cost: number, extra: Partial<DescriptorOutcome> = {}) => decided
 
 const answered = (status: number, headers: Record<string, string> = {}) => ({ status, headers: new Headers(headers) });
 
-describe("settlementCalls", () => {
+describe("reconciliationCalls", () => {
   it("refunds only the count_when window, and only when the status is not listed", () => {
-    expect(settlementCalls(result(1), answered(401))).toEqual([]);
-    expect(settlementCalls(result(1), answered(503))).toEqual([]);
-    expect(settlementCalls(result(1), answered(200))).toEqual([
+    expect(reconciliationCalls(result(1), answered(401))).toEqual([]);
+    expect(reconciliationCalls(result(1), answered(503))).toEqual([]);
+    expect(reconciliationCalls(result(1), answered(200))).toEqual([
       { object: "settle/0", call: { kind: "refund", key: "key", limits: [calls[0]], cost: 1, chargedAt: 1000 } },
     ]);
   });
 
   it("refunds the count_when window of a request that never reached the origin", () => {
-    expect(settlementCalls(result(1), undefined)).toEqual([
+    expect(reconciliationCalls(result(1), undefined)).toEqual([
       { object: "settle/0", call: { kind: "refund", key: "key", limits: [calls[0]], cost: 1, chargedAt: 1000 } },
     ]);
   });
 
   it("charges the report's excess, refunds its shortfall, keeps the reservation when there is none", () => {
     const tokens = (cost: number) => result(cost, { costFromResponse: "x-tokens-used" });
-    expect(settlementCalls(tokens(2), answered(401, { "x-tokens-used": "9" }))).toEqual([
+    expect(reconciliationCalls(tokens(2), answered(401, { "x-tokens-used": "9" }))).toEqual([
       { object: "settle/0", call: { kind: "absorb", key: "key", limits: calls, cost: 7 } },
     ]);
     // Unmatched: the count_when window gives its 2 back, the other keeps 1 of them.
-    expect(settlementCalls(tokens(2), answered(200, { "x-tokens-used": " 1 " }))).toEqual([
+    expect(reconciliationCalls(tokens(2), answered(200, { "x-tokens-used": " 1 " }))).toEqual([
       { object: "settle/0", call: { kind: "refund", key: "key", limits: [calls[0]], cost: 2, chargedAt: 1000 } },
       { object: "settle/0", call: { kind: "refund", key: "key", limits: [calls[1]], cost: 1, chargedAt: 1000 } },
     ]);
     for (const bad of [undefined, "", "-3", "2.5", "many"]) {
       const headers: Record<string, string> = bad === undefined ? {} : { "x-tokens-used": bad };
-      expect(settlementCalls(tokens(2), answered(401, headers)), String(bad)).toEqual([]);
+      expect(reconciliationCalls(tokens(2), answered(401, headers)), String(bad)).toEqual([]);
     }
   });
 
   it("sends nothing for calls that were not taken", () => {
-    expect(settlementCalls(result(1, { chargedAt: undefined }), answered(200))).toEqual([]);
+    expect(reconciliationCalls(result(1, { chargedAt: undefined }), answered(200))).toEqual([]);
   });
 
   it("leaves a concurrency limit of the same key out: its slot is freed when the response ends", () => {
@@ -116,10 +116,10 @@ describe("settlementCalls", () => {
     expect(rulesOfKey.map((l) => l.concurrency)).toEqual([2, undefined]);
     const limitCalls = toCalls(rulesOfKey);
     const taken = decided(rulesOfKey, limitCalls, "settle/1", 1, { costFromResponse: "x-tokens-used" });
-    expect(settlementCalls(taken, answered(200, { "x-tokens-used": "3" }))).toEqual([
+    expect(reconciliationCalls(taken, answered(200, { "x-tokens-used": "3" }))).toEqual([
       { object: "settle/1", call: { kind: "refund", key: "key", limits: [limitCalls[1]], cost: 1, chargedAt: 1000 } },
     ]);
-    expect(settlementCalls(taken, answered(401, { "x-tokens-used": "3" }))).toEqual([
+    expect(reconciliationCalls(taken, answered(401, { "x-tokens-used": "3" }))).toEqual([
       { object: "settle/1", call: { kind: "absorb", key: "key", limits: [limitCalls[1]], cost: 2 } },
     ]);
   });

@@ -1,6 +1,6 @@
 /**
  * The bounds of what an origin may report for `cost_from_response`
- * (src/limiter/settle.ts, docs/response-limits.md): at most 15 digits, a
+ * (src/limiter/reconcile.ts, docs/response-limits.md): at most 15 digits, a
  * report above the largest count a limit holds charged as that count, and
  * settlements sent in the background through the edge to the counter that
  * took the hits (plain counter objects, test/support/plain-counters.ts).
@@ -9,7 +9,7 @@
 import { describe, expect, it } from "vitest";
 import { EdgeRuntime } from "../../src/edge/runtime.ts";
 import { decide } from "../../src/limiter/decide.ts";
-import { settleAfterResponse, settlementCalls } from "../../src/limiter/settle.ts";
+import { reconcileWithResponse, reconciliationCalls } from "../../src/limiter/reconcile.ts";
 import type { RateLimitResult } from "../../src/limiter/types.ts";
 import { domainOf } from "../rules/helpers.ts";
 import { plainNamespace } from "../support/plain-counters.ts";
@@ -38,7 +38,7 @@ describe("cost_from_response reports", () => {
   it("reads at most 15 digits, and charges a report above the largest count as that count", async () => {
     const { edge, request } = setup();
     const result = await charged(edge, request);
-    const cost = (value: string) => settlementCalls(result, reported(value)).map((s) => [s.call.kind, s.call.cost]);
+    const cost = (value: string) => reconciliationCalls(result, reported(value)).map((s) => [s.call.kind, s.call.cost]);
     expect(cost("123456789012345")).toEqual([["absorb", 4_294_967_295 - 2]]);
     expect(cost("1234567890123456")).toEqual([]);
     expect(cost("4294967295")).toEqual([["absorb", 4_294_967_293]]);
@@ -52,23 +52,23 @@ describe("cost_from_response reports", () => {
   it("charges only the reservation of a request refused before the origin, and nothing without a counter", async () => {
     const { edge, request } = setup();
     const result = await charged(edge, request);
-    expect(settlementCalls(result, undefined)).toEqual([]);
+    expect(reconciliationCalls(result, undefined)).toEqual([]);
     const [outcome] = result.descriptors ?? [];
-    expect(settlementCalls({ ...result, descriptors: [{ ...outcome, counter: undefined }] }, reported("9"))).toEqual([]);
-    expect(settlementCalls({ ...result, descriptors: undefined }, reported("9"))).toEqual([]);
+    expect(reconciliationCalls({ ...result, descriptors: [{ ...outcome, counter: undefined }] }, reported("9"))).toEqual([]);
+    expect(reconciliationCalls({ ...result, descriptors: undefined }, reported("9"))).toEqual([]);
   });
 
   it("sends the extra charge in the background to the counter that took the hits", async () => {
     const { edge, request } = setup();
     const result = await charged(edge, request);
     const background: Promise<unknown>[] = [];
-    settleAfterResponse(edge, result, reported("30"), (p) => void background.push(p));
+    reconcileWithResponse(edge, result, reported("30"), (p) => void background.push(p));
     expect(background).toHaveLength(1);
     await Promise.all(background);
     // 100 − 2 reserved − 28 charged after the response; a read takes nothing.
     expect((await decide(edge, request, { timeoutMs: 1_000, cost: 0 })).remaining).toBe(70);
     // A result with no descriptors (no limit applied) sends nothing.
-    settleAfterResponse(edge, { ...result, descriptors: undefined }, reported("30"), (p) => void background.push(p));
+    reconcileWithResponse(edge, { ...result, descriptors: undefined }, reported("30"), (p) => void background.push(p));
     expect(background).toHaveLength(1);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * After the origin answered (docs/response-limits.md): give back the hits
+ * Reconciling a decision with the response (docs/response-limits.md): after the origin answered, give back the hits
  * of `count_when` limits whose response did not match, and charge what a
  * `cost_from_response` route's origin reported beyond what was reserved.
  * The calls run in the background (`defer`); the response never waits.
@@ -10,14 +10,14 @@ import type { Defer } from "../http/defer.ts";
 import { countsStatus } from "../rules/count-when.ts";
 import type { DescriptorOutcome, RateLimitResult } from "./types.ts";
 
-/** What `settlementCalls` needs of the origin's response. */
+/** What `reconciliationCalls` needs of the origin's response. */
 export interface Answered {
   readonly status: number;
   readonly headers: Headers;
 }
 
 /** One call to send after the response, to the object named. */
-export interface Settlement {
+export interface Reconciliation {
   readonly object: string;
   readonly call: CounterCall;
 }
@@ -33,11 +33,11 @@ const MAX_REPORTED = 4_294_967_295;
  * the caller sends them.
  *
  * @example
- * settlementCalls(result, { status: 200, headers: new Headers() });
+ * reconciliationCalls(result, { status: 200, headers: new Headers() });
  * // [{ object, call: { kind: "refund", key, limits, cost: 1, chargedAt } }] for a count_when [401] limit
  */
-export function settlementCalls(result: RateLimitResult, response: Answered | undefined): Settlement[] {
-  const out: Settlement[] = [];
+export function reconciliationCalls(result: RateLimitResult, response: Answered | undefined): Reconciliation[] {
+  const out: Reconciliation[] = [];
   for (const outcome of result.descriptors ?? []) {
     if (outcome.counter === undefined || outcome.chargedAt === undefined) continue;
     const reported =
@@ -61,7 +61,7 @@ export function settlementCalls(result: RateLimitResult, response: Answered | un
   return out;
 }
 
-function settlement(outcome: DescriptorOutcome, delta: number, windows: readonly number[]): Settlement {
+function settlement(outcome: DescriptorOutcome, delta: number, windows: readonly number[]): Reconciliation {
   const { object, call } = outcome.counter as NonNullable<DescriptorOutcome["counter"]>;
   const limits = windows.map((k) => call.limits[k]);
   // A charge over what is left takes what fits and empties the key: its next requests are refused.
@@ -79,10 +79,10 @@ function reportedCost(text: string | null): number | undefined {
  * Send the settlements of `result` for `response` in the background.
  *
  * @example
- * settleAfterResponse(isolate.edge, result, upstream, defer); // returns at once
+ * reconcileWithResponse(isolate.edge, result, upstream, defer); // returns at once
  */
-export function settleAfterResponse(edge: EdgeRuntime, result: RateLimitResult, response: Answered | undefined, defer: Defer): void {
+export function reconcileWithResponse(edge: EdgeRuntime, result: RateLimitResult, response: Answered | undefined, defer: Defer): void {
   if (result.descriptors === undefined) return;
-  const calls = settlementCalls(result, response);
+  const calls = reconciliationCalls(result, response);
   for (const { object, call } of calls) defer(edge.decideCalls(object, [{ call, cacheable: false }], defer));
 }

@@ -1,0 +1,75 @@
+/**
+ * What happens to an admitted request after the decision, shared by the
+ * gateway and the `rateLimit()` middleware: the wait for a reserved slot
+ * (`on_limit: "delay"`), the rate-limit headers, the reconciliation with the
+ * response (`count_when`, `cost_from_response`) and the concurrency slots
+ * held until the body has been sent (docs/concurrency.md).
+ */
+import { admittedHeaders, reconcileWithResponse } from "../admission/index.ts";
+import type { EdgeRuntime } from "../edge/runtime.ts";
+import type { Defer } from "../http/defer.ts";
+import type { HeaderDialect } from "../http/header-dialect.ts";
+import { withHeaders } from "../http/headers.ts";
+import type { RateLimitResult } from "../limiter/types.ts";
+import type { SlotHold } from "./slots.ts";
+
+/**
+ * An admitted request: its decision, the slots it holds, and the steps
+ * after the decision. One per request (it is the admission itself).
+ *
+ * @example
+ * const wait = admitted.untilSlot();
+ * if (wait) await wait;
+ * const headers = admitted.headers();
+ * try { response = await downstream(); } catch (error) { admitted.abandon(); throw error; }
+ * return admitted.finish(response, headers);
+ */
+export class Admitted {
+  /** Nothing to answer at once: the request goes on. */
+  readonly response = undefined;
+  readonly result: RateLimitResult;
+  /** Concurrency slots the request holds (docs/concurrency.md); freed by `finish`'s body or `abandon`. */
+  readonly slots: SlotHold | undefined;
+  private readonly edge: EdgeRuntime;
+  private readonly defer: Defer;
+  private readonly dialect: HeaderDialect;
+
+  constructor(result: RateLimitResult, slots: SlotHold | undefined, edge: EdgeRuntime, defer: Defer, dialect: HeaderDialect) {
+    this.result = result;
+    this.slots = slots;
+    this.edge = edge;
+    this.defer = defer;
+    this.dialect = dialect;
+  }
+
+  /**
+   * For a request admitted at a reserved slot (reason `delayed`), the wait
+   * until it: the slot is already taken in the counter, and holding the
+   * request until it comes keeps the origin at the limit's rate. Undefined
+   * (no turn taken) for every other request.
+   */
+  untilSlot(): Promise<void> | undefined {
+    const delayMs = this.result.delayMs;
+    return delayMs !== undefined && delayMs > 0 ? scheduler.wait(delayMs) : undefined;
+  }
+
+  /** The headers the response gets (none when no limit applied and the counters answered). */
+  headers(): [string, string][] {
+    return admittedHeaders(this.result, this.dialect);
+  }
+
+  /** The downstream failed without a response: free the slots now. */
+  abandon(): void {
+    this.slots?.release();
+  }
+
+  /**
+   * `response` as the client gets it: reconciled with the decision (in the
+   * background), `headers` added, and its body followed when slots are held.
+   */
+  finish(response: Response, headers: [string, string][]): Response {
+    reconcileWithResponse(this.edge, this.result, response, this.defer);
+    const labelled = withHeaders(response, headers);
+    return this.slots === undefined ? labelled : this.slots.follow(labelled);
+  }
+}
