@@ -37,6 +37,7 @@ export const MUTATION_TESTS = [
   "test/queue/policy-plain.test.ts",
   "test/durable/lease-holder.test.ts",
   "test/durable/lease-holder-exact.test.ts",
+  "test/durable/lease-book-bytes.test.ts",
   "test/stored/formats.test.ts",
 ];
 
