@@ -2,7 +2,7 @@
 // Mutation testing (docs/testing.md, "Mutation testing"): `npm run test:mutation`.
 // Stryker's vitest runner runs tests in Node worker threads, not in workerd, so
 // the tests here are the ones that need no bindings (vitest.mutation.config.ts).
-// MUTATION_SCOPE=<folder>[,<folder>…] (algorithms, rules, edge, limiter, durable)
+// MUTATION_SCOPE=<folder>[,<folder>…] (algorithms, rules, edge, limiter, durable, http, request, dropins, leases, small)
 // mutates those folders only, with the report under reports/mutation/<scope>.{html,json}.
 
 /** What each scope mutates: the pure core, the decision logic, and the lease and checkpoint code of src/durable. */
@@ -15,6 +15,16 @@ export const SCOPES = {
   request: ["src/request/**/*.ts"],
   dropins: ["src/ratelimit/**/*.ts", "src/hono/compat*.ts"],
   durable: ["src/durable/leases.ts", "src/durable/precount-sync.ts", "src/durable/counter-cache.ts", "src/durable/lease-holder.ts"],
+  // Exactly the gated folder "relay and leases" (test/mutation/gates.mjs).
+  leases: [
+    "src/durable/lease-holder.ts",
+    "src/durable/leases.ts",
+    "src/durable/lease-verdict.ts",
+    "src/durable/relay-lease.ts",
+    "src/durable/precount-sync.ts",
+  ],
+  // The small gated folders: the shard hash and the queue policy.
+  small: ["src/stored/shard-hash.ts", "src/queue/policy.ts"],
 };
 
 const scope = process.env.MUTATION_SCOPE ?? "all";

@@ -36,6 +36,8 @@ export const MUTATION_TESTS = [
   "test/durable/shard-hash-plain.test.ts",
   "test/queue/policy-plain.test.ts",
   "test/durable/lease-holder.test.ts",
+  "test/durable/lease-holder-exact.test.ts",
+  "test/durable/lease-book-bytes.test.ts",
   "test/stored/formats.test.ts",
 ];
 

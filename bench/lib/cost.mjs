@@ -79,7 +79,7 @@ function settledCost(settled, requests, rowsWrittenPerRequest, dollarsPerM) {
 
 /**
  * How long after a key scan's last run the bench waits before reading the
- * rows written: past the counter objects' QUIET_WRITE_MS (10 s,
+ * rows written: past the counter objects' QUIET_WRITE_MS (5 s,
  * src/durable/counter-object.ts), when a quiet object spills the small
  * counters its checkpoints left unwritten.
  */
@@ -87,7 +87,7 @@ export const SETTLE_MS = 11_500;
 
 /**
  * Whether a scenario's rows written are also read once settled: a key scan
- * on checkpointed windows (a minute or longer), whose counters of one hit
+ * on checkpointed windows (5 s or longer), whose counters of one hit
  * are written only by paging out or once the object goes quiet, and may be
  * between the measured runs, where no run's tally sees them.
  *

@@ -1,6 +1,6 @@
 /**
  * The counter object's memory over its SQLite store: windows shorter than
- * DURABLE_WINDOW_MS live here only; longer ones are a least-recently-hit
+ * DURABLE_WINDOW_MS (5 s) live here only; longer ones are a least-recently-hit
  * cache over storage, with changes checkpointed (docs/reliability.md,
  * "Durability"). Both together are bounded in bytes (`MEMORY_BYTES`).
  */

@@ -2,7 +2,7 @@
  * CounterObject: the Durable Object that owns a set of counters. It runs one
  * event at a time, so each decision reads and writes its counters without
  * locks and without races; it answers from memory and checkpoints windows of
- * a minute or longer to SQLite (docs/reliability.md, "Durability").
+ * 5 s or longer to SQLite (docs/reliability.md, "Durability").
  */
 import { DurableObject } from "cloudflare:workers";
 import { getAlgorithm, refund, reserve } from "../algorithms/index.ts";
@@ -23,12 +23,13 @@ import { fromWire, toWire, verdictsFromWire, WIRE_VERSION, wireRefusal } from ".
 export const SWEEP_INTERVAL_MS = 10_000;
 
 /**
- * How long an object must go without a call before it spills the small
- * counters its checkpoints left unwritten (docs/reliability.md, "Cheap key
- * scans"): well before the runtime evicts an idle object, so an eviction
- * loses none of them.
+ * How long an object must go without a call before it writes every change
+ * still unsaved (whatever its `persist_ms`) and spills the small counters
+ * its checkpoints left unwritten (docs/reliability.md, "Durability" and
+ * "Cheap key scans"): half the runtime's ~10 s idle eviction, so the alarm
+ * runs before the object can be evicted and an eviction loses nothing.
  */
-export const QUIET_WRITE_MS = 10_000;
+export const QUIET_WRITE_MS = 5_000;
 
 // Separates counter key from limit id in storage ids (a stored format).
 const SEP = STORAGE_ID_SEPARATOR;
@@ -80,7 +81,7 @@ export class CounterObject extends DurableObject {
   /** `decide` RPCs served since this instance started (tests count edge savings with it). */
   private calls = 0;
   private alarms = 0;
-  /** When the last `decide` came: small unwritten counters are spilled once the object has been quiet for QUIET_WRITE_MS. */
+  /** When the last `decide` came: unsaved changes are written, and small unwritten counters spilled, once the object has been quiet for QUIET_WRITE_MS. */
   private lastCallAt = -Infinity;
   /**
    * The object's clock (a plain field, so not callable over RPC). Tests
@@ -246,14 +247,17 @@ export class CounterObject extends DurableObject {
   /** Checkpoints unsaved changes when traffic has stopped, and sweeps idle counters. */
   override async alarm(): Promise<void> {
     this.alarms += 1;
-    this.alarmAt = undefined;
     const now = this.clock();
+    // Judged by when it was set for, not when it runs (a test may run it early).
+    const setFor = this.alarmAt ?? now;
+    this.alarmAt = undefined;
     // An alarm with nothing to checkpoint is the sweep's, even if it runs early.
     if (this.sweepAt !== undefined && (now >= this.sweepAt || this.cache.nextCheckpointAt === Infinity)) {
       this.sweepAt = undefined;
       this.earliestIdleAt = this.cache.sweep(now);
       this.slots.sweep(now);
-    } else this.cache.checkpoint();
+    } else if (this.cache.nextCheckpointAt <= setFor || setFor - this.lastCallAt >= QUIET_WRITE_MS) this.cache.checkpoint();
+    // Otherwise a quiet write overtaken by calls: a long persist_ms keeps its few writes while calls go on.
     if (now - this.lastCallAt >= QUIET_WRITE_MS && this.cache.spillDue) this.cache.spillUnwritten();
     this.schedule(now);
   }
@@ -393,7 +397,8 @@ export class CounterObject extends DurableObject {
       const sweepAt = Math.max(now + SWEEP_INTERVAL_MS, this.earliestIdleAt);
       if (this.sweepAt === undefined || sweepAt < this.sweepAt) this.sweepAt = sweepAt;
     }
-    const quietAt = this.cache.spillDue ? this.lastCallAt + QUIET_WRITE_MS : Infinity;
+    // Once calls stop, anything unsaved is written before an idle eviction could take it (a persist_ms may be longer).
+    const quietAt = this.cache.spillDue || this.cache.nextCheckpointAt !== Infinity ? this.lastCallAt + QUIET_WRITE_MS : Infinity;
     const at = Math.min(this.sweepAt ?? Infinity, this.cache.nextCheckpointAt, quietAt);
     if (at === Infinity || (this.alarmAt !== undefined && this.alarmAt <= at)) return;
     this.alarmAt = at;

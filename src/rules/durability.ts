@@ -9,8 +9,8 @@ import { type Diagnostics, type JsonObject, keyPath } from "./reader.ts";
 /**
  * The limit's durability fields, validated: `{}` for the defaults,
  * `{ persistMs }` for another checkpoint delay, `{ strict: true }` for
- * write-through. Both apply only to windows of a minute or longer; shorter
- * windows are never stored, so setting either there is an error rather than
+ * write-through. Both apply only to windows of 5 s or longer (DURABLE_WINDOW_MS);
+ * shorter windows are never stored, so setting either there is an error rather than
  * a promise the limiter would not keep.
  *
  * @example
@@ -22,7 +22,7 @@ export function readDurability(d: Diagnostics, obj: JsonObject, path: string, wi
   if (windowMs < DURABLE_WINDOW_MS) {
     for (const key of ["persist_ms", "durability"]) {
       if (Object.hasOwn(obj, key)) {
-        d.add(keyPath(path, key), `"${key}" applies only to windows of a minute or longer; shorter windows are kept in memory only and never stored`);
+        d.add(keyPath(path, key), `"${key}" applies only to windows of 5 s or longer; shorter windows are kept in memory only and never stored`);
       }
     }
     return {};

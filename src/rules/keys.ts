@@ -142,8 +142,19 @@ export const BOUNDS = {
 /** `durability` of a rate limit: checkpointed every `persist_ms` (the default), or written before each answer. */
 export const DURABILITIES = ["checkpoint", "strict"] as const;
 
-/** Default and largest `persist_ms`: a checkpoint at most this long after a change. */
+/**
+ * Default and largest `persist_ms`: a checkpoint at most this long after a
+ * change while calls keep coming. An object that goes quiet writes sooner,
+ * QUIET_WRITE_MS after its last call, so a long `persist_ms` never leaves
+ * anything unsaved for an idle eviction (docs/reliability.md, "Durability").
+ */
 export const PERSIST_MS = { default: 1_000, max: 60_000 } as const;
 
-/** Windows this long or longer are kept in storage; shorter ones live in memory only. */
-export const DURABLE_WINDOW_MS = 60_000;
+/**
+ * Windows this long or longer are kept in storage; shorter ones live in
+ * memory only. The platform evicts an object idle for about 10 s, so any
+ * longer window could outlive its object's memory; a window under 5 s
+ * refills within about the time an evicted object takes to come back
+ * (docs/reliability.md, "Short windows").
+ */
+export const DURABLE_WINDOW_MS = 5_000;

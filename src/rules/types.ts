@@ -36,7 +36,7 @@ export interface CompiledLimit extends LimitSpec {
   readonly onLimit?: OnLimitAction;
   /** With `onLimit: "delay"`: the longest wait for a slot before answering 429. */
   readonly maxDelayMs?: number;
-  /** Windows of a minute or longer: the longest a change waits for its checkpoint (absent: the default, 1000). */
+  /** Windows of 5 s or longer: the longest a change waits for its checkpoint (absent: the default, 1000). */
   readonly persistMs?: number;
   /** `durability: "strict"`: every change written before its answer leaves the object. */
   readonly strict?: boolean;

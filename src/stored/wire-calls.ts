@@ -38,7 +38,7 @@ export interface LimitCall {
    */
   readonly reserve?: boolean;
   /**
-   * Windows of a minute or longer: the longest a change waits for its
+   * Windows of 5 s or longer: the longest a change waits for its
    * checkpoint (absent: 1000 ms). Optional, like `strict`, so a call from an
    * older isolate decides with the defaults.
    */

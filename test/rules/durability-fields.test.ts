@@ -38,12 +38,17 @@ describe("persist_ms and durability", () => {
     expect(errorsOf(doc({ unit: "day", requests_per_unit: 5, durability: "strict", persist_ms: 10 }))).toEqual([
       { path: `${at}.persist_ms`, message: '"persist_ms" does not apply with durability "strict": every change is written before its answer' },
     ]);
-    expect(errorsOf(doc({ unit: "second", requests_per_unit: 5, unit_multiplier: 30, durability: "strict", persist_ms: 10 }))).toEqual(
+    expect(errorsOf(doc({ unit: "second", requests_per_unit: 5, unit_multiplier: 4, durability: "strict", persist_ms: 10 }))).toEqual(
       ["persist_ms", "durability"].map((key) => ({
         path: `${at}.${key}`,
-        message: `"${key}" applies only to windows of a minute or longer; shorter windows are kept in memory only and never stored`,
+        message: `"${key}" applies only to windows of 5 s or longer; shorter windows are kept in memory only and never stored`,
       })),
     );
+  });
+
+  it('apply to windows of 5 s and more, which are stored (docs/reliability.md, "Short windows")', () => {
+    expect(limitOf({ unit: "second", requests_per_unit: 5, unit_multiplier: 5, durability: "strict" }).strict).toBe(true);
+    expect(limitOf({ unit: "second", requests_per_unit: 2, unit_multiplier: 30, persist_ms: 250 }).persistMs).toBe(250);
   });
 
   it("must not be set on an unlimited rate limit", () => {

@@ -1,10 +1,9 @@
 /**
  * Bounds of rate limit options stated in docs/rules.md, held at the edge:
  * the exact bound compiles, one past it is refused at its JSON path.
- * `persist_ms` and `durability` apply from a window of a minute (60 s as
- * seconds too); `max_queue_age_s` 1–86,400, `max_queue_backlog` 1–10,000;
+ * `persist_ms` and `durability` apply from a window of 5 s (DURABLE_WINDOW_MS); `max_queue_age_s` 1–86,400, `max_queue_backlog` 1–10,000;
  * `persist_ms` 1–60,000. Break tried: `windowMs < DURABLE_WINDOW_MS` as
- * `<=` fails the 60 s case.
+ * `<=` fails the 5 s case.
  */
 import { describe, expect, it } from "vitest";
 import { domainOf, errorsOf } from "./helpers.ts";
@@ -15,13 +14,13 @@ const limitOf = (rateLimit: Record<string, unknown>) => domainOf(doc(rateLimit))
 const seconds = (n: number, extra: Record<string, unknown> = {}) => ({ unit: "second", unit_multiplier: n, requests_per_unit: 5, ...extra });
 
 describe("option edges", () => {
-  it("stores a window of 60 s, not one of 59 s", () => {
-    expect(limitOf(seconds(60, { persist_ms: 60_000 }))?.persistMs).toBe(60_000);
-    expect(limitOf(seconds(60, { durability: "strict" }))?.strict).toBe(true);
-    expect(errorsOf(doc(seconds(59, { persist_ms: 1 })))).toEqual([
+  it("stores a window of 5 s, not one of 4 s", () => {
+    expect(limitOf(seconds(5, { persist_ms: 60_000 }))?.persistMs).toBe(60_000);
+    expect(limitOf(seconds(5, { durability: "strict" }))?.strict).toBe(true);
+    expect(errorsOf(doc(seconds(4, { persist_ms: 1 })))).toEqual([
       {
         path: `${RL}.persist_ms`,
-        message: '"persist_ms" applies only to windows of a minute or longer; shorter windows are kept in memory only and never stored',
+        message: '"persist_ms" applies only to windows of 5 s or longer; shorter windows are kept in memory only and never stored',
       },
     ]);
   });
