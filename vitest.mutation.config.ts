@@ -35,6 +35,10 @@ export const MUTATION_TESTS = [
   "test/durable/counter-cache.test.ts",
   "test/durable/shard-hash-plain.test.ts",
   "test/queue/policy-plain.test.ts",
+  "test/http/*.test.ts",
+  "test/request/client-ip.test.ts",
+  "test/request/location.test.ts",
+  "test/origin/origin-view.test.ts",
 ];
 
 export default defineConfig({
