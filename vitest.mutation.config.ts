@@ -39,6 +39,8 @@ export const MUTATION_TESTS = [
   "test/request/client-ip.test.ts",
   "test/request/location.test.ts",
   "test/origin/origin-view.test.ts",
+  "test/ratelimit/dropins-plain.test.ts",
+  "test/hono/compat-plain.test.ts",
 ];
 
 export default defineConfig({
