@@ -37,6 +37,8 @@ export const MUTATION_TESTS = [
   "test/queue/policy-plain.test.ts",
   "test/http/*.test.ts",
   "test/request/client-ip.test.ts",
+  "test/request/descriptors.test.ts",
+  "test/request/cost-forward-plain.test.ts",
   "test/request/location.test.ts",
   "test/origin/origin-view.test.ts",
   "test/ratelimit/dropins-plain.test.ts",
