@@ -9,6 +9,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { timingSafeEqual } from "node:crypto";
 import { ADMIN_PREFIX, adminPath } from "../../src/http/admin-path.ts";
+import { canonicalPath, decodedSlashes, foldPathCase } from "../../src/http/canonical-path.ts";
+import { urlParts } from "../../src/http/url-parts.ts";
 import { bearerToken, tokensEqual } from "../../src/http/bearer.ts";
 import { BodyTooLargeError, readBodyBytes, readBodyText } from "../../src/http/body.ts";
 import { deferFrom, deferOf } from "../../src/http/defer.ts";
@@ -336,5 +338,67 @@ describe("forwarding", () => {
     const trusted = new Request("http://gw/", { headers: { "x-real-ip": "p" } });
     await forwardToOrigin(trusted, origin, { trustedProxyHeader: "x-real-ip" });
     expect(calls.at(-1)?.[1].headers).toBe(trusted.headers);
+  });
+});
+
+describe("canonicalPath at its exact edges", () => {
+  it("reads what the fast path must hand to the slow one", () => {
+    expect(canonicalPath("")).toBe("/");
+    expect(canonicalPath("a")).toBe("/a");
+    expect(canonicalPath("/a/")).toBe("/a");
+    expect(canonicalPath("/a;x")).toBe("/a");
+    expect(canonicalPath("/a b")).toBe("/a%20b");
+    expect(canonicalPath("/a/..")).toBe("/");
+    expect(canonicalPath("/\u0080")).toBe("/%C2%80");
+    expect(canonicalPath("/\u00e9")).toBe("/%C3%A9");
+    expect(canonicalPath("/\u{1F600}x")).toBe("/%F0%9F%98%80x");
+  });
+
+  it("reads a lone surrogate, at either end of the range, as U+FFFD", () => {
+    expect(canonicalPath("/\ud800")).toBe("/%EF%BF%BD");
+    expect(canonicalPath("/\udfff")).toBe("/%EF%BF%BD");
+    expect(canonicalPath("/\ud7ff")).toBe("/%ED%9F%BF");
+  });
+
+  it("decodes unreserved escapes, keeps the others upper case, and escapes a % that starts none", () => {
+    expect(canonicalPath("/%6Cogin")).toBe("/login");
+    expect(canonicalPath("/%6cogin")).toBe("/login");
+    expect(canonicalPath("/%2f%7e%30%41%5a%61%7a%2d%2e%5f")).toBe("/%2F~0AZaz-._");
+    expect(canonicalPath("/%G1")).toBe("/%25G1");
+    expect(canonicalPath("/%1G")).toBe("/%251G");
+    expect(canonicalPath("/%zz")).toBe("/%25zz");
+    expect(canonicalPath("/%4")).toBe("/%254");
+    expect(canonicalPath("/%")).toBe("/%25");
+    expect(canonicalPath("/%:0")).toBe("/%25:0");
+    expect(canonicalPath("/%/0")).toBe("/%25/0");
+    expect(canonicalPath("/%@0")).toBe("/%25@0");
+    expect(canonicalPath("/%`0")).toBe("/%25%600");
+    expect(canonicalPath("/%g0")).toBe("/%25g0");
+  });
+
+  it("folds letters but not escapes, and decodes escaped slashes", () => {
+    expect(foldPathCase("/Login/%2F")).toBe("/login/%2F");
+    expect(foldPathCase("/%2Fa")).toBe("/%2Fa");
+    expect(foldPathCase("/AZ@[")).toBe("/az@[");
+    expect(decodedSlashes("/api%2Flogin")).toBe("/api/login");
+    expect(decodedSlashes("/a%5C..%5Cb")).toBe("/b");
+    expect(decodedSlashes("/a%20b")).toBe("/a%20b");
+  });
+});
+
+describe("urlParts off the fast path", () => {
+  it("reads what a non-serialized authority means, as URL does", () => {
+    expect(urlParts("http://@host/x")).toEqual({ path: "/x", host: "host" });
+    expect(urlParts("http://u@host/x")).toEqual({ path: "/x", host: "host" });
+    expect(urlParts("http://EXAMPLE.COM/x")).toEqual({ path: "/x", host: "example.com" });
+    expect(urlParts("http://host?x/y")).toEqual({ path: "/", host: "host" });
+    expect(urlParts("http://host#x/y")).toEqual({ path: "/", host: "host" });
+    expect(urlParts("http://host\\x/y")).toEqual({ path: "/x/y", host: "host" });
+    expect(urlParts("https://h:8443/a?b#c")).toEqual({ path: "/a", host: "h" });
+    expect(urlParts("https://h/a#b?c")).toEqual({ path: "/a", host: "h" });
+  });
+
+  it("refuses what is no URL, as URL does", () => {
+    for (const bad of ["http://:8080/x", "http://[/x", "http://[::1/x]"]) expect(() => urlParts(bad), bad).toThrow(TypeError);
   });
 });
