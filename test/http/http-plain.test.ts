@@ -60,7 +60,7 @@ describe("bearer", () => {
       // Always 32 bytes each, whatever the lengths given.
       expect(compared).toEqual([32, 32, 32, 32, 32, 32]);
     } finally {
-      if (had === undefined) delete subtle.timingSafeEqual;
+      if (had === undefined) Reflect.deleteProperty(subtle, "timingSafeEqual");
       else subtle.timingSafeEqual = had;
     }
   });
