@@ -39,6 +39,14 @@ export const MUTATION_TESTS = [
   "test/durable/lease-holder-exact.test.ts",
   "test/durable/lease-book-bytes.test.ts",
   "test/stored/formats.test.ts",
+  "test/http/*.test.ts",
+  "test/request/client-ip.test.ts",
+  "test/request/descriptors.test.ts",
+  "test/request/cost-forward-plain.test.ts",
+  "test/request/location.test.ts",
+  "test/origin/origin-view.test.ts",
+  "test/ratelimit/dropins-plain.test.ts",
+  "test/hono/compat-plain.test.ts",
 ];
 
 export default defineConfig({

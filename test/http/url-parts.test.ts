@@ -2,6 +2,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { urlParts } from "../../src/http/url-parts.ts";
 
+const IN_WORKERD = navigator.userAgent === "Cloudflare-Workers";
+
 const viaUrl = (href: string) => {
   const url = new URL(href);
   return { path: url.pathname, host: url.hostname };
@@ -49,7 +51,8 @@ describe("urlParts", () => {
     );
   });
 
-  it("reads the URLs a request carries", () => {
+  // workerd only: Node's Request refuses credentials in a URL and drops `cf` (the mutation run is plain Node).
+  it.skipIf(!IN_WORKERD)("reads the URLs a request carries", () => {
     for (const text of [
       "http://127.0.0.1:8787/sharded/hot?x=1",
       "https://user:pw@API.Example.com:8443/v1/items?id=1#top",

@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { parseCookies, requestDescriptors } from "../../src/request/descriptors.ts";
-import { compiled } from "../support/app.ts";
+import { compileOnce } from "../../src/rules/index.ts";
+
+// Plain (no bindings), so the mutation run takes it too (docs/testing.md, "Mutation testing").
+const compiled = (rules: unknown) => compileOnce(rules, "the test's rules")();
 
 const rules = compiled([
   {

@@ -8,6 +8,8 @@ import { describe, expect, it } from "vitest";
 import { COLO_HINTS, CONTINENT_HINTS, COUNTRY_HINTS, regionOf, requestRegion } from "../../src/request/location.ts";
 import { hintOfObject, inRegion, isRegion, LOCATION_HINTS, REGIONS } from "../../src/durable/regions.ts";
 
+const IN_WORKERD = navigator.userAgent === "Cloudflare-Workers";
+
 describe("regionOf(request.cf)", () => {
   it.each([
     ["Frankfurt", { colo: "FRA", continent: "EU", country: "DE" }, "weur"],
@@ -44,7 +46,8 @@ describe("regionOf(request.cf)", () => {
     expect(new Set([...CONTINENT_HINTS.values(), ...COLO_HINTS.values(), ...COUNTRY_HINTS.values()])).toEqual(new Set(LOCATION_HINTS));
   });
 
-  it("reads the cf object of a Request (workerd takes it in RequestInit)", () => {
+  // workerd only: Node's Request refuses credentials in a URL and drops `cf` (the mutation run is plain Node).
+  it.skipIf(!IN_WORKERD)("reads the cf object of a Request (workerd takes it in RequestInit)", () => {
     expect(requestRegion(new Request("https://x/", { cf: { colo: "SIN", continent: "AS", country: "SG" } }))).toBe("apac");
     expect(requestRegion(new Request("https://x/"))).toBe("local");
   });
