@@ -4,8 +4,11 @@ import { describe, expect, it } from "vitest";
 import { QUOTA_EXCEEDED_TYPE, rateLimitHeaders, retryAfterSeconds, tooManyRequests } from "../../src/limiter/respond.ts";
 import type { PolicyOutcome, RateLimitResult } from "../../src/limiter/types.ts";
 
-const ruleA = { id: "a" };
-const ruleB = { id: "b" };
+// A compiled limit carries a holder (`kept`, src/limiter/kept.ts) its 429's parts are kept in; a rule made by
+// hand has none, and every 429 is then made whole. Both are tested: each case runs once per kind of rule.
+function ruleOf(id: string, kept: boolean): object {
+  return kept ? { id, kept: {} } : { id };
+}
 
 function refused(options: {
   rule: object;
@@ -51,53 +54,82 @@ function wholeBody(result: RateLimitResult): string {
   });
 }
 
-// Break tried: the template kept when only the limit changed (no `template.limit` check): the third case
-// answered limit 5 in place of 7 and failed; without the keys check, the fourth.
-describe("429 body built once per rule", () => {
-  const cases: [string, RateLimitResult][] = [
-    ["first 429 of a rule", refused({ rule: ruleA, name: "a", limit: 5, retryAfterMs: 1_500 })],
-    ["same rule, another retry", refused({ rule: ruleA, name: "a", limit: 5, retryAfterMs: 59_001 })],
-    ["same rule, another limit", refused({ rule: ruleA, name: "a", limit: 7, retryAfterMs: 2_000 })],
-    ["same rule, other descriptor keys", refused({ rule: ruleA, name: "a", limit: 7, retryAfterMs: 2_000, keys: ["k", "plan"] })],
-    ["same rule, two policies violated", refused({ rule: ruleA, name: "a", limit: 7, retryAfterMs: 9_000, also: "b" })],
-    ["another rule", refused({ rule: ruleB, name: "b", limit: 1, retryAfterMs: 3_600_000 })],
-    ["a concurrency rule", refused({ rule: ruleB, name: "b", limit: 1, retryAfterMs: 1, concurrent: true })],
-    ["a name that spells the slot", refused({ rule: { id: "c" }, name: "x\u0001retry\u0001", limit: 2, retryAfterMs: 4_000 })],
-    ["limit 0 (no retry ever)", refused({ rule: { id: "z" }, name: "zero", limit: 0, retryAfterMs: Infinity })],
-  ];
-  for (const [what, result] of cases) {
-    it(`${what}: the same bytes as the whole body, content type set once`, async () => {
-      const response = tooManyRequests(result);
-      expect(response.status).toBe(429);
-      expect(response.headers.get("content-type")).toBe("application/problem+json");
-      expect(await response.text()).toBe(wholeBody(result));
+for (const [what, kept] of [
+  ["made by hand", false],
+  ["compiled, with a holder", true],
+] as const) {
+  // Break tried: the template kept when only the limit changed (no `template.limit` check): the third case
+  // answered limit 5 in place of 7 and failed; without the keys check, the fourth.
+  describe(`429 body built once per rule (${what})`, () => {
+    // Fresh holders for each test, the earlier 429s answered first: each test stands alone (Stryker runs only
+    // the tests that cover a mutant) and still meets what the holder kept from the ones before it.
+    const cases = (): [string, RateLimitResult][] => {
+      const ruleA = ruleOf("a", kept);
+      const ruleB = ruleOf("b", kept);
+      return [
+        ["first 429 of a rule", refused({ rule: ruleA, name: "a", limit: 5, retryAfterMs: 1_500 })],
+        ["same rule, another retry", refused({ rule: ruleA, name: "a", limit: 5, retryAfterMs: 59_001 })],
+        ["same rule, another limit", refused({ rule: ruleA, name: "a", limit: 7, retryAfterMs: 2_000 })],
+        ["same rule, other descriptor keys", refused({ rule: ruleA, name: "a", limit: 7, retryAfterMs: 2_000, keys: ["k", "plan"] })],
+        ["same rule, same number of other keys", refused({ rule: ruleA, name: "a", limit: 7, retryAfterMs: 2_000, keys: ["k", "tier"] })],
+        ["same rule, two policies violated", refused({ rule: ruleA, name: "a", limit: 7, retryAfterMs: 9_000, keys: ["k", "tier"], also: "b" })],
+        ["same rule, another policy violated", refused({ rule: ruleA, name: "a", limit: 7, retryAfterMs: 9_000, keys: ["k", "tier"], also: "c" })],
+        ["another rule", refused({ rule: ruleB, name: "b", limit: 1, retryAfterMs: 3_600_000 })],
+        ["a concurrency rule", refused({ rule: ruleB, name: "b", limit: 1, retryAfterMs: 1, concurrent: true })],
+        ["a name that spells the slot", refused({ rule: ruleB, name: "x\u0001retry\u0001", limit: 1, retryAfterMs: 4_000, concurrent: true })],
+        ["the rule again after that name", refused({ rule: ruleB, name: "b", limit: 1, retryAfterMs: 5_000, concurrent: true })],
+        ["limit 0 (no retry ever)", refused({ rule: ruleOf("z", kept), name: "zero", limit: 0, retryAfterMs: Infinity })],
+      ];
+    };
+    cases().forEach(([what], i) => {
+      it(`${what}: the same bytes as the whole body, content type set once`, async () => {
+        const all = cases();
+        for (const [, earlier] of all.slice(0, i)) await tooManyRequests(earlier).text();
+        const result = all[i][1];
+        const response = tooManyRequests(result);
+        expect(response.status).toBe(429);
+        expect(response.headers.get("content-type")).toBe("application/problem+json");
+        expect(await response.text()).toBe(wholeBody(result));
+      });
     });
-  }
-});
 
-// A rule's last 429 headers are kept and reused while the list is the same (src/limiter/respond.ts): every
-// answer must still carry exactly the headers made for it. Break tried: reuse when only the first pair's value matches;
-// the draft-6, draft-7 and draft-11 cases then answered an earlier Retry-After and failed.
-describe("429 headers kept per rule", () => {
-  const sequence: RateLimitResult[] = [
-    refused({ rule: ruleA, name: "a", limit: 5, retryAfterMs: 1_500 }),
-    refused({ rule: ruleA, name: "a", limit: 5, retryAfterMs: 1_500 }),
-    refused({ rule: ruleA, name: "a", limit: 5, retryAfterMs: 2_500 }),
-    refused({ rule: ruleB, name: "b", limit: 1, retryAfterMs: 2_500 }),
-    refused({ rule: ruleA, name: "a", limit: 6, retryAfterMs: 2_500 }),
-    refused({ rule: ruleA, name: "a", limit: 6, retryAfterMs: 2_500, also: "b" }),
-  ];
-  const expected = (result: RateLimitResult, dialect: Parameters<typeof rateLimitHeaders>[1]) => [
-    ...new Headers([...rateLimitHeaders(result, dialect), ["content-type", "application/problem+json"]]),
-  ];
-  for (const dialect of ["draft-6", "draft-7", "draft-11", "none"] as const) {
-    it(`${dialect}: each 429 has its own headers, repeated and interleaved`, () => {
-      for (const result of [...sequence, ...sequence]) expect([...tooManyRequests(result, dialect).headers]).toEqual(expected(result, dialect));
+    it("the bytes, written out, of a 429 repeated on one rule with another retry", async () => {
+      const rule = ruleOf("a", kept);
+      await tooManyRequests(refused({ rule, name: "per-ip", limit: 5, retryAfterMs: 1_500 })).text();
+      expect(await tooManyRequests(refused({ rule, name: "per-ip", limit: 5, retryAfterMs: 12_001, keys: ["ip"] })).text()).toBe(
+        '{"type":"https://iana.org/assignments/http-problem-types#quota-exceeded","title":"Too Many Requests","status":429,' +
+          '"detail":"Rate limit exceeded for per-ip (ip): 5 requests per 60 s; retry in 13 s.","violated-policies":["per-ip"],' +
+          '"retry_after":13,"policy":"per-ip","limit":5,"remaining":0}',
+      );
     });
-  }
-
-  it("a change to one 429's headers reaches no other", () => {
-    tooManyRequests(sequence[0]).headers.set("x-added", "1");
-    expect(tooManyRequests(sequence[1]).headers.has("x-added")).toBe(false);
   });
-});
+
+  // A rule's last 429 headers are kept and reused while the list is the same (src/limiter/respond.ts): every
+  // answer must still carry exactly the headers made for it. Break tried: reuse when only the first pair's value matches;
+  // the draft-6, draft-7 and draft-11 cases then answered an earlier Retry-After and failed.
+  describe(`429 headers kept per rule (${what})`, () => {
+    const ruleA = ruleOf("a", kept);
+    const ruleB = ruleOf("b", kept);
+    const sequence: RateLimitResult[] = [
+      refused({ rule: ruleA, name: "a", limit: 5, retryAfterMs: 1_500 }),
+      refused({ rule: ruleA, name: "a", limit: 5, retryAfterMs: 1_500 }),
+      refused({ rule: ruleA, name: "a", limit: 5, retryAfterMs: 2_500 }),
+      refused({ rule: ruleB, name: "b", limit: 1, retryAfterMs: 2_500 }),
+      refused({ rule: ruleA, name: "a", limit: 6, retryAfterMs: 2_500 }),
+      refused({ rule: ruleA, name: "a", limit: 6, retryAfterMs: 2_500, also: "b" }),
+    ];
+    const expected = (result: RateLimitResult, dialect: Parameters<typeof rateLimitHeaders>[1]) => [
+      ...new Headers([...rateLimitHeaders(result, dialect), ["content-type", "application/problem+json"]]),
+    ];
+    for (const dialect of ["draft-6", "draft-7", "draft-11", "none"] as const) {
+      it(`${dialect}: each 429 has its own headers, repeated and interleaved`, () => {
+        for (const result of [...sequence, ...sequence]) expect([...tooManyRequests(result, dialect).headers]).toEqual(expected(result, dialect));
+      });
+    }
+
+    it("a change to one 429's headers reaches no other", () => {
+      tooManyRequests(sequence[0]).headers.set("x-added", "1");
+      expect(tooManyRequests(sequence[1]).headers.has("x-added")).toBe(false);
+    });
+  });
+}
