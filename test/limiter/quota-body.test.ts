@@ -3,6 +3,10 @@
 import { describe, expect, it } from "vitest";
 import { QUOTA_EXCEEDED_TYPE, rateLimitHeaders, retryAfterSeconds, tooManyRequests } from "../../src/limiter/respond.ts";
 import type { PolicyOutcome, RateLimitResult } from "../../src/limiter/types.ts";
+import { ZERO_LIMIT } from "../../src/rules/facts.ts";
+import type { HeaderDialect } from "../../src/http/header-dialect.ts";
+import "../../src/limiter/kept.ts";
+import type { LimitKept } from "../../src/rules/types.ts";
 
 // A compiled limit carries a holder (`kept`, src/limiter/kept.ts) its 429's parts are kept in; a rule made by
 // hand has none, and every 429 is then made whole. Both are tested: each case runs once per kind of rule.
@@ -133,3 +137,95 @@ for (const [what, kept] of [
     });
   });
 }
+
+// A 429 for one limit of 0 alone is made once per header dialect and kept with the limit (respond.ts, fixedRefusal):
+// its decision is the rules' own ZERO_LIMIT, so no counter state changes it; a change to what it names makes it anew.
+describe("429 of a limit of 0, kept per dialect", () => {
+  function zero(rule: object, changes: { name?: string; windowMs?: number; keys?: string[]; concurrent?: boolean } = {}): RateLimitResult {
+    const policy = {
+      name: changes.name ?? "blocked",
+      windowMs: changes.windowMs ?? 60_000,
+      descriptor: (changes.keys ?? ["path"]).map((key) => ({ key, value: "v" })),
+      shadow: false,
+      decision: ZERO_LIMIT,
+      rule,
+      ...(changes.concurrent ? { quotaUnit: "concurrent-requests" } : {}),
+    } as unknown as PolicyOutcome;
+    return { allowed: false, reason: "limited", limit: 0, remaining: 0, resetAfterMs: 0, retryAfterMs: Infinity, policy, policies: [policy] };
+  }
+  const made = (result: RateLimitResult, dialect: HeaderDialect) => [
+    ...new Headers([...rateLimitHeaders(result, dialect), ["content-type", "application/problem+json"]]),
+  ];
+
+  it("the bytes and headers, written out (draft-11), the same on a repeat, kept for that dialect only", async () => {
+    const rule = { id: "z", kept: {} as LimitKept };
+    for (let round = 0; round < 2; round++) {
+      const response = tooManyRequests(zero(rule), "draft-11");
+      expect(response.status).toBe(429);
+      expect([...response.headers]).toEqual([
+        ["content-type", "application/problem+json"],
+        ["ratelimit", '"blocked";r=0;t=60'],
+        ["ratelimit-policy", '"blocked";q=0;w=60'],
+        ["retry-after", "60"],
+        ["x-ratelimit-limit", "0"],
+        ["x-ratelimit-remaining", "0"],
+        ["x-ratelimit-reset", "60"],
+        ["x-ratelimit-retry-after", "60"],
+      ]);
+      expect(await response.text()).toBe(
+        '{"type":"https://iana.org/assignments/http-problem-types#quota-exceeded","title":"Too Many Requests","status":429,' +
+          '"detail":"Rate limit exceeded for blocked (path): 0 requests per 60 s; retry in 60 s.","violated-policies":["blocked"],' +
+          '"retry_after":60,"policy":"blocked","limit":0,"remaining":0}',
+      );
+    }
+    expect(Object.keys(rule.kept.zero429 ?? {})).toEqual(["draft-11"]);
+  });
+
+  // Each differs from the plain refusal in one thing the kept answer was made for, or in one thing that makes
+  // the answer not fixed: answered after the other on one holder, each must still get its own answer.
+  // Break tried: the kept answer reused without comparing its keys (`sameKeys` left out): "keys of the same
+  // count" answered "(path)" and failed; with `result.policies.length !== 1` left out, "two limits" did.
+  const variants: [string, (rule: object) => RateLimitResult][] = [
+    ["another name", (rule) => zero(rule, { name: "other" })],
+    ["another window", (rule) => zero(rule, { windowMs: 30_000 })],
+    ["more keys", (rule) => zero(rule, { keys: ["path", "ip"] })],
+    ["keys of the same count", (rule) => zero(rule, { keys: ["host"] })],
+    ["requests in flight", (rule) => zero(rule, { concurrent: true })],
+    [
+      "two limits",
+      (rule) => {
+        const r = zero(rule);
+        return { ...r, policies: [r.policy!, { ...r.policy!, name: "second" }] };
+      },
+    ],
+    ["queued", (rule) => ({ ...zero(rule), reason: "queued" })],
+    ["a result limit of 3", (rule) => ({ ...zero(rule), limit: 3 })],
+    ["a result remaining of 1", (rule) => ({ ...zero(rule), remaining: 1 })],
+    ["a result reset of 5 s", (rule) => ({ ...zero(rule), resetAfterMs: 5_000 })],
+    ["a result retry of 7 s", (rule) => ({ ...zero(rule), retryAfterMs: 7_000 })],
+  ];
+  for (const dialect of ["draft-6", "draft-7", "draft-11", "none"] as const) {
+    for (const [what, variant] of variants) {
+      it(`${dialect}: ${what}, before and after the plain refusal`, async () => {
+        for (const order of [0, 1]) {
+          const rule = { id: "z", kept: {} };
+          const pair = order === 0 ? [zero(rule), variant(rule)] : [variant(rule), zero(rule)];
+          for (const result of [...pair, ...pair]) {
+            const response = tooManyRequests(result, dialect);
+            expect([...response.headers]).toEqual(made(result, dialect));
+            expect(await response.text()).toBe(wholeBody(result));
+          }
+        }
+      });
+    }
+  }
+
+  it("only the rules' own ZERO_LIMIT decision is kept: an equal copy is answered, not kept", async () => {
+    const rule = { id: "z", kept: {} as LimitKept };
+    const result = zero(rule);
+    const copy = { ...result, policy: { ...result.policy!, decision: { ...ZERO_LIMIT } } };
+    const response = tooManyRequests({ ...copy, policies: [copy.policy] }, "draft-11");
+    expect(await response.text()).toBe(wholeBody(result));
+    expect(rule.kept.zero429).toBeUndefined();
+  });
+});
