@@ -31,6 +31,7 @@ export const MUTATION_TESTS = [
   "test/limiter/respond-actions.test.ts",
   "test/limiter/summarize-order.test.ts",
   "test/limiter/quota-body.test.ts",
+  "test/limiter/restrictive.test.ts",
   "test/durable/lease-book.test.ts",
   "test/durable/precount-sync.test.ts",
   "test/durable/counter-cache.test.ts",
