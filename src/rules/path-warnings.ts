@@ -8,6 +8,7 @@ import { canonicalPath, decodedSlashes } from "../http/canonical-path.ts";
 import { domainPath } from "./paths.ts";
 import { indexPath, type JsonObject, keyPath } from "./reader.ts";
 import type { PathOptions, RuleError } from "./types.ts";
+import { documentsWarnings, isJsonObject } from "./warning-walk.ts";
 
 const UNRESERVED_ESCAPE = /%(2[DE]|3\d|4[1-9A-F]|5[\dA]|5F|6[1-9A-F]|7[\dA]|7E)/i;
 const DOT_SEGMENT = /(^|\/)(\.|%2e){1,2}(;[^/]*)?(\/|$)/i;
@@ -23,28 +24,24 @@ const DOT_SEGMENT = /(^|\/)(\.|%2e){1,2}(;[^/]*)?(\/|$)/i;
  * // [{ path: "$.routes[0].match.path", message: 'matched as "/login" (letter case folded, trailing slash dropped): ...' }]
  */
 export function pathWarnings(rules: unknown): RuleError[] {
-  const warnings: RuleError[] = [];
-  if (!Array.isArray(rules)) documentWarnings(rules, "$", warnings);
-  else for (const [i, doc] of rules.entries()) documentWarnings(doc, indexPath("$", i), warnings);
-  return warnings;
+  return documentsWarnings(rules, documentWarnings);
 }
 
-function documentWarnings(doc: unknown, at: string, warnings: RuleError[]): void {
-  if (!isObject(doc)) return;
-  const paths = isObject(doc.paths) ? doc.paths : {};
+function documentWarnings(doc: JsonObject, at: string, warnings: RuleError[]): void {
+  const paths = isJsonObject(doc.paths) ? doc.paths : {};
   const options: PathOptions = { caseSensitive: paths.case_sensitive === true, forward: "as_sent" };
   let builtinPath = false;
   const routes = Array.isArray(doc.routes) ? doc.routes : [];
   routes.forEach((route, i) => {
-    if (!isObject(route)) return;
+    if (!isJsonObject(route)) return;
     const routeAt = indexPath(keyPath(at, "routes"), i);
-    const pattern = isObject(route.match) ? route.match.path : undefined;
+    const pattern = isJsonObject(route.match) ? route.match.path : undefined;
     if (typeof pattern === "string") {
       const canonical = domainPath(options, pattern);
       if (canonical !== pattern) warnings.push({ path: keyPath(keyPath(routeAt, "match"), "path"), message: patternMessage(pattern, canonical, options) });
     }
     const descriptors = Array.isArray(route.descriptors) ? route.descriptors : [];
-    builtinPath ||= descriptors.some((d) => Array.isArray(d) && d.some((e) => isObject(e) && e.key === "path" && Object.keys(e).length === 1));
+    builtinPath ||= descriptors.some((d) => Array.isArray(d) && d.some((e) => isJsonObject(e) && e.key === "path" && Object.keys(e).length === 1));
   });
   if (builtinPath) treeWarnings(doc.descriptors, keyPath(at, "descriptors"), options, warnings);
 }
@@ -52,7 +49,7 @@ function documentWarnings(doc: unknown, at: string, warnings: RuleError[]): void
 function treeWarnings(level: unknown, at: string, options: PathOptions, warnings: RuleError[]): void {
   if (!Array.isArray(level)) return;
   level.forEach((node, i) => {
-    if (!isObject(node)) return;
+    if (!isJsonObject(node)) return;
     const nodeAt = indexPath(at, i);
     if (node.key === "path" && typeof node.value === "string") {
       const canonical = domainPath(options, node.value);
@@ -83,8 +80,4 @@ function patternMessage(pattern: string, canonical: string, options: PathOptions
   if (escapes.some((e) => /[a-f]/.test(e) && !UNRESERVED_ESCAPE.test(e))) why.push("escapes upper-cased");
   if (why.length === 0) why.push("characters percent-encoded");
   return `matched as ${JSON.stringify(canonical)} (${why.join(", ")}): requests are compared in canonical form; write ${JSON.stringify(canonical)} to say so`;
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

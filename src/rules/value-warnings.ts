@@ -7,6 +7,7 @@
  */
 import { indexPath, type JsonObject, keyPath } from "./reader.ts";
 import type { RuleError } from "./types.ts";
+import { documentsWarnings, isJsonObject } from "./warning-walk.ts";
 
 // The stored form of a long value: a readable prefix, "…sha256:" and 64 hex digits.
 const DIGEST_KEY = /…sha256:[0-9a-f]{64}$/;
@@ -23,23 +24,19 @@ const CLIENT_SOURCES = ["header", "cookie", "query"] as const;
  * // [{ path: "$.routes[0].descriptors[0][0]", message: 'placement "per_key" makes one Durable Object per value of header "x-k", …' }]
  */
 export function valueWarnings(rules: unknown): RuleError[] {
-  const warnings: RuleError[] = [];
-  if (!Array.isArray(rules)) documentWarnings(rules, "$", warnings);
-  else for (const [i, doc] of rules.entries()) documentWarnings(doc, indexPath("$", i), warnings);
-  return warnings;
+  return documentsWarnings(rules, documentWarnings);
 }
 
-function documentWarnings(doc: unknown, at: string, warnings: RuleError[]): void {
-  if (!isObject(doc)) return;
+function documentWarnings(doc: JsonObject, at: string, warnings: RuleError[]): void {
   digestWarnings(doc.descriptors, keyPath(at, "descriptors"), warnings);
   if (doc.placement !== "per_key") return;
   const routes = Array.isArray(doc.routes) ? doc.routes : [];
   routes.forEach((route, r) => {
-    if (!isObject(route) || !Array.isArray(route.descriptors)) return;
+    if (!isJsonObject(route) || !Array.isArray(route.descriptors)) return;
     route.descriptors.forEach((descriptor, d) => {
       if (!Array.isArray(descriptor)) return;
       descriptor.forEach((entry, e) => {
-        if (!isObject(entry)) return;
+        if (!isJsonObject(entry)) return;
         const source = CLIENT_SOURCES.find((s) => typeof entry[s] === "string");
         if (source === undefined) return;
         warnings.push({
@@ -56,7 +53,7 @@ function documentWarnings(doc: unknown, at: string, warnings: RuleError[]): void
 function digestWarnings(level: unknown, at: string, warnings: RuleError[]): void {
   if (!Array.isArray(level)) return;
   level.forEach((node, i) => {
-    if (!isObject(node)) return;
+    if (!isJsonObject(node)) return;
     const nodeAt = indexPath(at, i);
     if (typeof node.value === "string" && DIGEST_KEY.test(node.value)) {
       warnings.push({
@@ -68,8 +65,4 @@ function digestWarnings(level: unknown, at: string, warnings: RuleError[]): void
     }
     digestWarnings(node.descriptors, keyPath(nodeAt, "descriptors"), warnings);
   });
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -10,11 +10,12 @@
 // knowing the binding's name).
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { closeSync, cpSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { closeSync, cpSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, before, test } from "node:test";
+import { installPacked } from "./packed.mjs";
 
 const root = resolve(import.meta.dirname, "../..");
 const bin = (name) => join(root, "node_modules", ".bin", name);
@@ -74,17 +75,7 @@ export default {
 `;
 
 before(() => {
-  const packed = spawnSync("npm", ["pack", "--silent", "--pack-destination", scratch], { cwd: root, encoding: "utf8" });
-  assert.equal(packed.status, 0, `npm pack failed:\n${packed.stderr}`);
-  const tarball = join(scratch, packed.stdout.trim().split("\n").pop());
-  const installed = join(scratch, "node_modules", "floodgate");
-  mkdirSync(installed, { recursive: true });
-  const untar = spawnSync("tar", ["-xzf", tarball, "-C", installed, "--strip-components=1"], { encoding: "utf8" });
-  assert.equal(untar.status, 0, untar.stderr);
-  // The package's peer and the Workers types, as the user's own install would provide them (no network here).
-  symlinkSync(join(root, "node_modules", "hono"), join(scratch, "node_modules", "hono"));
-  mkdirSync(join(scratch, "node_modules", "@cloudflare"));
-  symlinkSync(join(root, "node_modules", "@cloudflare", "workers-types"), join(scratch, "node_modules", "@cloudflare", "workers-types"));
+  installPacked(root, scratch);
   cpSync(join(root, "test", "fixtures", "dropins"), join(scratch, "dropins"), { recursive: true });
   // An ES module project, as node16 resolution needs one to import an ESM-only package (written here: in the
   // repository it would make the folder a package of its own to the import rules).

@@ -7,11 +7,12 @@
 // app of docs/from-hono-rate-limiter.md, taken from the pages themselves.
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, before, test } from "node:test";
+import { installPacked } from "./packed.mjs";
 
 const root = resolve(import.meta.dirname, "../..");
 const bin = (name) => join(root, "node_modules", ".bin", name);
@@ -46,17 +47,7 @@ const rules = {
 };
 
 before(async () => {
-  const packed = spawnSync("npm", ["pack", "--silent", "--pack-destination", scratch], { cwd: root, encoding: "utf8" });
-  assert.equal(packed.status, 0, `npm pack failed:\n${packed.stderr}`);
-  const tarball = join(scratch, packed.stdout.trim().split("\n").pop());
-  const installed = join(scratch, "node_modules", "floodgate");
-  mkdirSync(installed, { recursive: true });
-  const untar = spawnSync("tar", ["-xzf", tarball, "-C", installed, "--strip-components=1"], { encoding: "utf8" });
-  assert.equal(untar.status, 0, untar.stderr);
-  // The package's peer and the Workers types, as the user's own install would provide them (no network here).
-  symlinkSync(join(root, "node_modules", "hono"), join(scratch, "node_modules", "hono"));
-  mkdirSync(join(scratch, "node_modules", "@cloudflare"));
-  symlinkSync(join(root, "node_modules", "@cloudflare", "workers-types"), join(scratch, "node_modules", "@cloudflare", "workers-types"));
+  installPacked(root, scratch);
   mkdirSync(join(scratch, "src"));
   writeFileSync(join(scratch, "src", "index.ts"), readmeBlock("ts", 'from "floodgate/hono"'));
   writeFileSync(join(scratch, "src", "rules.json"), JSON.stringify(rules));
