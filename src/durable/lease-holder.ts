@@ -53,7 +53,7 @@ export interface HeldLease {
 
 /**
  * What sizes a holder's leases: the one thing its users do differently
- * (docs/precount.md, "Lease size"; docs/placement.md, "Global limits decided
+ * (docs/precount.md, "One lease holder"; docs/placement.md, "Global limits decided
  * in the region").
  */
 export interface LeasePolicy<H extends HeldLease> {

@@ -41,7 +41,7 @@ export interface Entry extends HeldLease {
 }
 
 /**
- * An isolate's sizing policy (docs/precount.md, "Lease size"): what its rate
+ * An isolate's sizing policy (docs/precount.md, "One lease holder"): what its rate
  * since the last sync would take in two sync periods and two round trips to
  * the object (at least LEASE_MIN; × LEASE_GROWTH after running short), for
  * `leaseTtl(sync_ms)`; idle when no hit came

@@ -1,5 +1,5 @@
 /**
- * `reset` as Upstash ratelimit reports it (docs/from-upstash.md, "reset"):
+ * `reset` as Upstash ratelimit reports it (docs/from-upstash.md, "What differs"):
  * the window algorithms give the end of the current window, aligned to
  * multiples of the window since the epoch, allowed or refused; the token
  * bucket gives when its next token comes; floodgate's own algorithms give,
