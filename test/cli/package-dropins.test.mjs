@@ -11,27 +11,15 @@
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { closeSync, cpSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, before, test } from "node:test";
-import { installPacked } from "./packed.mjs";
+import { freePort, installPacked } from "./packed.mjs";
 
 const root = resolve(import.meta.dirname, "../..");
 const bin = (name) => join(root, "node_modules", ".bin", name);
 const scratch = mkdtempSync(join(tmpdir(), "floodgate-dropins-"));
 let wrangler;
-
-function freePort() {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.on("error", fail);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => done(port));
-    });
-  });
-}
 
 // The Worker of a user who names the binding LIMITS: the rules middleware, the Upstash-shaped Ratelimit made at
 // module scope, and hono-rate-limiter's options, each on the LIMITS namespace. A request carrying x-test-cf is

@@ -8,11 +8,10 @@
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, before, test } from "node:test";
-import { installPacked } from "./packed.mjs";
+import { freePort, installPacked } from "./packed.mjs";
 
 const root = resolve(import.meta.dirname, "../..");
 const bin = (name) => join(root, "node_modules", ".bin", name);
@@ -26,17 +25,6 @@ function readmeBlock(lang, marker, file = "README.md") {
     if (match[1].includes(marker)) return match[1];
   }
   throw new Error(`${file} has no \`\`\`${lang} block containing ${JSON.stringify(marker)}`);
-}
-
-function freePort() {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.on("error", fail);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => done(port));
-    });
-  });
 }
 
 // The app's own rules: three requests per minute per `x-user` under /api/.

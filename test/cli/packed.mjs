@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { mkdirSync, symlinkSync } from "node:fs";
+import { createServer } from "node:net";
 import { join } from "node:path";
 
 /**
@@ -20,4 +21,16 @@ export function installPacked(root, scratch) {
   symlinkSync(join(root, "node_modules", "hono"), join(scratch, "node_modules", "hono"));
   mkdirSync(join(scratch, "node_modules", "@cloudflare"));
   symlinkSync(join(root, "node_modules", "@cloudflare", "workers-types"), join(scratch, "node_modules", "@cloudflare", "workers-types"));
+}
+
+/** A port on 127.0.0.1 that was free a moment ago, for a `wrangler dev` of the scratch Worker. */
+export function freePort() {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.on("error", fail);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => done(port));
+    });
+  });
 }
