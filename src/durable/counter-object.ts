@@ -9,6 +9,7 @@ import { getAlgorithm, refund, reserve } from "../algorithms/index.ts";
 import type { Decision, Step } from "../algorithms/types.ts";
 import { CounterCache, MEMORY_BYTES } from "./counter-cache.ts";
 import { CounterStore } from "./counter-store.ts";
+import { HotKeys, withHotHint } from "./hot-keys.ts";
 import { LEASE_BOOK_BYTES, LeaseBook } from "./leases.ts";
 import { absorb, type CounterAccess, decideBesideLeases, leasedOn } from "./precount-sync.ts";
 import type { CounterCall, CounterVerdict, LimitCall, RefundCall, RelayCall, ReserveCall } from "../stored/wire-calls.ts";
@@ -70,6 +71,8 @@ export class CounterObject extends DurableObject {
   private readonly cache: CounterCache;
   /** Quota leased to pre-counting isolates (in memory: a restart ends every lease; docs: "Edge pre-counting"). */
   private readonly leases = new LeaseBook();
+  /** Hits and calls per counter lately: a hot one is answered with a hint to lease it (docs/precount.md, "Hot keys lease on their own"). */
+  private readonly hotKeys = new HotKeys();
   /** Concurrency slots (docs/concurrency.md), written through to storage. */
   private readonly slots: SlotBook;
   /** When the alarm is set for (undefined: none set). */
@@ -174,14 +177,14 @@ export class CounterObject extends DurableObject {
     switch (call.kind) {
       case undefined:
       case "decide":
-        return stamped(call, this.decideOne(call, now), now);
+        return withHotHint(call, stamped(call, this.decideOne(call, now), now), this.hotKeys, now);
       case "refund":
         return this.refundOne(call, now);
       case "reserve":
         // Windows not reserving were decided now, so `now` is when their hits were taken.
         return stamped(call, this.reserveOne(call, now), now);
       case "absorb":
-        return absorb(call, this.leases, this.access(now), now);
+        return withHotHint(call, absorb(call, this.leases, this.access(now), now), this.hotKeys, now);
       case "release":
       case "renew":
         return settleSlots(call, this.slots, SEP, now);

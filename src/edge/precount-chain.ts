@@ -52,7 +52,8 @@
 import type { CounterVerdict, SendBatch } from "../durable/protocol.ts";
 import type { Defer } from "../http/defer.ts";
 import { endSync, failSync, startSync } from "../durable/lease-holder.ts";
-import { refresh, setLease, syncCall, type Chain, type Entry, type PrecountStats } from "./precount-view.ts";
+import type { HotHints } from "./hot-hints.ts";
+import { precountId, refresh, setLease, syncCall, type Chain, type Entry, type PrecountStats } from "./precount-view.ts";
 
 /** A refresh chain ends this long after the request hosting it started it (Workers cancel waitUntil work 30 s after the response). */
 export const CHAIN_MAX_MS = 25_000;
@@ -75,11 +76,15 @@ export class Syncer {
   /** This isolate, as the objects' leases name it. */
   readonly holder: string;
 
-  constructor(send: SendBatch, now: () => number, stats: PrecountStats, holder: string = crypto.randomUUID()) {
+  /** Hot counters' hints (hot-hints.ts): a sync's answer on a counter pre-counted on a hint renews or ends it. */
+  private readonly hints: HotHints | undefined;
+
+  constructor(send: SendBatch, now: () => number, stats: PrecountStats, holder: string = crypto.randomUUID(), hints?: HotHints) {
     this.send = send;
     this.now = now;
     this.stats = stats;
     this.holder = holder;
+    this.hints = hints;
   }
 
   /**
@@ -140,6 +145,7 @@ export class Syncer {
     }
     refresh(entry, verdict.decisions, accepted, this.now());
     setLease(entry, verdict, sentAt, this.now());
+    if (entry.auto) learnHint(entry, verdict, this.hints);
     return hits;
   }
 
@@ -173,6 +179,20 @@ export class Syncer {
       }
     }
   }
+}
+
+/**
+ * Take an object's answer on a counter pre-counted on its hint: the sync
+ * period it names now (the object lengthens it as more isolates sync), or,
+ * no longer hot, the hint is dropped and the counter's next hits go to the
+ * object (the lease left is given back by the chain's next idle sync).
+ *
+ * @example
+ * if (entry.auto) learnHint(entry, verdict, hints);
+ */
+export function learnHint(entry: Entry, verdict: CounterVerdict, hints: HotHints | undefined): void {
+  hints?.learn(precountId(entry.call), verdict);
+  if (verdict.hot !== undefined) entry.syncMs = hints?.syncMsOf(precountId(entry.call)) ?? entry.syncMs;
 }
 
 /**

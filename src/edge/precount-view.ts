@@ -20,7 +20,10 @@ export const LEASE_GROWTH = 4;
 /** One pre-counted counter in one isolate: a lease holder's record (src/durable/lease-holder.ts), and what an isolate adds. */
 export interface Entry extends HeldLease {
   readonly objectName: string;
-  readonly syncMs: number;
+  /** The sync period: the rule's `sync_ms`, or, for a counter its object hinted hot, the period its object named last. */
+  syncMs: number;
+  /** Pre-counted on its object's hint (docs/precount.md, "Hot keys lease on their own"), not its rule's `precount`. */
+  readonly auto: boolean;
   /** The refresh chain, while one runs. */
   chain: Chain | undefined;
   /** Answers so far that showed the count moved by more than this isolate's own hits. */
@@ -88,11 +91,12 @@ export interface PrecountStats {
  * @example
  * const entry = newEntry("api/shard/3", call, 100, verdict.decisions, Date.now());
  */
-export function newEntry(objectName: string, call: CounterCall, syncMs: number, decisions: readonly Decision[], now: number): Entry {
+export function newEntry(objectName: string, call: CounterCall, syncMs: number, decisions: readonly Decision[], now: number, auto = false): Entry {
   const entry: Entry = {
     objectName,
     call: { key: call.key, limits: call.limits, cost: 1 },
     syncMs,
+    auto,
     snapshot: decisions,
     syncedAt: 0,
     budget: 0,

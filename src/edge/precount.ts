@@ -18,7 +18,8 @@ import type { CounterCall, CounterVerdict, SendBatch } from "../durable/protocol
 import type { Defer } from "../http/defer.ts";
 import { endSync, failSync, owesHits, spend, startSync } from "../durable/lease-holder.ts";
 import { leaseVerdict } from "../durable/lease-verdict.ts";
-import { Syncer } from "./precount-chain.ts";
+import { HotHints } from "./hot-hints.ts";
+import { learnHint, Syncer } from "./precount-chain.ts";
 import {
   canSpend,
   freshFor,
@@ -54,20 +55,23 @@ export class PrecountTable {
   private readonly now: () => number;
   private readonly syncer: Syncer;
   readonly stats: PrecountStats = { local: 0, strong: 0, flushes: 0, overshoot: 0 };
+  /** Counters their objects said are hot: leasable calls on them are pre-counted on the period named (hot-hints.ts). */
+  readonly hints = new HotHints();
 
   constructor(send: SendBatch, now: () => number) {
     this.send = send;
     this.now = now;
-    this.syncer = new Syncer(send, now, this.stats);
+    this.syncer = new Syncer(send, now, this.stats, undefined, this.hints);
   }
 
   /**
-   * Decide one call (cost ≥ 1) for a counter with precount enabled.
+   * Decide one call (cost ≥ 1) for a counter with precount enabled, or,
+   * `auto`, one its object hinted hot (syncMs: the period it named).
    *
    * @example
    * const verdict = await table.decide("api/shard/3", call, 100, defer);
    */
-  async decide(objectName: string, call: CounterCall, syncMs: number, defer: Defer): Promise<CounterVerdict> {
+  async decide(objectName: string, call: CounterCall, syncMs: number, defer: Defer, auto = false): Promise<CounterVerdict> {
     const local = this.decideLocally(call, syncMs, defer);
     if (local !== undefined) return local;
     const id = precountId(call);
@@ -109,8 +113,9 @@ export class PrecountTable {
     const accepted = syncs ? endSync(entry, sent, synced) : 0;
     this.stats.overshoot += sent - accepted;
     const decisions = synced?.decisions ?? verdict.decisions;
-    const learned = this.learn(id, objectName, call, syncMs, decisions, accepted + (verdict.allowed ? call.cost : 0), own);
+    const learned = this.learn(id, objectName, call, syncMs, decisions, accepted + (verdict.allowed ? call.cost : 0), own, auto);
     if (synced !== undefined) setLease(learned, synced, startedAt, this.now());
+    if (learned.auto) learnHint(learned, verdict, this.hints);
     // A strong decision is a round trip to the object too: the first lease is sized with it, not as if the object were here.
     else if (learned.roundTripMs === 0) learned.roundTripMs = Math.max(0, this.now() - startedAt);
     // When the hit was decided, not when it was asked: a slow object (a cold start) must not make a hot counter look cold.
@@ -176,7 +181,7 @@ export class PrecountTable {
   }
 
   /** Take a strong decision's answer as the view (creating the entry); `own`: it counts as this isolate's activity on the counter. */
-  private learn(id: string, objectName: string, call: CounterCall, syncMs: number, decisions: readonly Decision[], consumed: number, own: boolean): Entry {
+  private learn(id: string, objectName: string, call: CounterCall, syncMs: number, decisions: readonly Decision[], consumed: number, own: boolean, auto: boolean): Entry {
     const existing = this.entries.get(id);
     if (existing !== undefined) {
       if (own) {
@@ -188,7 +193,7 @@ export class PrecountTable {
       }
       return existing;
     }
-    const entry = newEntry(objectName, call, syncMs, decisions, this.now());
+    const entry = newEntry(objectName, call, syncMs, decisions, this.now(), auto);
     if (this.entries.size >= PRECOUNT_ENTRIES) this.evictIdle();
     this.entries.set(id, entry);
     return entry;

@@ -6,6 +6,8 @@
  */
 import type { CounterCall, CounterVerdict } from "../durable/protocol.ts";
 import type { BlockCache } from "./block-cache.ts";
+import type { HotHints } from "./hot-hints.ts";
+import { precountId } from "./precount-view.ts";
 import { ZERO_LIMIT } from "../rules/facts.ts";
 
 /** One counter call and what the edge may do with it, fixed when the call is planned. */
@@ -22,6 +24,13 @@ export interface EdgeCall {
   /** Set when the call may be pre-counted (every limit has `precount`): the smallest `sync_ms`. */
   readonly syncMs?: number;
   /**
+   * The call may be pre-counted when its object says the counter is hot
+   * (docs/precount.md, "Hot keys lease on their own"): a plain call, not
+   * refundable, from a request with somewhere to run syncs. The decision
+   * API never sets it (its callers ask for the object's exact answer).
+   */
+  readonly leasable?: boolean;
+  /**
    * Set when no counter state can change the answer (every limit is 0, see
    * `neverAllowed`): the verdict the object would give, answered without asking it.
    */
@@ -35,7 +44,7 @@ export interface EdgeCall {
 export type LocalRoute =
   | { readonly kind: "cached"; readonly verdict: CounterVerdict }
   | { readonly kind: "refused"; readonly verdict: CounterVerdict }
-  | { readonly kind: "precount"; readonly syncMs: number };
+  | { readonly kind: "precount"; readonly syncMs: number; readonly auto?: true };
 
 /** The route of one call at one instant. */
 export type Route = LocalRoute | { readonly kind: "remote" };
@@ -46,20 +55,24 @@ const REMOTE: Route = { kind: "remote" };
  * Route `item` at `now`: its fixed refusal if no state can allow it; its
  * cached block if it is cacheable and blocked;
  * else this isolate's pre-count if it is a plain call that adds hits to a
- * pre-counted counter (pre-counting may still ask the object); else the
- * object.
+ * pre-counted counter (its rule's `precount`, or, for a leasable call, its
+ * object's hint that the counter is hot, from `hints`; pre-counting may
+ * still ask the object); else the object.
  *
  * @example
  * const route = routeOf({ call, cacheable: true }, edge.blocks, Date.now());
  * if (route.kind === "cached") return route.verdict;
  */
-export function routeOf(item: EdgeCall, blocks: BlockCache, now: number): Route {
+export function routeOf(item: EdgeCall, blocks: BlockCache, now: number, hints?: HotHints): Route {
   if (item.refused !== undefined) return { kind: "refused", verdict: item.refused };
   const verdict = item.cacheable ? blocks.lookup(blockKey(item.call), now) : undefined;
   if (verdict !== undefined) return { kind: "cached", verdict };
   const { call, syncMs } = item;
-  if (syncMs !== undefined && call.cost > 0 && (call.kind === undefined || call.kind === "decide")) return { kind: "precount", syncMs };
-  return REMOTE;
+  if (call.cost <= 0 || (call.kind !== undefined && call.kind !== "decide")) return REMOTE;
+  if (syncMs !== undefined) return { kind: "precount", syncMs };
+  if (item.leasable !== true || hints === undefined || hints.size === 0 || call.slot !== undefined) return REMOTE;
+  const hinted = hints.syncMsOf(precountId(call));
+  return hinted === undefined ? REMOTE : { kind: "precount", syncMs: hinted, auto: true };
 }
 
 /**

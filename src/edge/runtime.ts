@@ -87,7 +87,7 @@ export class EdgeRuntime {
     // The pre-counted counters' ids, in order: computed once, used for both steps.
     const ids: string[] = [];
     for (const item of items) {
-      const route = routeOf(item, this.blocks, now);
+      const route = routeOf(item, this.blocks, now, this.precount.hints);
       if (route.kind === "remote") return undefined;
       if (route.kind === "precount") {
         const id = precountId(item.call);
@@ -126,23 +126,24 @@ export class EdgeRuntime {
   async decideCalls(objectName: string, items: readonly EdgeCall[], defer: Defer): Promise<CounterVerdict[]> {
     const now = this.now();
     // Most requests are one call the object decides: no per-call bookkeeping for them. Its route is found once.
-    const only = items.length === 1 ? routeOf(items[0], this.blocks, now) : undefined;
+    const only = items.length === 1 ? routeOf(items[0], this.blocks, now, this.precount.hints) : undefined;
     if (only?.kind === "remote") {
       const answers = await this.sendBatch(objectName, [items[0].call], defer);
       rememberBlock(items[0], answers[0], this.blocks, now, this.now());
+      this.learnHot(items[0], answers[0]);
       return answers;
     }
     const verdicts: CounterVerdict[] = new Array(items.length);
     const remote: number[] = [];
     const local: Promise<void>[] = [];
     items.forEach((item, i) => {
-      const route = only ?? routeOf(item, this.blocks, now);
+      const route = only ?? routeOf(item, this.blocks, now, this.precount.hints);
       if (route.kind === "cached" || route.kind === "refused") {
         this.countLocal(route.kind);
         verdicts[i] = route.verdict;
       } else if (route.kind === "precount") {
         local.push(
-          this.precount.decide(objectName, item.call, route.syncMs, defer).then((verdict) => {
+          this.precount.decide(objectName, item.call, route.syncMs, defer, route.auto === true).then((verdict) => {
             verdicts[i] = verdict;
             rememberBlock(item, verdict, this.blocks, now, this.now());
           }),
@@ -161,10 +162,16 @@ export class EdgeRuntime {
       remote.forEach((i, j) => {
         verdicts[i] = answers[j];
         rememberBlock(items[i], answers[j], this.blocks, now, receivedAt);
+        this.learnHot(items[i], answers[j]);
       });
     }
     await Promise.all(local);
     return verdicts;
+  }
+
+  /** An object's answer to a leasable call may say its counter is hot: its next calls are pre-counted (hot-hints.ts). */
+  private learnHot(item: EdgeCall, verdict: CounterVerdict): void {
+    if (item.leasable === true && (verdict.hot !== undefined || this.precount.hints.size > 0)) this.precount.hints.learn(precountId(item.call), verdict);
   }
 
   private countLocal(kind: "cached" | "refused"): void {

@@ -116,7 +116,9 @@ export function plan(requests: readonly DomainDescriptors[], options: PlanOption
       outcomes[index].counter = { object: name, call };
       let list = byObject.get(name);
       if (list === undefined) byObject.set(name, (list = []));
-      list.push({ call, cacheable: !shadow && plain && !refundable, syncMs, refused, outcome: index, limits, honoured });
+      // A call its object may hint hot is pre-counted then (docs/precount.md, "Hot keys lease on their own"); relayed calls are the relay's.
+      const leasable = precount && plain && !refundable && relayTo === undefined && syncMs === undefined;
+      list.push({ call, cacheable: !shadow && plain && !refundable, syncMs, leasable, refused, outcome: index, limits, honoured });
     }
   }
   return { outcomes, byObject };

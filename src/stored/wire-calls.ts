@@ -170,6 +170,12 @@ export interface CounterVerdict {
   readonly delayMs?: number;
   /** For allowed refundable calls: the object's clock when it took the hits. */
   readonly chargedAt?: number;
+  /**
+   * For plain decisions and pre-counting syncs on a counter hot at its
+   * object: pre-count it with this sync period (docs/precount.md, "Hot keys
+   * lease on their own"). Absent: not hot (or an object of an older deploy).
+   */
+  readonly hot?: { readonly syncMs: number };
 }
 
 /**

@@ -50,6 +50,7 @@ describe("pre-counting view", () => {
       objectName: "obj",
       call: { key: "k", limits: call.limits, cost: 1 },
       syncMs: SYNC,
+      auto: false,
       snapshot: decisions,
       syncedAt: 1_000,
       budget: 0,
