@@ -181,7 +181,16 @@ export class PrecountTable {
   }
 
   /** Take a strong decision's answer as the view (creating the entry); `own`: it counts as this isolate's activity on the counter. */
-  private learn(id: string, objectName: string, call: CounterCall, syncMs: number, decisions: readonly Decision[], consumed: number, own: boolean, auto: boolean): Entry {
+  private learn(
+    id: string,
+    objectName: string,
+    call: CounterCall,
+    syncMs: number,
+    decisions: readonly Decision[],
+    consumed: number,
+    own: boolean,
+    auto: boolean,
+  ): Entry {
     const existing = this.entries.get(id);
     if (existing !== undefined) {
       if (own) {
