@@ -24,6 +24,10 @@ const { values } = parseArgs({
     "in-flight": { type: "string", default: "2" },
     seconds: { type: "string", default: "10" },
     "no-build": { type: "boolean", default: false },
+    // Another path for the first phase (e.g. /sharded/precount-hot, the same key with precount on its rule).
+    "open-path": { type: "string" },
+    // Coalescing off in every isolate (BENCH_COALESCING=off, bench/workers/floodgate-entry.ts).
+    "no-coalesce": { type: "boolean", default: false },
   },
 });
 const work = join(root, "bench", ".work", "hot-key");
@@ -44,12 +48,14 @@ if (values["no-build"]) {
     JSON.stringify(floodgate, (_, v) => (v instanceof Set ? [...v] : v)),
   );
 }
+if (values["no-coalesce"]) floodgate = { ...floodgate, vars: { ...floodgate.vars, BENCH_COALESCING: "off" } };
 const result = await measureHotKey({
   floodgate,
   workDir: work,
   edges: Number(values.edges),
   inFlight: Number(values["in-flight"]),
   seconds: Number(values.seconds),
+  ...(values["open-path"] ? { openPath: values["open-path"] } : {}),
   log: (line) => console.error(line),
 });
 writeFileSync(join(work, "result.json"), `${JSON.stringify(result, null, 2)}\n`);
