@@ -29,7 +29,7 @@ export const HOT_PATHS = { open: "/sharded/hot-key-auto", limited: "/sharded/hot
  * const result = await measureHotKey({ floodgate: built.floodgate, workDir, edges: 64, seconds: 10, log: console.log });
  * result.open.callsPerSecond; // [612, 240, …]
  */
-export async function measureHotKey({ floodgate, workDir, edges = 64, inFlight = 2, seconds = 10, limit = 10_000, openPath = HOT_PATHS.open, log = () => {} }) {
+export async function measureHotKey({ floodgate, workDir, edges = 64, inFlight = 2, seconds = 10, limit = 1_000, openPath = HOT_PATHS.open, log = () => {} }) {
   const storageDir = join(workDir, "storage");
   rmSync(storageDir, { recursive: true, force: true });
   const { path: configPath, ports } = await writeOvershootConfig(workDir, floodgate, edges, storageDir);
