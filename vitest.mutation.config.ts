@@ -43,10 +43,13 @@ export const MUTATION_TESTS = [
   "test/stored/formats.test.ts",
   "test/http/*.test.ts",
   "test/request/client-ip.test.ts",
+  "test/request/client-ip-exact.test.ts",
   "test/request/descriptors.test.ts",
+  "test/request/descriptors-plain.test.ts",
   "test/request/cost-forward-plain.test.ts",
   "test/request/location.test.ts",
   "test/origin/origin-view.test.ts",
+  "test/origin/origin-view-exact.test.ts",
   "test/ratelimit/dropins-plain.test.ts",
   "test/hono/compat-plain.test.ts",
 ];

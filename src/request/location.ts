@@ -44,12 +44,8 @@ export const CONTINENT_HINTS: ReadonlyMap<string, LocationHint> = new Map([
 export function regionOf(cf: unknown): Region {
   if (typeof cf !== "object" || cf === null) return LOCAL_REGION;
   const { colo, country, continent } = cf as Record<string, unknown>;
-  return (
-    (typeof colo === "string" ? COLO_HINTS.get(colo) : undefined) ??
-    (typeof country === "string" ? COUNTRY_HINTS.get(country) : undefined) ??
-    (typeof continent === "string" ? CONTINENT_HINTS.get(continent) : undefined) ??
-    LOCAL_REGION
-  );
+  // A value that is not a string is no key of these maps of strings.
+  return COLO_HINTS.get(colo as string) ?? COUNTRY_HINTS.get(country as string) ?? CONTINENT_HINTS.get(continent as string) ?? LOCAL_REGION;
 }
 
 /**

@@ -105,9 +105,9 @@ export function originPath(canonical: string, mode: EncodedSlashes): string {
  */
 export function originHost(host: string): string {
   let end = host.length;
-  while (end > 0 && host.charCodeAt(end - 1) === 46 /* . */) end--;
-  const name = end === host.length ? host : host.slice(0, end);
-  return name.toLowerCase();
+  // charCodeAt(-1) is NaN: the loop stops at the start.
+  while (host.charCodeAt(end - 1) === 46 /* . */) end--;
+  return host.slice(0, end).toLowerCase();
 }
 
 /**
@@ -156,8 +156,7 @@ export function headerValue(name: string, value: string): string {
  * hyphenName("X_Api_Key"); // "x-api-key"
  */
 export function hyphenName(name: string): string {
-  const lower = name.toLowerCase();
-  return lower.indexOf("_") < 0 ? lower : lower.replaceAll("_", "-");
+  return name.toLowerCase().replaceAll("_", "-");
 }
 
 /**

@@ -2,6 +2,7 @@
 // which files count for a folder, how a score is made, and when the gate fails.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { mergeReports } from "../mutation/merge-baselines.mjs";
 import { folderScores, globMatcher, scoreTable } from "../mutation/scores.mjs";
 
 const mutants = (statuses) => ({ mutants: statuses.map((status) => ({ status })) });
@@ -47,5 +48,40 @@ describe("folderScores", () => {
     const { text } = scoreTable([row("x", 90), row("y", 80)]);
     assert.match(text, /^x\s+10 .* 90\.00 %\s+85 % ok$/m);
     assert.match(text, /^y\s+10 .* 80\.00 %\s+85 % BELOW$/m);
+  });
+});
+
+describe("mergeReports (the gate baseline from per-scope runs)", () => {
+  const test = (id, name) => ({ id, name, location: { start: { line: 1, column: 1 } } });
+  // Two runs that numbered the same tests differently: "t.ts" "b" is 1 in the first and 0 in the second.
+  const first = {
+    schemaVersion: "2",
+    files: { "src/a.ts": { source: "a", mutants: [{ id: "m", status: "Killed", coveredBy: ["0", "1"], killedBy: ["1"] }] } },
+    testFiles: { "t.ts": { source: "t", tests: [test("0", "a"), test("1", "b")] } },
+  };
+  const second = {
+    schemaVersion: "2",
+    files: { "src/b.ts": { source: "b", mutants: [{ id: "n", status: "Survived", coveredBy: ["0", "2", "9"] }] } },
+    testFiles: { "t.ts": { source: "t", tests: [test("0", "b")] }, "u.ts": { source: "u", tests: [test("2", "c")] } },
+  };
+
+  it("renumbers tests once per file and name, and points every mutant at the renumbered ones", () => {
+    const merged = mergeReports([first, second]);
+    assert.equal(merged.schemaVersion, "2");
+    assert.deepEqual(
+      merged.testFiles["t.ts"].tests.map((t) => [t.id, t.name]),
+      [
+        ["0", "a"],
+        ["1", "b"],
+      ],
+    );
+    assert.deepEqual(
+      merged.testFiles["u.ts"].tests.map((t) => [t.id, t.name]),
+      [["2", "c"]],
+    );
+    assert.deepEqual(merged.files["src/a.ts"].mutants[0], { id: "m", status: "Killed", coveredBy: ["0", "1"], killedBy: ["1"] });
+    // An id the report does not list (9) is dropped rather than pointed at another report's test.
+    assert.deepEqual(merged.files["src/b.ts"].mutants[0].coveredBy, ["1", "2"]);
+    assert.equal(second.files["src/b.ts"].mutants[0].coveredBy.length, 3);
   });
 });

@@ -139,6 +139,13 @@ describe("forwardedRequest", () => {
     expect(forwarded.headers.get("x-other")).toBe("o1, o2");
     const single = new Request("http://gw/", { headers: { "x-api-key": "k1", "x-tenant": "t", "x-other": "o1, o2" } });
     expect(forwardedRequest(rules, single)).toBe(single);
+    // An empty first line: the joined text starts with the comma, and is still sent as one line.
+    const emptyFirst = new Headers();
+    emptyFirst.append("x-api-key", "");
+    emptyFirst.append("x-api-key", "k2");
+    const sentEmptyFirst = new Request("http://gw/", { headers: emptyFirst });
+    expect(sentEmptyFirst.headers.get("x-api-key")).toBe(", k2");
+    expect(forwardedRequest(rules, sentEmptyFirst)).not.toBe(sentEmptyFirst);
     expect(limitedHeaders(compiled({ domain: "n", routes: [{ match: {}, descriptors: [[{ key: "remote_address" }]] }] }))).toEqual([]);
   });
 });
