@@ -1,0 +1,88 @@
+/**
+ * (b) Faults never open the gate (docs/reliability.md, "Failure mode"): the
+ * edge's object calls fail as the platform fails them (worker/faults.ts),
+ * in services of their own, each its own isolate:
+ * - `faults-30`: 30 % of calls overloaded or reset (in turn); a fresh key
+ *   with a limit of 50 gets 300 requests: 45–50 allowed;
+ * - `overload-50`: half the calls overloaded; a key already over its limit
+ *   (spent through `home`) gets 200 requests: none allowed;
+ * - `down-1`, `down-2`: every call fails (counters unreachable), with the
+ *   worker's default FAILURE_MODE (wrangler.toml's): a limit of 50 allows
+ *   at most 50 per isolate.
+ * Each row also checks that the faults were injected at their share, so
+ * none passes because nothing failed.
+ */
+import { freshKey, platformJson, send } from "../lib/traffic.mjs";
+
+const PATH = "/limit-50";
+const LIMIT = 50;
+/** Requests in flight at once into one isolate: enough for its coalescer to batch. */
+const IN_FLIGHT = 10;
+
+/** The services (id → PLATFORM_FAULTS) these checks need. */
+export const FAULT_SERVICES = {
+  "faults-30": "0.3:overloaded+retryable",
+  "overload-50": "0.5:overloaded",
+  "down-1": "1:unreachable",
+  "down-2": "1:unreachable",
+};
+
+const decisions = (counts) =>
+  Object.entries(counts.decisions)
+    .map(([d, n]) => `${d} ${n}`)
+    .join(", ");
+
+/** The calls of `service` that failed, and whether they are the planned share: ⌈calls × share⌉ (worker/faults.ts), at least one. */
+async function injected(port, share) {
+  const tally = await platformJson(port, "/__platform/faults");
+  const failed = Object.values(tally.failed).reduce((a, b) => a + b, 0);
+  return { text: `${failed} of ${tally.calls} calls failed`, ok: failed >= 1 && failed === Math.ceil(tally.calls * share - 1e-9) };
+}
+
+/**
+ * Rows of the fault checks. `failureMode` is the worker's default (for the row's name).
+ *
+ * @example
+ * const rows = await faultChecks({ ports, failureMode: "local" });
+ */
+export async function faultChecks({ ports, failureMode, log = () => {} }) {
+  const rows = [];
+
+  const fresh = await send({ ports: [ports["faults-30"]], path: PATH, key: freshKey("faults-30"), requests: 300, inFlight: IN_FLIGHT });
+  const fresh30 = await injected(ports["faults-30"], 0.3);
+  log(`faults-30: ${fresh.allowed} of 300 allowed (${decisions(fresh)}); ${fresh30.text}`);
+  rows.push({
+    check: "faults: 30 % of object calls overloaded or reset; a fresh key, limit 50, 300 requests",
+    measured: `${fresh.allowed} allowed (${fresh30.text})`,
+    bound: "45–50 allowed",
+    pass: fresh30.ok && fresh.allowed >= 45 && fresh.allowed <= LIMIT,
+  });
+
+  const overKey = freshKey("over-limit");
+  const spent = await send({ ports: [ports.home], path: PATH, key: overKey, requests: LIMIT + 10, inFlight: 1 });
+  const over = await send({ ports: [ports["overload-50"]], path: PATH, key: overKey, requests: 200, inFlight: IN_FLIGHT });
+  const over50 = await injected(ports["overload-50"], 0.5);
+  log(`overload-50: key spent through home (${spent.allowed} of ${spent.requests} allowed), then ${over.allowed} of 200 allowed (${decisions(over)}); ${over50.text}`);
+  rows.push({
+    check: "faults: 50 % of object calls overloaded; a key over its limit of 50, 200 requests",
+    measured: `${over.allowed} allowed (${over50.text})`,
+    bound: "0 allowed",
+    pass: spent.allowed === LIMIT && over50.ok && over.allowed === 0,
+  });
+
+  const downKey = freshKey("down");
+  const down = [];
+  for (const service of ["down-1", "down-2"]) {
+    const counts = await send({ ports: [ports[service]], path: PATH, key: downKey, requests: 300, inFlight: IN_FLIGHT });
+    const tally = await injected(ports[service], 1);
+    log(`${service}: ${counts.allowed} of 300 allowed (${decisions(counts)}); ${tally.text}`);
+    down.push({ counts, tally });
+  }
+  rows.push({
+    check: `faults: counters unreachable (every call fails), default FAILURE_MODE (${failureMode}); limit 50, 300 requests into each of 2 isolates`,
+    measured: `${down.map((d) => d.counts.allowed).join(" and ")} allowed`,
+    bound: "≤ 50 per isolate",
+    pass: down.every((d) => d.tally.ok && d.counts.allowed <= LIMIT),
+  });
+  return rows;
+}

@@ -1,0 +1,87 @@
+#!/usr/bin/env node
+// `npm run test:platform` (docs/testing.md, "test:platform"): does to the real
+// worker what Cloudflare does to Durable Objects in production, and checks
+// that every limit holds (docs/reliability.md, "Bounds and the tests that
+// hold them"). Builds the worker with wrangler as a deploy does (entry:
+// test/platform/worker/entry.ts, the suite's rules), runs it in one workerd
+// as several services (each its own isolate, all on the same counter
+// objects), then: (a) evictions, (b) object calls failing overloaded, reset
+// or unreachable at a rate, (c) bursts with and without request.cf, (d) one
+// hot key through many isolates. Prints a table (check, measured, bound,
+// pass) and exits 1 on any failure. Only 127.0.0.1 is contacted.
+//
+// Options: --isolates E (default 32) · --eviction idle|abort (default idle:
+// the runtime's own eviction) · --only eviction,faults,bursts,isolates ·
+// --keep (leave the build, config, log and storage in place; their folder is printed).
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { buildWorkers } from "../../bench/lib/build.mjs";
+import { startWorkerd } from "../../bench/lib/workerd.mjs";
+import { burstChecks } from "./checks/bursts.mjs";
+import { evictionCheck } from "./checks/eviction.mjs";
+import { FAULT_SERVICES, faultChecks } from "./checks/faults.mjs";
+import { edgeServices, isolateChecks } from "./checks/isolates.mjs";
+import { writePlatformConfig } from "./lib/config.mjs";
+import { closeConnections } from "./lib/traffic.mjs";
+
+process.env.WRANGLER_SEND_METRICS = "false";
+const { values: options } = parseArgs({
+  options: {
+    isolates: { type: "string", default: "32" },
+    eviction: { type: "string", default: "idle" },
+    only: { type: "string", default: "eviction,faults,bursts,isolates" },
+    keep: { type: "boolean", default: false },
+  },
+});
+const edges = Number(options.isolates);
+const only = new Set(options.only.split(","));
+if (!(Number.isInteger(edges) && edges >= 1 && edges <= 128)) throw new Error(`--isolates must be 1-128, not ${options.isolates}`);
+if (!["idle", "abort"].includes(options.eviction)) throw new Error(`--eviction must be idle or abort, not ${options.eviction}`);
+
+const root = new URL("../..", import.meta.url).pathname;
+const work = mkdtempSync(join(tmpdir(), "floodgate-platform-"));
+const started = performance.now();
+const log = (line) => console.log(`  ${((performance.now() - started) / 1000).toFixed(1).padStart(5)} s  ${line}`);
+
+const rows = [];
+let server;
+try {
+  log("building the worker (wrangler deploy --dry-run, entry test/platform/worker/entry.ts)");
+  const { platform } = await buildWorkers(root, join(work, "build"), [{ name: "platform", config: "wrangler.toml", entry: "test/platform/worker/entry.ts" }]);
+  const services = { home: "", ...FAULT_SERVICES, ...Object.fromEntries(edgeServices(edges).map((id) => [id, ""])) };
+  const { path, ports } = await writePlatformConfig(join(work, "config"), platform, services, join(work, "storage"));
+  server = await startWorkerd(path, ports, join(work, "workerd.log"), { inspectorPort: null });
+  log(`workerd (pid ${server.pid}) serving ${Object.keys(services).length} services, each its own isolate, on one counters namespace`);
+
+  if (only.has("eviction")) rows.push(...(await evictionCheck({ port: ports.home, mode: options.eviction, log })));
+  if (only.has("faults")) rows.push(...(await faultChecks({ ports, failureMode: platform.vars.FAILURE_MODE ?? "(unset)", log })));
+  if (only.has("bursts")) rows.push(...(await burstChecks({ port: ports.home, log })));
+  if (only.has("isolates")) rows.push(...(await isolateChecks({ ports, edges, log })));
+} catch (error) {
+  console.error(error);
+  rows.push({ check: "the run itself", measured: String(error.message ?? error).split("\n")[0], bound: "no error", pass: false });
+} finally {
+  closeConnections();
+  if (server) {
+    const warnings = await server.stop();
+    rows.push({
+      check: "no runtime warnings in workerd's log",
+      measured: `${warnings.total} warning(s)${warnings.total > 0 ? ` (see ${warnings.log})` : ""}`,
+      bound: "0",
+      pass: warnings.total === 0,
+    });
+  }
+  if (options.keep) console.log(`kept: ${work}`);
+  else rmSync(work, { recursive: true, force: true });
+}
+
+const widths = ["check", "measured", "bound"].map((k) => Math.max(k.length, ...rows.map((r) => r[k].length)));
+const line = (cells) => `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 4)).join(" | ")} |`;
+console.log(`\n${line(["check", "measured", "bound", "pass"])}`);
+console.log(line(widths.map((w) => "-".repeat(w)).concat("----")));
+for (const r of rows) console.log(line([r.check, r.measured, r.bound, r.pass ? "pass" : "FAIL"]));
+const failed = rows.filter((r) => !r.pass).length;
+console.log(`\ntest:platform: ${rows.length - failed} passed, ${failed} failed, in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+process.exit(failed === 0 ? 0 : 1);
