@@ -4,7 +4,8 @@
  * each gap, must refuse the third request. An eviction is either the
  * runtime's own (workerd, as Cloudflare, evicts an object after 10 s with
  * no request) or forced (`abort`: once the object's quiet write is due, the
- * object is aborted, which discards its memory as an eviction does). Either
+ * object is aborted, which discards its memory as an eviction does; only
+ * the key's own object, so the check can run beside the others). Either
  * way the check sees that a new instance answered after each gap, or fails:
  * a gap with no eviction proves nothing.
  */
@@ -20,7 +21,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The instance of the key's object, asked right after its request (so it is the one that answered). */
 async function instanceOf(port, key) {
-  const objects = await platformJson(port, "/__platform/objects");
+  const objects = await platformJson(port, `/__platform/objects?match=${encodeURIComponent(key)}`);
   const name = Object.keys(objects).find((n) => n.startsWith("platform-evict/key/") && n.includes(key));
   return name === undefined ? undefined : objects[name].instance;
 }
@@ -39,7 +40,7 @@ export async function evictionCheck({ port, mode = "idle", log = () => {} }) {
     if (i > 0) {
       if (mode === "abort") {
         await sleep(ABORT_AFTER_MS);
-        await platformJson(port, "/__platform/evict", "POST");
+        await platformJson(port, `/__platform/evict?match=${encodeURIComponent(key)}`, "POST");
         await sleep(IDLE_GAP_MS - ABORT_AFTER_MS);
       } else await sleep(IDLE_GAP_MS);
     }

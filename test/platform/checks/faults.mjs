@@ -19,15 +19,16 @@ const LIMIT = 50;
 /** Requests in flight at once into one isolate: enough for its coalescer to batch. */
 const IN_FLIGHT = 10;
 
-/** The services (id → PLATFORM_FAULTS) these checks need. */
+/** The services (id → vars) these checks need. */
 export const FAULT_SERVICES = {
-  "faults-30": "0.3:overloaded+retryable",
-  "overload-50": "0.5:overloaded",
-  "down-1": "1:unreachable",
-  "down-2": "1:unreachable",
+  "faults-30": { PLATFORM_FAULTS: "0.3:overloaded+retryable" },
+  "overload-50": { PLATFORM_FAULTS: "0.5:overloaded" },
+  "down-1": { PLATFORM_FAULTS: "1:unreachable" },
+  "down-2": { PLATFORM_FAULTS: "1:unreachable" },
 };
 
-const decisions = (counts) =>
+/** The answers by decision: `status 200` and `status 429` are the objects' (no X-RateLimit-Decision), the rest name the failure mode's. */
+export const decisions = (counts) =>
   Object.entries(counts.decisions)
     .map(([d, n]) => `${d} ${n}`)
     .join(", ");
@@ -62,7 +63,9 @@ export async function faultChecks({ ports, failureMode, log = () => {} }) {
   const spent = await send({ ports: [ports.home], path: PATH, key: overKey, requests: LIMIT + 10, inFlight: 1 });
   const over = await send({ ports: [ports["overload-50"]], path: PATH, key: overKey, requests: 200, inFlight: IN_FLIGHT });
   const over50 = await injected(ports["overload-50"], 0.5);
-  log(`overload-50: key spent through home (${spent.allowed} of ${spent.requests} allowed), then ${over.allowed} of 200 allowed (${decisions(over)}); ${over50.text}`);
+  log(
+    `overload-50: key spent through home (${spent.allowed} of ${spent.requests} allowed), then ${over.allowed} of 200 allowed (${decisions(over)}); ${over50.text}`,
+  );
   rows.push({
     check: "faults: 50 % of object calls overloaded; a key over its limit of 50, 200 requests",
     measured: `${over.allowed} allowed (${over50.text})`,

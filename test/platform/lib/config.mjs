@@ -4,8 +4,8 @@
  * `home` declares the Durable Object namespaces; every other service binds
  * the same ones (workerd.capnp, DurableObjectNamespaceDesignator's
  * `serviceName`), so all of them count against the same objects, as
- * isolates in different colos do. A service's `faults` goes to its
- * `PLATFORM_FAULTS`. Every socket reads `request.cf` from the `cf-blob`
+ * isolates in different colos do. A service's vars are added to (and win
+ * over) wrangler.toml's. Every socket reads `request.cf` from the `cf-blob`
  * header (HttpOptions' `cfBlobHeader`), so a request can arrive as from a
  * Cloudflare location.
  */
@@ -18,10 +18,10 @@ export const CF_HEADER = "cf-blob";
 
 const constName = (id) => `${id.replace(/[^A-Za-z0-9]+(.)/g, (_, c) => c.toUpperCase())}Worker`;
 
-function serviceConfig(id, worker, configDir, faults) {
+function serviceConfig(id, worker, configDir, serviceVars) {
   const modules = worker.modules.map((m) => `(name = ${text(m)}, esModule = embed ${text(relative(configDir, join(worker.dir, m)))})`);
   const home = id === "home" ? "" : `, serviceName = "home"`;
-  const vars = { ...worker.vars, ...(faults ? { PLATFORM_FAULTS: faults } : {}) };
+  const vars = { ...worker.vars, ...serviceVars };
   const bindings = [
     ...Object.entries(vars).map(([name, value]) => `(name = ${text(name)}, text = ${text(value)})`),
     ...worker.durableObjects.map((d) => `(name = ${text(d.binding)}, durableObjectNamespace = (className = ${text(d.className)}${home}))`),
@@ -42,11 +42,11 @@ function serviceConfig(id, worker, configDir, faults) {
 }
 
 /**
- * Write the config of `services` (id → PLATFORM_FAULTS text, or "" for
- * none; `home` first) into `dir`; return its path and each service's port.
+ * Write the config of `services` (id → its vars; `home` first) into `dir`;
+ * return its path and each service's port.
  *
  * @example
- * const { path, ports } = await writePlatformConfig(dir, built.platform, { home: "", "faults-30": "0.3:overloaded+retryable" }, storageDir);
+ * const { path, ports } = await writePlatformConfig(dir, built.platform, { home: {}, "faults-30": { PLATFORM_FAULTS: "0.3:overloaded+retryable" } }, storageDir);
  */
 export async function writePlatformConfig(dir, worker, services, storageDir) {
   mkdirSync(dir, { recursive: true });

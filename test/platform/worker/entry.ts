@@ -10,7 +10,8 @@
  *   platform's errors, before the object sees it;
  * - `/__platform/*`: the faults tally of this isolate, and, on the service
  *   that declares the objects, every started object's instance and calls,
- *   and evicting them all (worker/platform-object.ts).
+ *   and evicting them (`?match=`: those whose name holds it;
+ *   worker/platform-object.ts).
  */
 import type { Env } from "../../../src/config.ts";
 import { isolateContexts } from "../../../src/context/isolate.ts";
@@ -42,9 +43,9 @@ function withFaults(env: PlatformEnv): Env {
 
 const stubOf = (env: Env, name: string) => env.COUNTERS.getByName(name) as unknown as PlatformStub;
 
-/** Every started object's instance and calls; or, with `evict`, each one ended (its error is the eviction's). */
-async function objects(env: Env, evict: boolean): Promise<Response> {
-  const names = startedObjects();
+/** Every started object's instance and calls; or, with `evict`, each one whose name holds `match` ended (its error is the eviction's). */
+async function objects(env: Env, evict: boolean, match: string): Promise<Response> {
+  const names = startedObjects().filter((name) => name.includes(match));
   const answers = await Promise.all(
     names.map(async (name) => {
       if (!evict) return [name, await stubOf(env, name).platformState()];
@@ -62,10 +63,11 @@ async function objects(env: Env, evict: boolean): Promise<Response> {
 export default {
   fetch(request, env, ctx) {
     if (request.url.includes("/__platform/")) {
-      const { pathname } = new URL(request.url);
+      const { pathname, searchParams } = new URL(request.url);
+      const match = searchParams.get("match") ?? "";
       if (pathname === "/__platform/faults") return Response.json(tally);
-      if (pathname === "/__platform/objects") return objects(env, false);
-      if (pathname === "/__platform/evict" && request.method === "POST") return objects(env, true);
+      if (pathname === "/__platform/objects") return objects(env, false, match);
+      if (pathname === "/__platform/evict" && request.method === "POST") return objects(env, true, match);
     }
     return app.fetch(request, withFaults(env), ctx);
   },

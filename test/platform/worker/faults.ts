@@ -92,8 +92,7 @@ export function faultyCounters(counters: Env["COUNTERS"], plan: FaultPlan, tally
     });
   return new Proxy(counters, {
     get(target, property) {
-      if (property === "getByName")
-        return (name: string, options?: DurableObjectNamespaceGetDurableObjectOptions) => failing(target.getByName(name, options));
+      if (property === "getByName") return (name: string, options?: DurableObjectNamespaceGetDurableObjectOptions) => failing(target.getByName(name, options));
       if (property === "get") return (id: DurableObjectId, options?: DurableObjectNamespaceGetDurableObjectOptions) => failing(target.get(id, options));
       const member = Reflect.get(target, property);
       return typeof member === "function" ? member.bind(target) : member;

@@ -10,7 +10,7 @@
  */
 import { CounterObject } from "../../../src/durable/counter-object.ts";
 
-/** Objects started in this isolate, by name: the suite evicts them all at once. */
+/** Objects started in this isolate, by name: the suite lists and evicts them by name. */
 const started = new Set<string>();
 
 /**
