@@ -30,7 +30,7 @@ export function get(port, path, key, { cf, method = "GET" } = {}) {
       res.on("end", () => resolve({ status: res.statusCode, headers: res.headers, body }));
       res.on("error", reject);
     });
-    req.setTimeout(30_000, () => req.destroy(new Error(`no answer from 127.0.0.1:${port}${path} within 30 s`)));
+    req.setTimeout(60_000, () => req.destroy(new Error(`no answer from 127.0.0.1:${port}${path} within 60 s`)));
     req.on("error", reject);
     req.end();
   });
