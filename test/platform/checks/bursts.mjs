@@ -1,5 +1,5 @@
 /**
- * (c) Bursts get their quota (docs/reliability.md, "Bursts"): for every
+ * (c) Bursts get their quota (docs/reliability.md, "Bounds and the tests that hold them"): for every
  * algorithm, a fresh key with a limit of 100 (per hour, so nothing refills
  * within a burst) gets 120, then another fresh key 300, requests all at
  * once: 98–100 allowed. Once as a request with no location (no

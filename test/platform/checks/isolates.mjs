@@ -1,5 +1,5 @@
 /**
- * (d) One hot key through many isolates (docs/reliability.md, "Hot keys"):
+ * (d) One hot key through many isolates (docs/reliability.md, "Bounds and the tests that hold them"):
  * `edge-1` … `edge-E`, each its own isolate with its own coalescer, all on
  * the same counter objects, send one fresh key 3 × its limit (200 per
  * hour), 4 requests in flight per isolate: overshoot (allowed beyond the
