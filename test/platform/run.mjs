@@ -18,7 +18,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { buildWorkers } from "../../bench/lib/build.mjs";
 import { startWorkerd } from "../../bench/lib/workerd.mjs";
-import { burstChecks } from "./checks/bursts.mjs";
+import { BURST_SERVICES, burstChecks } from "./checks/bursts.mjs";
 import { evictionCheck } from "./checks/eviction.mjs";
 import { FAULT_SERVICES, faultChecks } from "./checks/faults.mjs";
 import { edgeServices, isolateChecks } from "./checks/isolates.mjs";
@@ -47,7 +47,7 @@ let server;
 try {
   log("building the worker (wrangler deploy --dry-run, entry test/platform/worker/entry.ts)");
   const { platform } = await buildWorkers(root, join(work, "build"), [{ name: "platform", config: "wrangler.toml", entry: "test/platform/worker/entry.ts" }]);
-  const services = { home: {}, ...FAULT_SERVICES, ...edgeServices(edges) };
+  const services = { home: {}, ...FAULT_SERVICES, ...BURST_SERVICES, ...edgeServices(edges) };
   const { path, ports } = await writePlatformConfig(join(work, "config"), platform, services, join(work, "storage"));
   server = await startWorkerd(path, ports, join(work, "workerd.log"), { inspectorPort: null });
   log(`workerd (pid ${server.pid}) serving ${Object.keys(services).length} services, each its own isolate, on one counters namespace`);
@@ -58,7 +58,7 @@ try {
     .catch((error) => [{ check: "eviction: the run itself", measured: String(error.message ?? error).split("\n")[0], bound: "no error", pass: false }]);
   const others = [];
   if (only.has("faults")) others.push(...(await faultChecks({ ports, failureMode: platform.vars.FAILURE_MODE ?? "(unset)", log })));
-  if (only.has("bursts")) others.push(...(await burstChecks({ port: ports.home, log })));
+  if (only.has("bursts")) others.push(...(await burstChecks({ port: ports.bursts, log })));
   if (only.has("isolates")) others.push(...(await isolateChecks({ ports, edges, log })));
   rows.push(...(await evictions), ...others);
 } catch (error) {
