@@ -15,6 +15,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { buildWorkers } from "../../bench/lib/build.mjs";
 import { startWorkerd } from "../../bench/lib/workerd.mjs";
@@ -37,7 +38,7 @@ const edges = Number(options.isolates);
 const only = new Set(options.only.split(","));
 if (!(Number.isInteger(edges) && edges >= 1 && edges <= 128)) throw new Error(`--isolates must be 1-128, not ${options.isolates}`);
 
-const root = new URL("../..", import.meta.url).pathname;
+const root = fileURLToPath(new URL("../..", import.meta.url));
 const work = mkdtempSync(join(tmpdir(), "floodgate-platform-"));
 const started = performance.now();
 const log = (line) => console.log(`  ${((performance.now() - started) / 1000).toFixed(1).padStart(5)} s  ${line}`);

@@ -31,9 +31,9 @@ export class PlatformCounterObject extends CounterObject {
     if (ctx.id.name !== undefined) started.add(ctx.id.name);
   }
 
-  /** Which instance this is (a new one after every eviction) and the calls it has decided. */
-  platformState(): { instance: string; calls: number } {
-    return { instance: this.instance, calls: this.usage().calls };
+  /** Which instance this is (a new one after every eviction), the calls it has decided, and when its alarm is set for (null: none). */
+  async platformState(): Promise<{ instance: string; calls: number; alarmAt: number | null }> {
+    return { instance: this.instance, calls: this.usage().calls, alarmAt: await this.ctx.storage.getAlarm() };
   }
 
   /** End this instance as the runtime does on an eviction or a reset: nothing in memory survives. */
