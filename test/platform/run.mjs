@@ -1,0 +1,93 @@
+#!/usr/bin/env node
+// `npm run test:platform` (docs/testing.md, "test:platform"): does to the real
+// worker what Cloudflare does to Durable Objects in production, and checks
+// that every limit holds (docs/reliability.md, "Bounds and the tests that
+// hold them"). Builds the worker with wrangler as a deploy does (entry:
+// test/platform/worker/entry.ts, the suite's rules), runs it in one workerd
+// as several services (each its own isolate, all on the same counter
+// objects), then: (a) evictions, (b) object calls failing overloaded, reset
+// or unreachable at a rate, (c) bursts with and without request.cf, (d) one
+// hot key through many isolates. Prints a table (check, measured, bound,
+// pass) and exits 1 on any failure. Only 127.0.0.1 is contacted.
+//
+// Options: --isolates E (default 64) · --only eviction,faults,bursts,isolates ·
+// --keep (leave the build, config, log and storage in place; their folder is printed).
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { buildWorkers } from "../../bench/lib/build.mjs";
+import { startWorkerd } from "../../bench/lib/workerd.mjs";
+import { BURST_SERVICES, burstChecks } from "./checks/bursts.mjs";
+import { evictionCheck } from "./checks/eviction.mjs";
+import { FAULT_SERVICES, faultChecks } from "./checks/faults.mjs";
+import { edgeServices, isolateChecks } from "./checks/isolates.mjs";
+import { writePlatformConfig } from "./lib/config.mjs";
+import { closeConnections } from "./lib/traffic.mjs";
+
+process.env.WRANGLER_SEND_METRICS = "false";
+const { values: options } = parseArgs({
+  options: {
+    isolates: { type: "string", default: "64" },
+    only: { type: "string", default: "eviction,faults,bursts,isolates" },
+    keep: { type: "boolean", default: false },
+  },
+});
+const edges = Number(options.isolates);
+const CHECKS = ["eviction", "faults", "bursts", "isolates"];
+const only = new Set(options.only.split(","));
+for (const name of only) if (!CHECKS.includes(name)) throw new Error(`--only takes ${CHECKS.join(", ")}, not ${name}`);
+if (!(Number.isInteger(edges) && edges >= 1 && edges <= 128)) throw new Error(`--isolates must be 1-128, not ${options.isolates}`);
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const work = mkdtempSync(join(tmpdir(), "floodgate-platform-"));
+const started = performance.now();
+const log = (line) => console.log(`  ${((performance.now() - started) / 1000).toFixed(1).padStart(5)} s  ${line}`);
+
+const rows = [];
+let server;
+try {
+  log("building the worker (wrangler deploy --dry-run, entry test/platform/worker/entry.ts)");
+  const { platform } = await buildWorkers(root, join(work, "build"), [{ name: "platform", config: "wrangler.toml", entry: "test/platform/worker/entry.ts" }]);
+  const services = { home: {}, ...FAULT_SERVICES, ...BURST_SERVICES, ...edgeServices(edges) };
+  const { path, ports } = await writePlatformConfig(join(work, "config"), platform, services, join(work, "storage"));
+  server = await startWorkerd(path, ports, join(work, "workerd.log"), { inspectorPort: null });
+  log(`workerd (pid ${server.pid}) serving ${Object.keys(services).length} services, each its own isolate, on one counters namespace`);
+
+  // The evictions mostly wait (12 s gaps) on objects of their own (placement per_key): the other checks run meanwhile.
+  const evictions = Promise.all((only.has("eviction") ? ["idle", "abort"] : []).map((mode) => evictionCheck({ port: ports.home, mode, log })))
+    .then((r) => r.flat())
+    .catch((error) => [{ check: "eviction: the run itself", measured: String(error.message ?? error).split("\n")[0], bound: "no error", pass: false }]);
+  const others = [];
+  if (only.has("faults")) others.push(...(await faultChecks({ ports, failureMode: platform.vars.FAILURE_MODE ?? "(unset)", log })));
+  if (only.has("bursts")) others.push(...(await burstChecks({ port: ports.bursts, log })));
+  if (only.has("isolates")) others.push(...(await isolateChecks({ ports, edges, log })));
+  rows.push(...(await evictions), ...others);
+} catch (error) {
+  console.error(error);
+  rows.push({ check: "the run itself", measured: String(error.message ?? error).split("\n")[0], bound: "no error", pass: false });
+} finally {
+  closeConnections();
+  if (server) {
+    const warnings = await server.stop();
+    for (const { kind, line, count } of warnings.lines.slice(0, 5)) console.log(`  workerd ${kind} (${count}×): ${line}`);
+    rows.push({
+      check: "no runtime warnings in workerd's log",
+      measured: `${warnings.total} warning(s)${warnings.total > 0 ? " (printed above; --keep keeps the log)" : ""}`,
+      bound: "0",
+      pass: warnings.total === 0,
+    });
+  }
+  if (options.keep) console.log(`kept: ${work}`);
+  else rmSync(work, { recursive: true, force: true });
+}
+
+const widths = ["check", "measured", "bound"].map((k) => Math.max(k.length, ...rows.map((r) => r[k].length)));
+const line = (cells) => `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 4)).join(" | ")} |`;
+console.log(`\n${line(["check", "measured", "bound", "pass"])}`);
+console.log(line(widths.map((w) => "-".repeat(w)).concat("----")));
+for (const r of rows) console.log(line([r.check, r.measured, r.bound, r.pass ? "pass" : "FAIL"]));
+const failed = rows.filter((r) => !r.pass).length;
+console.log(`\ntest:platform: ${rows.length - failed} passed, ${failed} failed, in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+process.exit(failed === 0 ? 0 : 1);
