@@ -18,7 +18,7 @@ import { homeOf } from "./regions.ts";
 import { HomeLink, type HomeSend } from "./relay-link.ts";
 import { canSpend, type Held, newHeld, RELAY_IDLE_MS, RELAY_LEASE_TTL_MS, RELAY_RENEW_MS, RELAY_SYNC_MS, syncCall, takeLease } from "./relay-lease.ts";
 
-export type { HomeSend } from "./relay-link.ts";
+export { type HomeSend, RELAY_HOME_TIMEOUT_MS } from "./relay-link.ts";
 export { RELAY_IDLE_MS, RELAY_LEASE_MIN, RELAY_LEASE_SHARE, RELAY_LEASE_TTL_MS, RELAY_RENEW_MS, RELAY_SYNC_MS } from "./relay-lease.ts";
 
 /** Bytes of per-key state a regional object keeps for global keys; idle keys beyond it are dropped, their leases given back. */
@@ -54,13 +54,41 @@ export class RegionalRelay {
   private heldBytes = 0;
   /** Set by the first relayed call (this object's name names its home). */
   private link: HomeLink | undefined;
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  /** When the next background sync is due (Infinity: none, nothing held). */
+  private dueAt = Infinity;
   private readonly send: HomeSend;
   private readonly now: () => number;
+  private readonly schedule: (at: number) => void;
 
-  constructor(send: HomeSend, now: () => number) {
+  /**
+   * `schedule(at)` asks the owner to call `syncDue` at `at` (a counter
+   * object sets its alarm: docs/placement.md, "What it costs"); without it,
+   * a timer does (tests of the relay alone).
+   */
+  constructor(send: HomeSend, now: () => number, schedule?: (at: number) => void) {
     this.send = send;
     this.now = now;
+    this.schedule = schedule ?? ((at) => void setTimeout(() => void this.syncDue(), Math.max(0, at - this.now())));
+  }
+
+  /** When the next background sync is due (Infinity: none): the owner's alarm is set no later. */
+  get nextSyncAt(): number {
+    return this.dueAt;
+  }
+
+  /**
+   * Run the background sync (the owner's alarm, at `nextSyncAt` or later;
+   * earlier is harmless): report hits, renew leases nearing their end, give
+   * back idle ones, drop keys that hold and owe nothing. Resolves once the
+   * home answered or failed.
+   *
+   * @example
+   * if (relay.nextSyncAt <= now) await relay.syncDue();
+   */
+  async syncDue(): Promise<void> {
+    if (this.dueAt === Infinity) return;
+    this.dueAt = Infinity;
+    await this.tick();
   }
 
   /** Estimated bytes of per-key state (RELAY_BYTES bounds it, keys with hits on their way aside). */
@@ -197,9 +225,8 @@ export class RegionalRelay {
     return synced;
   }
 
-  /** Every RELAY_SYNC_MS while keys are held: report hits, renew leases nearing their end, give back idle ones. */
+  /** Every RELAY_SYNC_MS while keys are held (`syncDue`): report hits, renew leases nearing their end, give back idle ones. */
   private async tick(): Promise<void> {
-    this.timer = undefined;
     const now = this.now();
     const syncs: Promise<void>[] = [];
     for (const [id, held] of this.held) {
@@ -214,10 +241,10 @@ export class RegionalRelay {
   }
 
   private wake(now: number): void {
-    if (this.timer !== undefined) return;
+    if (this.dueAt !== Infinity) return;
     // On multiples of the period, so every key's sync leaves in one call.
-    const due = (Math.floor(now / RELAY_SYNC_MS) + 1) * RELAY_SYNC_MS;
-    this.timer = setTimeout(() => void this.tick(), due - now);
+    this.dueAt = (Math.floor(now / RELAY_SYNC_MS) + 1) * RELAY_SYNC_MS;
+    this.schedule(this.dueAt);
   }
 
   /** The link to the home (made by the first relayed call, before any key is held). */
