@@ -6,9 +6,12 @@
  * precount-sync.ts unchanged at the home): it allows a hit from the
  * regional lease when the lease covers it, and otherwise asks the home on
  * the hit's behalf in one call that also reports what the region allowed
- * and asks for the next lease. Every RELAY_SYNC_MS it reports hits and
- * renews leases nearing their end, for all its keys in one call, and gives
- * back idle keys' leases. Leases live in memory only: nothing is written.
+ * and asks for the next lease. Every RELAY_SYNC_MS, on its object's alarm
+ * (`syncDue`), it reports hits and renews leases nearing their end, for all
+ * its keys in one call, and gives back idle keys' leases. A hit the home
+ * refused only for the leases out is allowed from this region's lease once
+ * it covers it (docs/placement.md, "Bursts"). Leases live in memory only:
+ * nothing is written.
  */
 import type { CounterCall, CounterVerdict, RelayCall } from "../stored/wire-calls.ts";
 import { endSync, failSync, owesHits, spend, startSync } from "./lease-holder.ts";
