@@ -24,6 +24,7 @@ import {
   syncCall,
   takeLease,
 } from "../../src/durable/relay-lease.ts";
+import { RELAY_HOME_TIMEOUT_MS } from "../../src/durable/relay-link.ts";
 import type { CounterCall, LimitCall } from "../../src/stored/wire-calls.ts";
 
 function limit(id: string, value: number): LimitCall {
@@ -59,6 +60,8 @@ describe("the relay's constants", () => {
     expect([RELAY_SYNC_MS, RELAY_LEASE_TTL_MS, RELAY_RENEW_MS, RELAY_IDLE_MS, RELAY_LEASE_MIN, RELAY_LEASE_SHARE, RELAY_LEASE_GROWTH]).toEqual([
       1_000, 10_000, 4_000, 5_000, 4, 4, 4,
     ]);
+    // docs/placement.md and docs/reliability.md, "The relay's failures": 2 s.
+    expect(RELAY_HOME_TIMEOUT_MS).toBe(2_000);
   });
 });
 
