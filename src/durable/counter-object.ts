@@ -100,6 +100,7 @@ export class CounterObject extends DurableObject {
   readonly relay = new RegionalRelay(
     async (home, calls) => verdictsFromWire(await counterStub(this.home(), home).decideText(toWire(calls), WIRE_VERSION)),
     () => this.clock(),
+    () => this.relaySyncScheduled(),
   );
   /** This object's name, as the first relayed call gave it. */
   private ownName: string | undefined;
@@ -254,15 +255,34 @@ export class CounterObject extends DurableObject {
     // Judged by when it was set for, not when it runs (a test may run it early).
     const setFor = this.alarmAt ?? now;
     this.alarmAt = undefined;
-    // An alarm with nothing to checkpoint is the sweep's, even if it runs early.
-    if (this.sweepAt !== undefined && (now >= this.sweepAt || this.cache.nextCheckpointAt === Infinity)) {
+    // An alarm with nothing to checkpoint is the sweep's, even if it runs early (unless set for the relay's sync).
+    if (this.sweepAt !== undefined && (now >= this.sweepAt || (this.cache.nextCheckpointAt === Infinity && setFor >= this.sweepAt))) {
       this.sweepAt = undefined;
       this.earliestIdleAt = this.cache.sweep(now);
       this.slots.sweep(now);
     } else if (this.cache.nextCheckpointAt <= setFor || setFor - this.lastCallAt >= QUIET_WRITE_MS) this.cache.checkpoint();
     // Otherwise a quiet write overtaken by calls: a long persist_ms keeps its few writes while calls go on.
     if (now - this.lastCallAt >= QUIET_WRITE_MS && this.cache.spillDue) this.cache.spillUnwritten();
+    // Started first: the sync it sends takes the relay's due time off what `schedule` sets the alarm for.
+    const relaySync = this.relaySyncDue(setFor, now);
     this.schedule(now);
+    await relaySync;
+  }
+
+  /**
+   * As a regional object, the relay's background sync when it is due
+   * (docs/placement.md, "What it costs"): on the object's one alarm, so an
+   * idle regional object holds no timer and may hibernate. Awaited, so the
+   * alarm's event lasts until the home answered (or the call timed out).
+   */
+  private async relaySyncDue(setFor: number, now: number): Promise<void> {
+    if (this.relay.nextSyncAt > Math.max(setFor, now)) return;
+    await this.relay.syncDue();
+  }
+
+  /** The relay wants a sync at `relay.nextSyncAt`: the alarm moves earlier if it must (`schedule` takes the earliest due). */
+  private relaySyncScheduled(): void {
+    this.schedule(this.clock());
   }
 
   /**
@@ -402,7 +422,7 @@ export class CounterObject extends DurableObject {
     }
     // Once calls stop, anything unsaved is written before an idle eviction could take it (a persist_ms may be longer).
     const quietAt = this.cache.spillDue || this.cache.nextCheckpointAt !== Infinity ? this.lastCallAt + QUIET_WRITE_MS : Infinity;
-    const at = Math.min(this.sweepAt ?? Infinity, this.cache.nextCheckpointAt, quietAt);
+    const at = Math.min(this.sweepAt ?? Infinity, this.cache.nextCheckpointAt, quietAt, this.relay.nextSyncAt);
     if (at === Infinity || (this.alarmAt !== undefined && this.alarmAt <= at)) return;
     this.alarmAt = at;
     void this.ctx.storage.setAlarm(at);

@@ -37,6 +37,14 @@ export const RELAY_LEASE_GROWTH = 4;
 export interface Held extends holder.HeldLease {
   /** Estimated bytes of this record, its key included (RELAY_BYTES bounds the sum). */
   readonly bytes: number;
+  /** Cost of the hits the home refused only for the leases out, waiting for this region's lease to cover them: the next sync asks for it too. */
+  wanting: number;
+  /** The lease the sync on its way asked for (what `dry` is judged by). */
+  asked: number;
+  /** The last sync answered got less than it asked for: the home has nothing more to lease this region, so a waiting hit the lease does not cover is refused. */
+  dry: boolean;
+  /** Settles once the sync on its way has been answered (or failed) and its lease taken: what a waiting hit waits for. */
+  synced: Promise<boolean> | undefined;
 }
 
 /**
@@ -54,7 +62,10 @@ export const RELAY_POLICY: holder.LeasePolicy<Held> = {
     const rate = held.hitsSinceSync / Math.max(RELAY_SYNC_MS, now - held.syncSentAt);
     const sized = Math.ceil(2 * (RELAY_SYNC_MS + held.roundTripMs) * rate);
     const cap = Math.ceil(Math.min(...held.call.limits.map((limit) => limit.limit)) / RELAY_LEASE_SHARE);
-    return Math.min(cap, Math.max(RELAY_LEASE_MIN, sized, held.short > 0 ? RELAY_LEASE_GROWTH * held.budget : 0));
+    const wanted = Math.min(cap, Math.max(RELAY_LEASE_MIN, sized, held.short > 0 ? RELAY_LEASE_GROWTH * held.budget : 0));
+    // Hits waiting for the lease to cover them are spent as soon as it comes: what they cost is asked for beyond the cap
+    // (docs/placement.md, "Bursts"). The sync already carries the pending hits, so what is left of the lease is budget − inflight.
+    return held.wanting > 0 ? Math.max(wanted, held.budget - held.inflight - held.pending + held.wanting) : wanted;
   },
 };
 
@@ -82,6 +93,10 @@ export function newHeld(call: CounterCall, now: number): Held {
     syncSentAt: now,
     short: 0,
     roundTripMs: 0,
+    wanting: 0,
+    asked: 0,
+    dry: false,
+    synced: undefined,
   };
 }
 
@@ -105,7 +120,9 @@ export function canSpend(held: Held, cost: number, now: number): boolean {
  * const call = syncCall(held, held.pending, holder, Date.now());
  */
 export function syncCall(held: Held, hits: number, holderId: string, now: number): AbsorbCall {
-  return holder.syncCall(held, hits, holderId, now, RELAY_POLICY);
+  const call = holder.syncCall(held, hits, holderId, now, RELAY_POLICY);
+  held.asked = call.lease?.want ?? 0;
+  return call;
 }
 
 /**
@@ -118,5 +135,6 @@ export function syncCall(held: Held, hits: number, holderId: string, now: number
 export function takeLease(held: Held, verdict: CounterVerdict, sentAt: number, receivedAt: number): void {
   held.snapshot = verdict.decisions;
   held.syncedAt = receivedAt;
+  held.dry = held.asked > 0 && (verdict.reserved ?? 0) < held.asked;
   holder.takeLease(held, verdict, sentAt, receivedAt, RELAY_POLICY);
 }

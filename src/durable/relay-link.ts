@@ -6,6 +6,15 @@
  */
 import type { CounterCall, CounterVerdict } from "./protocol.ts";
 
+/**
+ * How long a call to the home may go unanswered before it counts as failed:
+ * the hits it carried are pending again for the next sync (never lost; a
+ * home that took them after all charges them twice, which refuses more,
+ * never allows more), and the key is free to sync again. Longer than any
+ * decision timeout an edge waits for the hit it asked for (docs/reliability.md, "The relay's failures").
+ */
+export const RELAY_HOME_TIMEOUT_MS = 2_000;
+
 /** Sends calls to a home object by name (the regional object's `decideText` on the namespace it lives in, src/durable/own-namespace.ts). */
 export type HomeSend = (home: string, calls: readonly CounterCall[]) => Promise<CounterVerdict[]>;
 
@@ -85,7 +94,7 @@ export class HomeLink {
     this.queued = [];
     this.back = [];
     this.sent += 1;
-    const flight = this.send(this.home, [...batch.flatMap((queued) => queued.calls), ...back]).then(
+    const flight = withDeadline(this.send(this.home, [...batch.flatMap((queued) => queued.calls), ...back]), this.home).then(
       (answers) => {
         let at = 0;
         for (const queued of batch) {
@@ -100,4 +109,21 @@ export class HomeLink {
     this.flying.add(flight);
     void flight.finally(() => this.flying.delete(flight));
   }
+}
+
+/** `answer`, or a failure once RELAY_HOME_TIMEOUT_MS has passed without it (a home that hangs). */
+function withDeadline<T>(answer: Promise<T>, home: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`home ${home} did not answer within ${RELAY_HOME_TIMEOUT_MS} ms`)), RELAY_HOME_TIMEOUT_MS);
+    answer.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
 }

@@ -6,9 +6,12 @@
  * precount-sync.ts unchanged at the home): it allows a hit from the
  * regional lease when the lease covers it, and otherwise asks the home on
  * the hit's behalf in one call that also reports what the region allowed
- * and asks for the next lease. Every RELAY_SYNC_MS it reports hits and
- * renews leases nearing their end, for all its keys in one call, and gives
- * back idle keys' leases. Leases live in memory only: nothing is written.
+ * and asks for the next lease. Every RELAY_SYNC_MS, on its object's alarm
+ * (`syncDue`), it reports hits and renews leases nearing their end, for all
+ * its keys in one call, and gives back idle keys' leases. A hit the home
+ * refused only for the leases out is allowed from this region's lease once
+ * it covers it (docs/placement.md, "Bursts"). Leases live in memory only:
+ * nothing is written.
  */
 import type { CounterCall, CounterVerdict, RelayCall } from "../stored/wire-calls.ts";
 import { endSync, failSync, owesHits, spend, startSync } from "./lease-holder.ts";
@@ -18,11 +21,14 @@ import { homeOf } from "./regions.ts";
 import { HomeLink, type HomeSend } from "./relay-link.ts";
 import { canSpend, type Held, newHeld, RELAY_IDLE_MS, RELAY_LEASE_TTL_MS, RELAY_RENEW_MS, RELAY_SYNC_MS, syncCall, takeLease } from "./relay-lease.ts";
 
-export type { HomeSend } from "./relay-link.ts";
+export { type HomeSend, RELAY_HOME_TIMEOUT_MS } from "./relay-link.ts";
 export { RELAY_IDLE_MS, RELAY_LEASE_MIN, RELAY_LEASE_SHARE, RELAY_LEASE_TTL_MS, RELAY_RENEW_MS, RELAY_SYNC_MS } from "./relay-lease.ts";
 
 /** Bytes of per-key state a regional object keeps for global keys; idle keys beyond it are dropped, their leases given back. */
 export const RELAY_BYTES = 1 << 20;
+
+/** Syncs a hit the home refused for the leases out may wait for before it is refused: the one on its way, then one asking for it. */
+const TOP_UP_ROUNDS = 3;
 
 /** What a regional object did for global keys, for tests and the bench. */
 export interface RelayStats {
@@ -51,13 +57,41 @@ export class RegionalRelay {
   private heldBytes = 0;
   /** Set by the first relayed call (this object's name names its home). */
   private link: HomeLink | undefined;
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  /** When the next background sync is due (Infinity: none, nothing held). */
+  private dueAt = Infinity;
   private readonly send: HomeSend;
   private readonly now: () => number;
+  private readonly schedule: (at: number) => void;
 
-  constructor(send: HomeSend, now: () => number) {
+  /**
+   * `schedule(at)` asks the owner to call `syncDue` at `at` (a counter
+   * object sets its alarm: docs/placement.md, "What it costs"); without it,
+   * a timer does (tests of the relay alone).
+   */
+  constructor(send: HomeSend, now: () => number, schedule?: (at: number) => void) {
     this.send = send;
     this.now = now;
+    this.schedule = schedule ?? ((at) => void setTimeout(() => void this.syncDue(), Math.max(0, at - this.now())));
+  }
+
+  /** When the next background sync is due (Infinity: none): the owner's alarm is set no later. */
+  get nextSyncAt(): number {
+    return this.dueAt;
+  }
+
+  /**
+   * Run the background sync (the owner's alarm, at `nextSyncAt` or later;
+   * earlier is harmless): report hits, renew leases nearing their end, give
+   * back idle ones, drop keys that hold and owe nothing. Resolves once the
+   * home answered or failed.
+   *
+   * @example
+   * if (relay.nextSyncAt <= now) await relay.syncDue();
+   */
+  async syncDue(): Promise<void> {
+    if (this.dueAt === Infinity) return;
+    this.dueAt = Infinity;
+    await this.tick();
   }
 
   /** Estimated bytes of per-key state (RELAY_BYTES bounds it, keys with hits on their way aside). */
@@ -124,50 +158,84 @@ export class RegionalRelay {
     const syncs = !held.syncing;
     const sent = syncs ? startSync(held) : 0;
     if (syncs) calls.push(syncCall(held, sent, this.holder, now));
-    let answers: CounterVerdict[];
-    try {
-      answers = await this.home().call(calls);
-    } catch (error) {
-      // The home did not answer: the carried hits wait for the next sync rather than being lost.
-      if (syncs) failSync(held, sent);
-      throw error;
-    }
-    if (syncs) this.took(held, sent, answers[1], now);
+    const answered = this.home().call(calls);
+    // The lease is taken (or the carried hits put back, for the next sync) before anyone waiting on the sync looks.
+    if (syncs)
+      held.synced = answered.then(
+        (answers) => this.took(held, sent, answers[1], now),
+        () => this.failed(held, sent),
+      );
+    const answers = await answered;
     this.wake(this.now());
     // The home decided the hit before the sync in the same call told it of this region's own spent hits (and of any
     // allowed since), so what it says is left counts them as free: they are not.
-    return lessRemaining(answers[0], sent + held.pending + held.inflight);
+    const verdict = lessRemaining(answers[0], sent + held.pending + held.inflight);
+    return !verdict.allowed && verdict.provisional === true && call.cost > 0 ? this.overturn(held, call, verdict) : verdict;
   }
 
-  private took(held: Held, sent: number, verdict: CounterVerdict, sentAt: number): void {
+  /**
+   * A hit the home refused only because leases hold the quota, this
+   * region's own among them (docs/placement.md, "Bursts"): allowed from this
+   * region's lease once it covers it, after the sync on its way, or after a
+   * sync that asks for what covers it; refused if the home has no more to
+   * lease this region. Without it a burst is refused the lease the region
+   * took and did not get to spend.
+   */
+  private async overturn(held: Held, call: RelayCall, refusal: CounterVerdict): Promise<CounterVerdict> {
+    held.wanting += call.cost;
+    try {
+      for (let round = 0; round < TOP_UP_ROUNDS; round++) {
+        // A sync on its way may bring the lease that covers it; one at a time, so wait for it first.
+        while (held.syncing && held.synced !== undefined) if (!(await held.synced)) return refusal;
+        const now = this.now();
+        if (canSpend(held, call.cost, now)) {
+          spend(held, call.cost, now);
+          this.counts.local += 1;
+          this.wake(now);
+          return leaseVerdict(held, now);
+        }
+        if (held.dry || !(await this.sync(held, now))) return refusal;
+      }
+      return refusal;
+    } finally {
+      held.wanting -= call.cost;
+    }
+  }
+
+  private took(held: Held, sent: number, verdict: CounterVerdict, sentAt: number): boolean {
     this.counts.overshoot += sent - endSync(held, sent, verdict);
     takeLease(held, verdict, sentAt, this.now());
+    return true;
   }
 
-  /** Report and renew (or give back) one key's lease in the background. */
-  private async sync(held: Held, now: number): Promise<void> {
+  /** The home did not answer: the carried hits wait for the next sync rather than being lost. */
+  private failed(held: Held, sent: number): boolean {
+    failSync(held, sent);
+    return false;
+  }
+
+  /** Report and renew (or give back) one key's lease: whether the home answered. */
+  private sync(held: Held, now: number): Promise<boolean> {
     const sent = startSync(held);
     const call = syncCall(held, sent, this.holder, now);
-    let verdict: CounterVerdict;
-    try {
-      [verdict] = await this.home().call([call]);
-    } catch {
-      // The home did not answer: the hits wait for the next sync rather than being lost.
-      failSync(held, sent);
-      return;
-    }
-    this.took(held, sent, verdict, now);
+    const synced = this.home()
+      .call([call])
+      .then(
+        ([verdict]) => this.took(held, sent, verdict, now),
+        () => this.failed(held, sent),
+      );
+    held.synced = synced;
+    return synced;
   }
 
-  /** Every RELAY_SYNC_MS while keys are held: report hits, renew leases nearing their end, give back idle ones. */
+  /** Every RELAY_SYNC_MS while keys are held (`syncDue`): report hits, renew leases nearing their end, give back idle ones. */
   private async tick(): Promise<void> {
-    this.timer = undefined;
     const now = this.now();
     const syncs: Promise<void>[] = [];
     for (const [id, held] of this.held) {
       if (held.syncing) continue;
       const idle = now - held.lastHitAt >= RELAY_IDLE_MS;
-      if (held.pending > 0 || (held.budget > 0 && (idle || held.until - now <= RELAY_RENEW_MS))) syncs.push(this.sync(held, now));
+      if (held.pending > 0 || (held.budget > 0 && (idle || held.until - now <= RELAY_RENEW_MS))) syncs.push(this.sync(held, now).then(noop));
       else if (idle && held.budget === 0 && !owesHits(held)) this.remove(id);
     }
     if (syncs.length === 0 && this.link?.owesBack) syncs.push(this.link.call([]).then(noop, noop));
@@ -176,10 +244,10 @@ export class RegionalRelay {
   }
 
   private wake(now: number): void {
-    if (this.timer !== undefined) return;
+    if (this.dueAt !== Infinity) return;
     // On multiples of the period, so every key's sync leaves in one call.
-    const due = (Math.floor(now / RELAY_SYNC_MS) + 1) * RELAY_SYNC_MS;
-    this.timer = setTimeout(() => void this.tick(), due - now);
+    this.dueAt = (Math.floor(now / RELAY_SYNC_MS) + 1) * RELAY_SYNC_MS;
+    this.schedule(this.dueAt);
   }
 
   /** The link to the home (made by the first relayed call, before any key is held). */

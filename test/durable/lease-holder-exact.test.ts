@@ -24,6 +24,7 @@ import {
   syncCall,
   takeLease,
 } from "../../src/durable/relay-lease.ts";
+import { RELAY_HOME_TIMEOUT_MS } from "../../src/durable/relay-link.ts";
 import type { CounterCall, LimitCall } from "../../src/stored/wire-calls.ts";
 
 function limit(id: string, value: number): LimitCall {
@@ -59,6 +60,8 @@ describe("the relay's constants", () => {
     expect([RELAY_SYNC_MS, RELAY_LEASE_TTL_MS, RELAY_RENEW_MS, RELAY_IDLE_MS, RELAY_LEASE_MIN, RELAY_LEASE_SHARE, RELAY_LEASE_GROWTH]).toEqual([
       1_000, 10_000, 4_000, 5_000, 4, 4, 4,
     ]);
+    // docs/placement.md and docs/reliability.md, "The relay's failures": 2 s.
+    expect(RELAY_HOME_TIMEOUT_MS).toBe(2_000);
   });
 });
 
@@ -82,6 +85,10 @@ describe("newHeld", () => {
       syncSentAt: 1_234,
       short: 0,
       roundTripMs: 0,
+      wanting: 0,
+      asked: 0,
+      dry: false,
+      synced: undefined,
     });
     expect(newHeld({ key: "", cost: 1, limits: [] }, 0).bytes).toBe(160);
   });
@@ -241,6 +248,32 @@ describe("RELAY_POLICY", () => {
     // A small limit caps even the least lease: ⌈6 / 4⌉ = 2.
     const small: CounterCall = { key: "k", cost: 1, limits: [limit("a", 6)] };
     expect(RELAY_POLICY.want(held({ hitsSinceSync: 0, syncSentAt: 1_000 }, small), 2_000)).toBe(2);
+  });
+
+  // Docs, "Bursts": hits the home refused for the leases out wait for this region's lease to cover them; the sync asks
+  // for what is left of the lease plus what they cost, past the cap. Break tried: `held.inflight` left out of what is
+  // left (the lease asked for counted the hits the sync reports as still unspent).
+  it("asks for what is left of the lease and what the waiting hits cost, past the cap", () => {
+    const small: CounterCall = { key: "k", cost: 1, limits: [limit("a", 100)] };
+    // Left: 30 − 12 in flight = 18, and 9 waiting: 27 (the cap is 25).
+    expect(RELAY_POLICY.want(held({ budget: 30, inflight: 12, wanting: 9, syncSentAt: 1_000 }, small), 2_000)).toBe(27);
+    expect(RELAY_POLICY.want(held({ budget: 30, inflight: 12, pending: 2, wanting: 9, syncSentAt: 1_000 }, small), 2_000)).toBe(25);
+    // Never less than the policy's own.
+    expect(RELAY_POLICY.want(held({ budget: 0, wanting: 1, hitsSinceSync: 0, syncSentAt: 1_000 }, small), 2_000)).toBe(RELAY_LEASE_MIN);
+  });
+});
+
+describe("a relayed key running dry", () => {
+  // Break tried: `dry` never set in takeLease (relay-lease.ts): the first expectation failed.
+  it("is dry after a sync granted less than it asked for, and not after one that granted it all", () => {
+    const record = held({ wanting: 3 });
+    syncCall(record, 0, "region", 2_000);
+    expect(record.asked).toBe(RELAY_LEASE_MIN);
+    takeLease(record, { allowed: true, decisions: [], reserved: RELAY_LEASE_MIN - 1 }, 2_000, 2_010);
+    expect(record.dry).toBe(true);
+    syncCall(record, 0, "region", 2_020);
+    takeLease(record, { allowed: true, decisions: [], reserved: record.asked }, 2_020, 2_030);
+    expect(record.dry).toBe(false);
   });
 });
 

@@ -16,7 +16,7 @@
  *   expiry).
  */
 import { env } from "cloudflare:workers";
-import { evictDurableObject, runInDurableObject } from "cloudflare:test";
+import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { Env } from "../../src/config.ts";
 import type { CounterObject } from "../../src/durable/counter-object.ts";
@@ -55,10 +55,24 @@ async function planet(time: Time) {
       for (const stub of copies.values()) await runInDurableObject(stub as never, (o: CounterObject) => o.relay.settled());
     }
   };
-  /** Move the clock and the regional objects' sync timers, settling each step. */
+  /**
+   * Run the alarm of every regional object whose relay sync is due on the driven clock (alarms set on it never fire
+   * alone). Syncs fall due on multiples of RELAY_SYNC_MS: looked for once the clock passed one.
+   */
+  let period = Math.floor(time.now() / RELAY_SYNC_MS);
+  const syncsDue = async () => {
+    if (Math.floor(time.now() / RELAY_SYNC_MS) === period) return;
+    period = Math.floor(time.now() / RELAY_SYNC_MS);
+    for (const stub of copies.values()) {
+      const due = await runInDurableObject(stub as never, (o: CounterObject) => o.relay.nextSyncAt <= time.now());
+      if (due) expect(await runDurableObjectAlarm(stub as never)).toBe(true);
+    }
+  };
+  /** Move the clock and run the regional objects' sync alarms as they fall due, settling each step. */
   const advance = async (ms: number, stepMs = 100) => {
     for (let moved = 0; moved < ms; moved += stepMs) {
       await time.advance(Math.min(stepMs, ms - moved), { stepMs });
+      await syncsDue();
       await settle();
     }
   };

@@ -11,7 +11,10 @@
  * strict case addressed the regional copy).
  */
 import { describe, expect, it } from "vitest";
+import { runInDurableObject } from "cloudflare:test";
+import type { CounterObject } from "../../src/durable/counter-object.ts";
 import { homeOf } from "../../src/durable/regions.ts";
+import { hangingCounters, throwingCounters } from "../support/failing.ts";
 import { gateway } from "../support/app.ts";
 import { recordingCounters } from "../support/recording-counters.ts";
 
@@ -36,9 +39,9 @@ type Cf = RequestInit["cf"];
 const FRANKFURT = { colo: "FRA", continent: "EU", country: "DE" } as unknown as Cf; // weur
 const SINGAPORE = { colo: "SIN", continent: "AS", country: "SG" } as unknown as Cf; // apac
 
-function setup() {
+function setup(vars: Record<string, string> = {}) {
   const { addressed, counters, real } = recordingCounters();
-  const call = gateway(rules, { COUNTERS: counters });
+  const call = gateway(rules, { COUNTERS: counters, ...vars });
   const send = (tier: string, user: string, cf?: Cf) => call(`/${tier}`, { headers: { "x-user": user }, ...(cf ? { cf } : {}) });
   return { addressed, send, stats: (name: string) => real.getByName(name).stats() };
 }
@@ -77,4 +80,34 @@ describe("a global limit decided in the request's region", () => {
       expect(hint).toBeUndefined();
     }
   });
+});
+
+describe("a home that fails behind the region's copy", () => {
+  // Docs: reliability.md, "The relay's failures". The copy's calls to its home go to a real object that throws or one
+  // that hangs (test/support/failing-objects.mjs); the edge waits DECISION_TIMEOUT_MS, then FAILURE_MODE decides. With
+  // `closed`, nothing is allowed but what the region's lease covers. Break tried: the copy answering a failed ask as
+  // allowed (`ask` catching the home's error and returning its lease's verdict): the throwing case failed (200s past
+  // the lease); the hanging one is decided by the edge's timeout before the copy's own deadline, so it passes.
+  for (const failing of ["throwing", "hanging"] as const) {
+    it(`${failing}: requests past the lease get FAILURE_MODE closed's 503, within the decision timeout`, async () => {
+      const { addressed, send } = setup({ FAILURE_MODE: "closed", DECISION_TIMEOUT_MS: "100" });
+      const user = uniqueUser();
+      expect((await send("global", user, FRANKFURT)).status).toBe(200);
+      const copy = addressed[0].name;
+      const { real } = recordingCounters();
+      const spare = await runInDurableObject(real.getByName(copy), (o: CounterObject) => {
+        const [held] = (o.relay as unknown as { held: Map<string, { budget: number; pending: number; inflight: number }> }).held.values();
+        o.homeCounters = (failing === "throwing" ? throwingCounters : hangingCounters) as never;
+        return held.budget - held.pending - held.inflight;
+      });
+      const answers: [number, string | null][] = [];
+      for (let i = 0; i < LIMIT; i++) {
+        const response = await send("global", user, FRANKFURT);
+        answers.push([response.status, response.headers.get("x-ratelimit-decision")]);
+        await response.arrayBuffer();
+      }
+      const closed: [number, string | null] = [503, "failure-closed"];
+      expect(answers).toEqual([...Array.from({ length: spare }, () => [200, null]), ...Array.from({ length: LIMIT - spare }, () => closed)]);
+    });
+  }
 });

@@ -1,0 +1,149 @@
+/**
+ * Bursts get their quota (docs/reliability.md, "Bursts"): a burst of up to
+ * 3 × the limit arriving at once through the real gateway and real counter
+ * objects is allowed the limit less at most 2 %, never more, for every
+ * algorithm, with a simulated `request.cf` (decided through the region's
+ * copy of the home, docs/placement.md, "Global limits decided in the
+ * region") and without one (at the home). Weighted requests (cost 3) are
+ * charged their whole cost at the home, whichever way they were decided.
+ * Objects and isolate stand on one clock, so no window turns or bucket
+ * refills during a burst.
+ *
+ * Breaks tried, each seen to fail here: the regional copy refusing a hit
+ * the home refused while its own lease could cover it (the lease taken
+ * before the burst was decided, spent on nothing: 75 to 96 of 100 allowed
+ * through the relay, before the fix); `spend` in src/durable/lease-holder.ts
+ * adding 1 to `pending` whatever the cost (the weighted case: the home held
+ * fewer hits than the allowed requests cost).
+ */
+import { describe, expect, it } from "vitest";
+import { gateway, testEnv } from "../support/app.ts";
+import type { Env } from "../../src/config.ts";
+import { counterStub, homeOf } from "../../src/durable/regions.ts";
+import { driveObject, OBJECT_EPOCH } from "../support/driven-object.ts";
+
+const LIMIT = 100;
+const ALGORITHMS = ["fixed_window", "sliding_window_log", "sliding_window_counter", "token_bucket", "leaky_bucket", "gcra"] as const;
+const rules = {
+  domain: "gw-burst",
+  descriptors: ALGORITHMS.map((algorithm) => ({
+    key: "alg",
+    value: algorithm,
+    descriptors: [{ key: "user", rate_limit: { unit: "minute", requests_per_unit: LIMIT, algorithm } }],
+  })),
+  routes: [
+    {
+      match: { path: "/weighted" },
+      cost: { header: "x-cost" },
+      descriptors: [
+        [
+          { key: "alg", header: "x-alg" },
+          { key: "user", header: "x-user" },
+        ],
+      ],
+    },
+    {
+      match: {},
+      descriptors: [
+        [
+          { key: "alg", header: "x-alg" },
+          { key: "user", header: "x-user" },
+        ],
+      ],
+    },
+  ],
+};
+
+type Cf = RequestInit["cf"];
+const FRANKFURT = { colo: "FRA", continent: "EU", country: "DE" } as unknown as Cf; // weur
+
+let n = 0;
+
+/** The gateway on a clock standing still, with every object it addresses recorded. */
+function setup() {
+  const now = () => OBJECT_EPOCH;
+  const addressed: string[] = [];
+  const call = gateway(rules, { COUNTERS: onClockWithHomes(testEnv.COUNTERS, now, addressed) }, { now });
+  return { addressed, call };
+}
+
+/**
+ * `counters` with every object it hands out, and the home of every regional copy, put on `now` before its first call
+ * (the gateway addresses only the copy, which calls its home itself: on the machine's clock, a bucket would refill
+ * during the test); the names handed out are added to `addressed`.
+ */
+function onClockWithHomes(counters: Env["COUNTERS"], now: () => number, addressed: string[]): Env["COUNTERS"] {
+  const driven = new Map<string, Promise<void>>();
+  const drive = (name: string) => {
+    let ready = driven.get(name);
+    if (ready === undefined) driven.set(name, (ready = driveObject(counterStub(counters, name), now)));
+    return ready;
+  };
+  return new Proxy(counters, {
+    get(target, prop) {
+      if (prop !== "getByName") {
+        const value = Reflect.get(target, prop);
+        return typeof value === "function" ? (...args: unknown[]) => Reflect.apply(value, target, args) : value;
+      }
+      return (name: string, options?: DurableObjectNamespaceGetDurableObjectOptions) => {
+        addressed.push(name);
+        const stub = target.getByName(name, options);
+        const ready = Promise.all([drive(name), drive(homeOf(name))]);
+        return new Proxy(stub, {
+          get(inner, method) {
+            const value = Reflect.get(inner, method);
+            if (typeof value !== "function" || typeof method === "symbol" || method === "then") return value;
+            return (...args: unknown[]) => ready.then(() => (inner as unknown as Record<string, (...a: unknown[]) => unknown>)[method](...args));
+          },
+        });
+      };
+    },
+  });
+}
+
+/** `size` requests for one fresh key at once; the statuses, and the objects they addressed. */
+async function burst(algorithm: string, size: number, cf: Cf | undefined, cost = 1) {
+  const { addressed, call } = setup();
+  const user = `b${++n}-${Math.random()}`;
+  /** `count` requests of `weight` at once: how many were allowed. */
+  const send = async (count: number, weight: number) => {
+    const headers = { "x-alg": algorithm, "x-user": user, "x-cost": String(weight) };
+    const init = { headers, ...(cf ? { cf } : {}) };
+    const responses = await Promise.all(Array.from({ length: count }, () => call(weight === 1 ? "/" : "/weighted", init)));
+    await Promise.all(responses.map((r) => r.arrayBuffer()));
+    const statuses = responses.map((r) => r.status);
+    expect(statuses.every((s) => s === 200 || s === 429)).toBe(true);
+    return statuses.filter((s) => s === 200).length;
+  };
+  const allowed = await send(size, cost);
+  const names = [...new Set(addressed)];
+  return { allowed, names, send };
+}
+
+describe.each([
+  ["with request.cf (through the region's copy)", FRANKFURT],
+  ["without request.cf (at the home)", undefined],
+] as const)("a burst at once %s", (_, cf) => {
+  for (const algorithm of ALGORITHMS) {
+    it(`${algorithm}: bursts of 120 and 300 at a limit of 100 are allowed 98 to 100`, async () => {
+      for (const size of [120, 300]) {
+        const { allowed, names } = await burst(algorithm, size, cf);
+        expect({ size, allowed }).toEqual({ size, allowed: within(allowed, LIMIT) });
+        expect(names.some((x) => x.includes("@"))).toBe(cf !== undefined);
+      }
+    });
+
+    // Weighted: 100 requests of cost 3 (3 × the limit in hits) get 33 (99 hits); then the key's last hit goes to one
+    // request of cost 1 and no more, so every allowed request was charged its whole cost wherever it was decided.
+    it(`${algorithm}: a burst of cost-3 requests is allowed 33 and charged 3 each`, async () => {
+      const { allowed, send } = await burst(algorithm, 100, cf, 3);
+      expect(allowed).toBe(Math.floor(LIMIT / 3));
+      expect(await send(10, 1)).toBe(LIMIT - 3 * allowed);
+    });
+  }
+});
+
+/** `allowed` if it is the limit less at most 2 %, never more; otherwise a text that fails the comparison. */
+function within(allowed: number, limit: number): number | string {
+  return allowed <= limit && allowed >= limit * 0.98 ? allowed : `${limit * 0.98}-${limit}`;
+}
