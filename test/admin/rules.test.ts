@@ -32,11 +32,11 @@ const limitOf = async (api: ReturnType<typeof envoyApi>, domain: string, value: 
   (await api.json({ domain, descriptors: [d(["k", value])], hits_addend: 0 })).body.statuses[0].currentLimit ?? null;
 
 describe("PUT /__ratelimit/rules", () => {
-  it("takes a rules file of up to 16 MiB; one byte more is a 413 that changes nothing", async () => {
+  it("takes a rules file of up to 4 MiB; one byte more is a 413 that changes nothing", async () => {
     const objectName = fresh();
     const api = envoyApi(before, {}, { objectName });
-    // The documented cap (docs/admin-api.md: "up to 16 MiB"), reached with trailing whitespace, which JSON allows.
-    const cap = 16 * 1024 * 1024;
+    // The documented cap (docs/admin-api.md: "up to 4 MiB"), reached with trailing whitespace, which JSON allows.
+    const cap = 4 * 1024 * 1024;
     const text = JSON.stringify(after);
     const tooLarge = await put(api, text + " ".repeat(cap + 1 - text.length));
     expect(tooLarge.status).toBe(413);
