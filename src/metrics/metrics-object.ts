@@ -9,7 +9,7 @@ import { cutLabel } from "./labels.ts";
 import { OVERFLOW, type Sample, sampleId } from "./samples.ts";
 import type { TrafficBatch } from "./traffic-shape.ts";
 import { TrafficStore } from "./traffic-store.ts";
-import type { TrafficView } from "./traffic-view.ts";
+import type { TrafficState, TrafficView } from "./traffic-view.ts";
 
 /** Most series kept; further new series fold into their `_overflow` series. */
 export const MAX_SERIES = 10_000;
@@ -122,5 +122,16 @@ export class MetricsObject extends DurableObject {
    */
   trafficView(now: number = Date.now()): TrafficView {
     return this.traffic.read(now);
+  }
+
+  /**
+   * The rings of the last hour at `now` as plain data, for the traffic
+   * endpoint to add every shard up (traffic-view.ts `mergeTraffic`).
+   *
+   * @example
+   * const state = await stub.trafficState(Date.now());
+   */
+  trafficState(now: number = Date.now()): TrafficState {
+    return this.traffic.state(now);
   }
 }

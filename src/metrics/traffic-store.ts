@@ -6,21 +6,19 @@
  * MAX_TRAFFIC_POLICIES whatever the traffic (docs/dashboard.md, "Memory").
  */
 import { TRAFFIC_TABLES } from "../stored/metrics-tables.ts";
-import { BucketRing, SlotRing } from "./ring.ts";
-import { HeavyHitters, type SketchData } from "./sketch.ts";
+import { BucketRing } from "./ring.ts";
+import type { SketchData } from "./sketch.ts";
 import {
   FAILURE_COLUMNS,
   HOUR_SLICE_MS,
-  HOUR_SLICES,
   MAX_TRAFFIC_POLICIES,
   NOW_SLICE_MS,
-  NOW_SLICES,
   type PolicyRef,
+  SERIES_BUCKET_MS,
   SERIES_BUCKETS,
-  SERIES_COLUMNS,
   type TrafficBatch,
 } from "./traffic-shape.ts";
-import { type HeldPolicy, type TrafficView, viewOf } from "./traffic-view.ts";
+import { type HeldPolicy, heldPolicy, type TrafficState, type TrafficView, viewOf } from "./traffic-view.ts";
 
 type Span = "now" | "hour";
 const FAILURES = "";
@@ -44,7 +42,7 @@ export class TrafficStore {
     this.sql = sql;
     for (const statement of TRAFFIC_TABLES) sql.exec(statement);
     for (const row of sql.exec<{ id: string; ref: string }>("SELECT id, ref FROM traffic_policies")) {
-      this.policies.set(row.id, held(JSON.parse(row.ref) as PolicyRef));
+      this.policies.set(row.id, heldPolicy(JSON.parse(row.ref) as PolicyRef));
     }
     for (const row of sql.exec<{ policy: string; bucket: number; counts: string }>("SELECT policy, bucket, counts FROM traffic_buckets")) {
       const ring = row.policy === FAILURES ? this.failures : this.policies.get(row.policy)?.series;
@@ -91,6 +89,27 @@ export class TrafficStore {
     return viewOf(this.policies, this.failures, this.dropped, now);
   }
 
+  /**
+   * The rings of the last hour at `now` as plain data, for a reader that
+   * adds several shards up (traffic-view.ts `mergeTraffic`).
+   *
+   * @example
+   * store.state(Date.now()).policies[0].series; // [[176722560, [12, 3, 2, 0]], ...]
+   */
+  state(now: number): TrafficState {
+    const last = Math.floor(now / SERIES_BUCKET_MS);
+    const nowSlice = Math.floor(now / NOW_SLICE_MS);
+    const hourSlice = Math.floor(now / HOUR_SLICE_MS);
+    const policies = [...this.policies].map(([id, policy]) => ({
+      id,
+      ref: policy.ref,
+      series: policy.series.read(last),
+      now: policy.now.read(nowSlice).map(([period, summary]) => [period, summary.toData()] as const),
+      hour: policy.hour.read(hourSlice).map(([period, summary]) => [period, summary.toData()] as const),
+    }));
+    return { policies, failures: this.failures.read(last), dropped: this.dropped };
+  }
+
   // A new policy when there is room, or in place of one idle for the whole hour.
   private admit(id: string, ref: PolicyRef, newestBucket: number): HeldPolicy | undefined {
     if (this.policies.size >= MAX_TRAFFIC_POLICIES) {
@@ -101,7 +120,7 @@ export class TrafficStore {
         this.sql.exec(`DELETE FROM ${table} = ?`, idle);
       }
     }
-    const policy = held(ref);
+    const policy = heldPolicy(ref);
     this.policies.set(id, policy);
     this.sql.exec("INSERT OR REPLACE INTO traffic_policies (id, ref) VALUES (?, ?)", id, JSON.stringify(ref));
     return policy;
@@ -131,13 +150,4 @@ export class TrafficStore {
       JSON.stringify(ring.get(bucket)),
     );
   }
-}
-
-function held(ref: PolicyRef): HeldPolicy {
-  return {
-    ref,
-    series: new BucketRing(SERIES_BUCKETS, SERIES_COLUMNS.length),
-    now: new SlotRing(NOW_SLICES, () => new HeavyHitters()),
-    hour: new SlotRing(HOUR_SLICES, () => new HeavyHitters()),
-  };
 }
