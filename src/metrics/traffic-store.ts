@@ -4,6 +4,8 @@
  * two 1-minute and six 10-minute heavy-hitters summaries), mirrored in SQLite
  * one row per ring slot, so memory and storage are bounded by
  * MAX_TRAFFIC_POLICIES whatever the traffic (docs/dashboard.md, "Memory").
+ * A batch changes only memory; `persist` writes the slots changed since the
+ * last one (the object logs each send in one row meanwhile, docs/metrics.md).
  */
 import { TRAFFIC_TABLES } from "../stored/metrics-tables.ts";
 import { BucketRing } from "./ring.ts";
@@ -37,6 +39,11 @@ export class TrafficStore {
   private readonly policies = new Map<string, HeldPolicy>();
   private readonly failures = new BucketRing(SERIES_BUCKETS, FAILURE_COLUMNS.length);
   private dropped = 0;
+  /** Ring slots changed since the last persist: key → what to write (the newest period wins a slot). */
+  private readonly dirtyBuckets = new Map<string, readonly [string, number]>();
+  private readonly dirtySketches = new Map<string, readonly [string, Span, number]>();
+  private readonly admitted = new Set<string>();
+  private readonly removed = new Set<string>();
 
   constructor(sql: SqlStorage) {
     this.sql = sql;
@@ -116,14 +123,60 @@ export class TrafficStore {
       const idle = [...this.policies].find(([, p]) => p.series.newest() <= newestBucket - SERIES_BUCKETS)?.[0];
       if (idle === undefined) return undefined;
       this.policies.delete(idle);
-      for (const table of ["traffic_policies WHERE id", "traffic_buckets WHERE policy", "traffic_sketches WHERE policy"]) {
-        this.sql.exec(`DELETE FROM ${table} = ?`, idle);
-      }
+      this.removed.add(idle);
+      this.admitted.delete(idle);
     }
     const policy = heldPolicy(ref);
     this.policies.set(id, policy);
-    this.sql.exec("INSERT OR REPLACE INTO traffic_policies (id, ref) VALUES (?, ?)", id, JSON.stringify(ref));
+    this.admitted.add(id);
     return policy;
+  }
+
+  /**
+   * Write what changed since the last persist: policies replaced and
+   * admitted, then each changed ring slot once.
+   *
+   * @example
+   * store.persist();
+   */
+  persist(): void {
+    for (const id of this.removed) {
+      for (const table of ["traffic_policies WHERE id", "traffic_buckets WHERE policy", "traffic_sketches WHERE policy"]) {
+        this.sql.exec(`DELETE FROM ${table} = ?`, id);
+      }
+    }
+    this.removed.clear();
+    for (const id of this.admitted) {
+      const policy = this.policies.get(id);
+      if (policy !== undefined) this.sql.exec("INSERT OR REPLACE INTO traffic_policies (id, ref) VALUES (?, ?)", id, JSON.stringify(policy.ref));
+    }
+    this.admitted.clear();
+    for (const [id, bucket] of this.dirtyBuckets.values()) {
+      const ring = id === FAILURES ? this.failures : this.policies.get(id)?.series;
+      if (ring === undefined) continue;
+      this.sql.exec(
+        "INSERT OR REPLACE INTO traffic_buckets (policy, slot, bucket, counts) VALUES (?, ?, ?, ?)",
+        id,
+        bucket % ring.size,
+        bucket,
+        JSON.stringify(ring.get(bucket)),
+      );
+    }
+    this.dirtyBuckets.clear();
+    for (const [id, span, period] of this.dirtySketches.values()) {
+      const ring = this.policies.get(id)?.[span];
+      const summary = ring?.at(period);
+      if (ring === undefined || summary === undefined) continue;
+      this.sql.exec(
+        "INSERT OR REPLACE INTO traffic_sketches (policy, span, slot, period, data) VALUES (?, ?, ?, ?, ?)",
+        id,
+        span,
+        period % ring.size,
+        period,
+        JSON.stringify(summary.toData()),
+      );
+    }
+    this.dirtySketches.clear();
   }
 
   private mergeSketch(id: string, policy: HeldPolicy, span: Span, period: number, sketch: SketchData): void {
@@ -131,23 +184,12 @@ export class TrafficStore {
     const summary = ring.at(period);
     if (summary === undefined) return;
     summary.merge(sketch);
-    this.sql.exec(
-      "INSERT OR REPLACE INTO traffic_sketches (policy, span, slot, period, data) VALUES (?, ?, ?, ?, ?)",
-      id,
-      span,
-      period % ring.size,
-      period,
-      JSON.stringify(summary.toData()),
-    );
+    const key = `${id}\u0000${span}\u0000${period % ring.size}`;
+    if ((this.dirtySketches.get(key)?.[2] ?? -1) <= period) this.dirtySketches.set(key, [id, span, period]);
   }
 
   private writeBucket(id: string, ring: BucketRing, bucket: number): void {
-    this.sql.exec(
-      "INSERT OR REPLACE INTO traffic_buckets (policy, slot, bucket, counts) VALUES (?, ?, ?, ?)",
-      id,
-      bucket % ring.size,
-      bucket,
-      JSON.stringify(ring.get(bucket)),
-    );
+    const key = `${id}\u0000${bucket % ring.size}`;
+    if ((this.dirtyBuckets.get(key)?.[1] ?? -1) <= bucket) this.dirtyBuckets.set(key, [id, bucket]);
   }
 }
