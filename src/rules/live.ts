@@ -6,7 +6,7 @@
  * request that finds it REFRESH_AFTER_MS old, however long the isolate was
  * idle. Only a fresh isolate waits, once, for its first check (one round
  * trip, at most the decision timeout). The bound on staleness this gives is
- * in docs/admin-api.md, "When an upload applies". An unreachable
+ * in docs/admin-api.md ("Rules", when an upload applies). An unreachable
  * RulesObject never fails a request: the last good rules stay in force.
  */
 import type { RulesRecord } from "./rules-object.ts";
