@@ -52,6 +52,8 @@ export interface Env {
   METHOD_OVERRIDE?: string;
   /** `decode` (default), `keep` or `reject`: how `%2F` and `%5C` in a path are read (docs/rules.md, "The origin's view"). */
   ENCODED_SLASHES?: string;
+  /** A Durable Object jurisdiction (`eu`, …) the counter objects are kept in (docs/operations.md, "Jurisdiction"). */
+  COUNTERS_JURISDICTION?: string;
 }
 
 /**
@@ -93,7 +95,24 @@ export interface GatewaySettings {
   readonly methodOverride?: MethodOverride;
   /** ENCODED_SLASHES (absent: `decode`): `%2F` and `%5C` in a path read as `/` (`decode`), kept apart (`keep`) or refused with 400 (`reject`). */
   readonly encodedSlashes?: EncodedSlashes;
+  /** COUNTERS_JURISDICTION: the jurisdiction the counter objects live in; absent: none (anywhere). */
+  readonly countersJurisdiction?: CountersJurisdiction;
 }
+
+/** The Durable Object jurisdictions COUNTERS_JURISDICTION takes (`DurableObjectNamespace.jurisdiction()`). */
+export const COUNTERS_JURISDICTIONS = ["eu", "fedramp", "fedramp-high", "us"] as const satisfies readonly DurableObjectJurisdiction[];
+
+/** One of COUNTERS_JURISDICTIONS. */
+export type CountersJurisdiction = (typeof COUNTERS_JURISDICTIONS)[number];
+
+/**
+ * The most deliveries QUEUE_MAX_ATTEMPTS may ask for: the queue consumer's
+ * `max_retries` in wrangler.toml (10). Floodgate dead-letters a message
+ * itself after QUEUE_MAX_ATTEMPTS deliveries, using QUEUE_MAX_ATTEMPTS − 1
+ * of Queues' retries; past `max_retries` Queues would dead-letter it first,
+ * without its failure record, its status left "queued".
+ */
+export const QUEUE_CONSUMER_MAX_RETRIES = 10;
 
 /** Typed, defaulted view of the environment. */
 export interface Settings extends DecisionSettings, GatewaySettings {}
@@ -110,6 +129,8 @@ export interface SettingRow {
   readonly unit?: string;
   /** The values a text may take. */
   readonly choices?: readonly string[];
+  /** Said after the error of a value it does not take: why the bounds are what they are. */
+  readonly why?: string;
   readonly doc: string;
 }
 
@@ -169,7 +190,13 @@ export const SETTINGS = {
       unit: "milliseconds",
       doc: "least time between two sends of an isolate's metric counts",
     },
-    queueMaxAttempts: { variable: "QUEUE_MAX_ATTEMPTS", fallback: 5, range: [1, 100], doc: "deliveries of a queued request before it is dead-lettered" },
+    queueMaxAttempts: {
+      variable: "QUEUE_MAX_ATTEMPTS",
+      fallback: 5,
+      range: [1, QUEUE_CONSUMER_MAX_RETRIES],
+      why: `at most the queue consumer's max_retries (${QUEUE_CONSUMER_MAX_RETRIES} in wrangler.toml), past which Cloudflare Queues dead-letters a message itself, without its failure`,
+      doc: "deliveries of a queued request before it is dead-lettered",
+    },
     queueRetryBaseSeconds: {
       variable: "QUEUE_RETRY_BASE_SECONDS",
       fallback: 10,
@@ -189,6 +216,12 @@ export const SETTINGS = {
       choices: ["decode", "keep", "reject"],
       doc: "%2F and %5C in a path: read as / (decode), kept apart (keep) or refused with 400 (reject)",
     },
+    countersJurisdiction: {
+      variable: "COUNTERS_JURISDICTION",
+      fallback: undefined,
+      choices: COUNTERS_JURISDICTIONS,
+      doc: "the Durable Object jurisdiction the counter objects are kept in (unset: none)",
+    },
   },
 } as const satisfies { decision: Record<keyof DecisionSettings, SettingRow>; gateway: Record<Exclude<keyof GatewaySettings, "adminTokenRefused">, SettingRow> };
 
@@ -200,7 +233,7 @@ export const SETTINGS = {
  * settingProblem(SETTINGS.decision.failureMode, "FAILURE_MODE", "sometimes"); // 'FAILURE_MODE must be "open" or "closed", got "sometimes"'
  */
 export function settingProblem(row: SettingRow, name: string, given: unknown): string {
-  const got = `got ${JSON.stringify(given)}`;
+  const got = `got ${JSON.stringify(given)}${row.why !== undefined ? ` (${row.why})` : ""}`;
   if (row.choices !== undefined) {
     const quoted = row.choices.map((c) => `"${c}"`);
     return `${name} must be ${quoted.length === 2 ? quoted.join(" or ") : `one of ${quoted.join(", ")}`}, ${got}`;
@@ -291,7 +324,37 @@ export function readSettings(env: Env): Settings {
     shardKey: env.SHARD_KEY !== undefined && env.SHARD_KEY !== "" ? env.SHARD_KEY : undefined,
     methodOverride: choice<MethodOverride>(env.METHOD_OVERRIDE, gateway.methodOverride, true),
     encodedSlashes: choice<EncodedSlashes>(env.ENCODED_SLASHES, gateway.encodedSlashes, true),
+    ...jurisdictionOf(env.COUNTERS_JURISDICTION),
   };
+}
+
+// COUNTERS_JURISDICTION: unset or empty is none; anything else must be a known jurisdiction.
+function jurisdictionOf(given: string | undefined): { countersJurisdiction?: CountersJurisdiction } {
+  const text = (given ?? "").trim().toLowerCase();
+  if (text === "") return {};
+  const row = SETTINGS.gateway.countersJurisdiction;
+  if (!(row.choices as readonly string[]).includes(text)) throw new ConfigError(settingProblem(row, row.variable, given));
+  return { countersJurisdiction: text as CountersJurisdiction };
+}
+
+/**
+ * The counter objects' namespace as settings place them: in
+ * COUNTERS_JURISDICTION when one is set.
+ *
+ * @example
+ * const counters = countersIn(env.COUNTERS, settings); // env.COUNTERS.jurisdiction("eu") with COUNTERS_JURISDICTION = "eu"
+ */
+export function countersIn(counters: Env["COUNTERS"], settings: Pick<Settings, "countersJurisdiction">): Env["COUNTERS"] {
+  const jurisdiction = settings.countersJurisdiction;
+  if (jurisdiction === undefined) return counters;
+  try {
+    return counters.jurisdiction(jurisdiction);
+  } catch (error) {
+    // workerd (`npm run dev`, the tests) has no jurisdictions: a refusal, never counters kept elsewhere.
+    throw new ConfigError(
+      `COUNTERS_JURISDICTION "${jurisdiction}" cannot be applied here (${String(error)}); unset it for local runs (COUNTERS_JURISDICTION="" in .dev.vars)`,
+    );
+  }
 }
 
 // A `[vars]` text among `row.choices` (any case, spaces around ignored; unset, or empty when `emptyIsUnset`: the default).

@@ -50,7 +50,7 @@ export async function counters(c: Context<{ Bindings: Env }>, isolate: Isolate, 
   const globalName = objectName(domain.domain, domain.placement, domain.shards, globalKey, isolate.edge.shardKey);
   // The same regional copy a decision in that region uses (src/limiter/plan.ts).
   const key = query.region === undefined ? globalKey : inRegion(globalKey, query.region);
-  const stub = counterStub(isolate.env.COUNTERS, query.region === undefined ? globalName : inRegion(globalName, query.region));
+  const stub = counterStub(isolate.counters, query.region === undefined ? globalName : inRegion(globalName, query.region));
   if (reset) {
     await stub.reset(key);
     isolate.edge.blocks.forget(key);

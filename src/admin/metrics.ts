@@ -1,14 +1,13 @@
 /**
  * `GET /__ratelimit/metrics`: every isolate's counts, summed in the
- * MetricsObject, as Prometheus text. This isolate's own pending counts are
+ * metrics shards and added up across them, as Prometheus text. This isolate's own pending counts are
  * sent first; other isolates' are at most METRICS_FLUSH_MS (plus one RPC) old.
  */
 import type { Context } from "hono";
 import type { Env } from "../config.ts";
 import type { Isolate } from "../context/isolate.ts";
-import { METRICS_OBJECT } from "../metrics/recorder.ts";
 import { PROMETHEUS_CONTENT_TYPE, renderPrometheus } from "../metrics/prometheus.ts";
-import type { Sample } from "../metrics/samples.ts";
+import { samplesOfAllShards } from "../metrics/shard-reads.ts";
 
 /**
  * Answer a scrape.
@@ -18,7 +17,6 @@ import type { Sample } from "../metrics/samples.ts";
  */
 export async function getMetrics(_c: Context<{ Bindings: Env }>, isolate: Isolate): Promise<Response> {
   await isolate.metrics.flushNow();
-  // The RPC type widens the label tuples to arrays; the object returns Samples.
-  const samples = (await isolate.env.METRICS.getByName(METRICS_OBJECT).read()) as unknown as Sample[];
+  const samples = await samplesOfAllShards(isolate.env.METRICS);
   return new Response(renderPrometheus(samples), { headers: { "content-type": PROMETHEUS_CONTENT_TYPE, "cache-control": "no-store" } });
 }

@@ -12,8 +12,14 @@ import { problem } from "../http/problem.ts";
 import { compileRulesText, type CompileResult } from "../rules/index.ts";
 import { MISSING_QUEUE_SECRET, missingQueueMessage, queueCredentialPaths, queueLimitPaths } from "../rules/queue-limits.ts";
 
-/** Largest rules upload accepted (stored in chunks; a 10,000-descriptor file is about 1 MB). */
-export const MAX_RULES_BODY_BYTES = 16 * 1024 * 1024;
+/**
+ * Largest rules upload accepted (stored in chunks; a 10,000-descriptor file
+ * is about 1 MB). As a JS string it is at most twice that (two bytes a
+ * character once one character needs them), which crosses RPC to and from
+ * the RulesObject well inside its 32 MiB limit, and every isolate holds it
+ * compiled (docs/admin-api.md, "Rules").
+ */
+export const MAX_RULES_BODY_BYTES = 4 * 1024 * 1024;
 
 type C = Context<{ Bindings: Env }>;
 

@@ -5,7 +5,7 @@
  * passes it down; no module of ours keeps per-isolate state of its own, so
  * no caller's options can decide another caller's.
  */
-import { readSettings, type Env, type Settings } from "../config.ts";
+import { countersIn, readSettings, type Env, type Settings } from "../config.ts";
 import { EdgeRuntime } from "../edge/runtime.ts";
 import type { Defer } from "../http/defer.ts";
 import { MetricsRecorder } from "../metrics/recorder.ts";
@@ -35,7 +35,8 @@ export interface IsolateParts {
  * const isolate = new Isolate(partsFromEnv(env), new LiveRules(bundledRules));
  */
 export function partsFromEnv(env: Env): IsolateParts {
-  return { env, settings: readSettings(env), counters: env.COUNTERS, metrics: env.METRICS };
+  const settings = readSettings(env);
+  return { env, settings, counters: countersIn(env.COUNTERS, settings), metrics: env.METRICS };
 }
 
 /**
@@ -51,6 +52,8 @@ export function partsFromEnv(env: Env): IsolateParts {
 export class Isolate<R = LiveRules> {
   readonly env: Env;
   readonly settings: Settings;
+  /** The counter objects' namespace (in COUNTERS_JURISDICTION when set). */
+  readonly counters: Env["COUNTERS"];
   readonly rules: R;
   readonly edge: EdgeRuntime;
   readonly metrics: MetricsRecorder;
@@ -61,6 +64,7 @@ export class Isolate<R = LiveRules> {
     this.env = parts.env;
     this.now = options.now ?? Date.now;
     this.settings = parts.settings;
+    this.counters = parts.counters;
     this.rules = rules;
     this.edge = new EdgeRuntime(parts.counters, {
       coalesce: options.coalesce ?? true,

@@ -11,6 +11,7 @@ import type { CounterNamespace } from "./regions.ts";
 /** What is read of a namespace: a name's id, to compare with the object's own. */
 interface Namespace extends CounterNamespace {
   idFromName(name: string): { equals(other: DurableObjectId): boolean };
+  jurisdiction(jurisdiction: DurableObjectJurisdiction): Namespace;
 }
 
 /**
@@ -35,7 +36,12 @@ function isNamespace(value: unknown): value is Namespace {
 export function ownNamespace(id: DurableObjectId, name: string, env: unknown, exports?: unknown): CounterNamespace | undefined {
   for (const bindings of [env, exports]) {
     if (typeof bindings !== "object" || bindings === null) continue;
-    for (const value of Object.values(bindings)) if (isNamespace(value) && value.idFromName(name).equals(id)) return value;
+    for (const value of Object.values(bindings)) {
+      if (!isNamespace(value)) continue;
+      // An object in a jurisdiction (COUNTERS_JURISDICTION) has its ids, and its home, in that jurisdiction's namespace.
+      const namespace = id.jurisdiction ? value.jurisdiction(id.jurisdiction as DurableObjectJurisdiction) : value;
+      if (namespace.idFromName(name).equals(id)) return namespace;
+    }
   }
   return undefined;
 }

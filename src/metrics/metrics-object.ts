@@ -1,15 +1,18 @@
 /**
- * MetricsObject: the sum of every isolate's metric counts, in SQLite so the
- * counters survive eviction and redeploys (Prometheus counters should only
- * go down when they really reset).
+ * MetricsObject: one metrics shard's sum of its isolates' metric counts, in
+ * SQLite so the counters survive eviction and redeploys (Prometheus
+ * counters should only go down when they really reset). A send is written
+ * as one row of the `sends` log; every SENDS_PER_FOLD sends (and on the
+ * first send after the object starts) the log is folded into the tables
+ * (docs/metrics.md, "Where counts go").
  */
 import { DurableObject } from "cloudflare:workers";
-import { SAMPLES_SEEN_AT_COLUMN, SAMPLES_TABLE } from "../stored/metrics-tables.ts";
+import { SAMPLES_SEEN_AT_COLUMN, SAMPLES_TABLE, SENDS_PER_FOLD, SENDS_TABLES } from "../stored/metrics-tables.ts";
 import { cutLabel } from "./labels.ts";
 import { OVERFLOW, type Sample, sampleId } from "./samples.ts";
 import type { TrafficBatch } from "./traffic-shape.ts";
 import { TrafficStore } from "./traffic-store.ts";
-import type { TrafficView } from "./traffic-view.ts";
+import type { TrafficState, TrafficView } from "./traffic-view.ts";
 
 /** Most series kept; further new series fold into their `_overflow` series. */
 export const MAX_SERIES = 10_000;
@@ -44,6 +47,15 @@ export class MetricsObject extends DurableObject {
   private prunedAt = -Infinity;
   /** The dashboard's rings (series and heavy hitters per policy). */
   private readonly traffic: TrafficStore;
+  /** Sample sums of the sends not folded yet, by series id. */
+  private readonly unfolded = new Map<string, { name: string; labels: readonly (readonly [string, string])[]; value: number; seenAt: number }>();
+  /** Series dropped as idle whose rows the next fold deletes (read() leaves those rows out until then). */
+  private readonly pruned = new Set<string>();
+  /** The last send logged, and the last folded into the tables. */
+  private seq = 0;
+  private folded = 0;
+  /** Whether this instance has folded yet (its first send does, so a log left by an evicted instance is short-lived). */
+  private foldedOnce = false;
 
   constructor(ctx: DurableObjectState, env: unknown) {
     super(ctx, env as never);
@@ -58,18 +70,47 @@ export class MetricsObject extends DurableObject {
     }
     for (const row of this.sql.exec<{ id: string; seen_at: number }>("SELECT id, seen_at FROM samples")) this.series.set(row.id, row.seen_at);
     this.traffic = new TrafficStore(this.sql);
+    for (const statement of SENDS_TABLES) this.sql.exec(statement);
+    this.folded = this.sql.exec<{ seq: number }>("SELECT seq FROM sends_folded WHERE id = 0").toArray()[0]?.seq ?? 0;
+    this.seq = this.folded;
+    // The sends an evicted instance logged and did not fold: applied again, in order.
+    const logged = this.sql.exec<{ seq: number; at: number; samples: string; traffic: string | null }>(
+      "SELECT seq, at, samples, traffic FROM sends WHERE seq > ? ORDER BY seq",
+      this.folded,
+    );
+    for (const row of logged) {
+      this.apply(JSON.parse(row.samples) as Sample[], row.traffic === null ? undefined : (JSON.parse(row.traffic) as TrafficBatch), row.at);
+      this.seq = row.seq;
+    }
   }
 
   /**
    * Add each sample's value to its series, creating series up to MAX_SERIES
-   * (label values cut to METRIC_LABEL_MAX_LENGTH), after dropping the series
-   * idle for SERIES_IDLE_MS; and merge the dashboard's traffic of the same
-   * send. `now` is the object's clock unless a test drives it.
+   * (label values cut to METRIC_LABEL_MAX_LENGTH), and merge the dashboard's
+   * traffic of the same send: one row written (the send, in the `sends`
+   * log), and on every SENDS_PER_FOLD-th send the fold. `now` is the
+   * object's clock unless a test drives it.
    *
    * @example
    * await stub.add(batch, traffic);
    */
   add(samples: readonly Sample[], traffic?: TrafficBatch, now: number = Date.now()): void {
+    this.apply(samples, traffic, now);
+    this.seq += 1;
+    this.sql.exec(
+      "INSERT OR REPLACE INTO sends (slot, seq, at, samples, traffic) VALUES (?, ?, ?, ?, ?)",
+      this.seq % SENDS_PER_FOLD,
+      this.seq,
+      now,
+      JSON.stringify(samples),
+      traffic === undefined ? null : JSON.stringify(traffic),
+    );
+    // Before a slot holding an unfolded send comes round again, and on this instance's first send.
+    if (this.seq - this.folded >= SENDS_PER_FOLD || !this.foldedOnce) this.fold();
+  }
+
+  /** One send's counts into memory (the unfolded sums and the rings). */
+  private apply(samples: readonly Sample[], traffic: TrafficBatch | undefined, now: number): void {
     if (traffic !== undefined) this.traffic.add(traffic);
     if (now - this.prunedAt >= PRUNE_EVERY_MS) this.prune(now);
     for (const sample of samples) {
@@ -79,25 +120,45 @@ export class MetricsObject extends DurableObject {
         target = { name: sample.name, labels: sample.labels.map(([k]) => [k, OVERFLOW] as const) };
         id = sampleId(target);
       }
-      this.sql.exec(
-        "INSERT INTO samples (id, name, labels, value, seen_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET value = value + excluded.value, seen_at = excluded.seen_at",
-        id,
-        target.name,
-        JSON.stringify(target.labels),
-        sample.value,
-        now,
-      );
+      const held = this.unfolded.get(id);
+      if (held === undefined) this.unfolded.set(id, { name: target.name, labels: target.labels, value: sample.value, seenAt: now });
+      else {
+        held.value += sample.value;
+        held.seenAt = now;
+      }
       this.series.set(id, now);
     }
   }
 
-  /** Drop the series nothing was added to for SERIES_IDLE_MS, by primary key (no scan). */
+  /** Write the unfolded sums and the changed ring slots to the tables, after deleting the series pruned. */
+  private fold(): void {
+    this.foldedOnce = true;
+    for (const id of this.pruned) this.sql.exec("DELETE FROM samples WHERE id = ?", id);
+    this.pruned.clear();
+    for (const [id, sum] of this.unfolded) {
+      this.sql.exec(
+        "INSERT INTO samples (id, name, labels, value, seen_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET value = value + excluded.value, seen_at = excluded.seen_at",
+        id,
+        sum.name,
+        JSON.stringify(sum.labels),
+        sum.value,
+        sum.seenAt,
+      );
+    }
+    this.unfolded.clear();
+    this.traffic.persist();
+    this.folded = this.seq;
+    this.sql.exec("INSERT OR REPLACE INTO sends_folded (id, seq) VALUES (0, ?)", this.seq);
+  }
+
+  /** Drop the series nothing was added to for SERIES_IDLE_MS (their rows go at the next fold, by primary key). */
   private prune(now: number): void {
     this.prunedAt = now;
     for (const [id, seenAt] of this.series) {
       if (now - seenAt < SERIES_IDLE_MS) continue;
-      this.sql.exec("DELETE FROM samples WHERE id = ?", id);
       this.series.delete(id);
+      this.unfolded.delete(id);
+      this.pruned.add(id);
     }
   }
 
@@ -108,10 +169,16 @@ export class MetricsObject extends DurableObject {
    * const samples = await stub.read();
    */
   read(): Sample[] {
-    return this.sql
-      .exec<{ name: string; labels: string; value: number }>("SELECT name, labels, value FROM samples")
-      .toArray()
-      .map((row) => ({ name: row.name, labels: JSON.parse(row.labels) as [string, string][], value: row.value }));
+    const sums = new Map<string, Sample>();
+    for (const row of this.sql.exec<{ id: string; name: string; labels: string; value: number }>("SELECT id, name, labels, value FROM samples")) {
+      // A pruned series' row is gone at the next fold; one that came back since starts from 0.
+      if (!this.pruned.has(row.id)) sums.set(row.id, { name: row.name, labels: JSON.parse(row.labels) as [string, string][], value: row.value });
+    }
+    for (const [id, sum] of this.unfolded) {
+      const held = sums.get(id);
+      sums.set(id, { name: sum.name, labels: sum.labels, value: (held?.value ?? 0) + sum.value });
+    }
+    return [...sums.values()];
   }
 
   /**
@@ -122,5 +189,16 @@ export class MetricsObject extends DurableObject {
    */
   trafficView(now: number = Date.now()): TrafficView {
     return this.traffic.read(now);
+  }
+
+  /**
+   * The rings of the last hour at `now` as plain data, for the traffic
+   * endpoint to add every shard up (traffic-view.ts `mergeTraffic`).
+   *
+   * @example
+   * const state = await stub.trafficState(Date.now());
+   */
+  trafficState(now: number = Date.now()): TrafficState {
+    return this.traffic.state(now);
   }
 }

@@ -1,6 +1,7 @@
 /**
  * Per-isolate metric counts. Decisions add to an in-memory sum (no I/O on
- * the request path); the sum is sent to the MetricsObject in the background
+ * the request path); the sum is sent to this isolate's metrics shard
+ * (shards.ts), in one call, in the background
  * (ctx.waitUntil) at most once per METRICS_FLUSH_MS, and a send is always
  * scheduled while counts are pending, so no count waits longer than that
  * (plus one RPC) to be visible. One recorder per isolate, held by the
@@ -13,13 +14,11 @@ import { cutLabel, shownEntries } from "./labels.ts";
 import { CONFIG_LOAD_ERROR, CONFIG_LOAD_SUCCESS, DOMAIN_NOT_FOUND, FAILURE_MODE_DECISIONS, GLOBAL_SHADOW_MODE, limitMetric } from "./names.ts";
 import { OVERFLOW, SampleSums, type Sample } from "./samples.ts";
 import { LIMIT_STATS, limitStats, type StatDelta } from "./stats.ts";
+import { metricsShardOf } from "./shards.ts";
 import { TrafficLog } from "./traffic.ts";
 
 /** Most series one isolate holds between sends; more fold into `_overflow`. */
 export const ISOLATE_MAX_SERIES = 2_000;
-
-/** Name of the one MetricsObject every isolate reports to. */
-export const METRICS_OBJECT = "global";
 
 const OVERFLOW_KEY = "\u0001overflow";
 
@@ -44,12 +43,19 @@ export class MetricsRecorder {
   private lastSendAt = 0;
   /** The clock the dashboard's buckets are stamped with (the isolate's). */
   private readonly now: () => number;
+  /** The metrics object this isolate sends to: its shard, drawn when the isolate starts. */
+  readonly shard: string;
 
-  /** `metrics` absent: an app using the middleware without a METRICS binding keeps no metrics. */
-  constructor(metrics: Env["METRICS"] | undefined, flushMs: number, now: () => number = Date.now) {
+  /**
+   * `metrics` absent: an app using the middleware without a METRICS binding
+   * keeps no metrics. `shard`: the object to send to (default: a random
+   * isolate id's shard).
+   */
+  constructor(metrics: Env["METRICS"] | undefined, flushMs: number, now: () => number = Date.now, shard: string = metricsShardOf(crypto.randomUUID())) {
     this.metrics = metrics;
     this.flushMs = flushMs;
     this.now = now;
+    this.shard = shard;
   }
 
   /**
@@ -185,7 +191,7 @@ export class MetricsRecorder {
     if (batch.length === 0 || this.metrics === undefined) return;
     this.lastSendAt = Date.now();
     try {
-      await this.metrics.getByName(METRICS_OBJECT).add(batch, traffic);
+      await this.metrics.getByName(this.shard).add(batch, traffic);
     } catch (error) {
       for (const sample of batch) this.pending.add(sample as Sample);
       console.error(JSON.stringify({ event: "floodgate.metrics_send_failed", error: String(error) }));

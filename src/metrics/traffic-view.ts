@@ -3,9 +3,19 @@
  * policy the non-empty buckets of the last hour, their totals, and the keys
  * most limited right now and over the hour (docs/dashboard.md, "Endpoints").
  */
-import type { BucketRing, SlotRing } from "./ring.ts";
-import { HeavyHitters } from "./sketch.ts";
-import { FAILURE_COLUMNS, HOUR_SLICE_MS, NOW_SLICE_MS, type PolicyRef, SERIES_BUCKET_MS, SERIES_BUCKETS, SERIES_COLUMNS } from "./traffic-shape.ts";
+import { BucketRing, SlotRing } from "./ring.ts";
+import { HeavyHitters, type SketchData } from "./sketch.ts";
+import {
+  FAILURE_COLUMNS,
+  HOUR_SLICE_MS,
+  HOUR_SLICES,
+  NOW_SLICE_MS,
+  NOW_SLICES,
+  type PolicyRef,
+  SERIES_BUCKET_MS,
+  SERIES_BUCKETS,
+  SERIES_COLUMNS,
+} from "./traffic-shape.ts";
 
 /** Keys shown per policy and span. */
 export const TOP_KEYS = 10;
@@ -51,6 +61,59 @@ export interface HeldPolicy {
   readonly series: BucketRing;
   readonly now: SlotRing<HeavyHitters>;
   readonly hour: SlotRing<HeavyHitters>;
+}
+
+/**
+ * One policy's rings, empty.
+ *
+ * @example
+ * const policy = heldPolicy({ domain: "api", descriptor: "user", limit: "five", window_seconds: 60, shadow: false });
+ */
+export function heldPolicy(ref: PolicyRef): HeldPolicy {
+  return {
+    ref,
+    series: new BucketRing(SERIES_BUCKETS, SERIES_COLUMNS.length),
+    now: new SlotRing(NOW_SLICES, () => new HeavyHitters()),
+    hour: new SlotRing(HOUR_SLICES, () => new HeavyHitters()),
+  };
+}
+
+/** One metrics shard's rings of the last hour as plain data (traffic-store.ts `state`), cloned over RPC. */
+export interface TrafficState {
+  readonly policies: readonly {
+    readonly id: string;
+    readonly ref: PolicyRef;
+    readonly series: readonly (readonly [number, readonly number[]])[];
+    readonly now: readonly (readonly [number, SketchData])[];
+    readonly hour: readonly (readonly [number, SketchData])[];
+  }[];
+  readonly failures: readonly (readonly [number, readonly number[]])[];
+  readonly dropped: number;
+}
+
+/**
+ * The view at `now` of several shards' rings added up: counts summed per
+ * bucket, summaries merged (a merge keeps the error bound, docs/dashboard.md).
+ *
+ * @example
+ * const view = mergeTraffic(await Promise.all(shards.map((s) => s.trafficState(now))), now);
+ */
+export function mergeTraffic(states: readonly TrafficState[], now: number): TrafficView {
+  const policies = new Map<string, HeldPolicy>();
+  const failures = new BucketRing(SERIES_BUCKETS, FAILURE_COLUMNS.length);
+  let dropped = 0;
+  for (const state of states) {
+    dropped += state.dropped;
+    for (const [bucket, counts] of state.failures) failures.add(bucket, counts);
+    for (const traffic of state.policies) {
+      let policy = policies.get(traffic.id);
+      if (policy === undefined) policies.set(traffic.id, (policy = heldPolicy(traffic.ref)));
+      for (const [bucket, counts] of traffic.series) policy.series.add(bucket, counts);
+      for (const [period, sketch] of traffic.now) policy.now.at(period)?.merge(sketch);
+      for (const [period, sketch] of traffic.hour) policy.hour.at(period)?.merge(sketch);
+    }
+  }
+  return viewOf(policies, failures, dropped, now);
 }
 
 /**

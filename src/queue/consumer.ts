@@ -8,7 +8,7 @@
  * redelivered message (queues deliver at least once) a no-op once it was
  * delivered.
  */
-import { readSettings, type Env, type Settings } from "../config.ts";
+import { countersIn, readSettings, type Env, type Settings } from "../config.ts";
 import type { AttemptOutcome } from "./status-object.ts";
 import { deliver, targetAtOrigin } from "./deliver.ts";
 import { asQueuedMessage, type QueuedMessage } from "./message.ts";
@@ -87,7 +87,7 @@ async function handle(message: Message<unknown>, env: Env, settings: Settings): 
     message.ack();
     return;
   }
-  const pace = await paceDelivery(env, queued.pace, Math.min(PACE_WAIT_MS, expiresAt - Date.now()));
+  const pace = await paceDelivery(countersIn(env.COUNTERS, settings), queued.pace, Math.min(PACE_WAIT_MS, expiresAt - Date.now()));
   if (pace.kind === "later") {
     // Back on the queue as a fresh message: waiting for quota is not a failed attempt. It comes back by its
     // maximum age at the latest, to be dead-lettered then rather than sit in the queue past it.

@@ -31,7 +31,8 @@ export const QUEUED_PATH = "/__ratelimit/queued/";
 /**
  * Queue `request`, which `result` (reason `queued`) put over its queue
  * limits; answers 202 with the rate-limit headers in `dialect`, or 413
- * for a body over `QUEUE_MAX_BODY_BYTES`, or a plain 429 when it cannot be
+ * for a body over `QUEUE_MAX_BODY_BYTES` or a message over
+ * `QUEUE_MAX_MESSAGE_BYTES`, or a plain 429 when it cannot be
  * queued (a binding or ORIGIN_URL missing).
  *
  * @example
@@ -80,9 +81,8 @@ export async function enqueueRequest(isolate: Isolate<unknown>, request: Request
     backlog: places.map(([name]) => name),
     ...(policy.keepCredentials && credentials.length > 0 && secret !== undefined ? { credentials: await sealCredentials(secret, credentials, id) } : {}),
   };
-  if (messageBytes(message) > QUEUE_MAX_MESSAGE_BYTES) {
-    return tooLarge(`The request (headers and body) does not fit a queue message of ${QUEUE_MAX_MESSAGE_BYTES} bytes.`);
-  }
+  const size = messageBytes(message);
+  if (size > QUEUE_MAX_MESSAGE_BYTES) return tooLargeMessage(size);
   // A place in the key's backlog (docs/on-limit.md, "Bounds"): a full one is refused like any request over its limit.
   let placed: boolean;
   try {
@@ -99,11 +99,11 @@ export async function enqueueRequest(isolate: Isolate<unknown>, request: Request
     await status.create({ id, state: "queued", method: request.method, path: url.pathname, owner, queuedAt, attempts: 0 });
     await queue.send(message, { contentType: "json" });
   } catch (error) {
-    // Nothing was consumed for it, so the client may simply try again.
+    // Nothing was consumed for it, so the client may simply try again, unless the queue refused its size.
     console.error(JSON.stringify({ event: "floodgate.queue.send_failed", id, error: String(error) }));
     await status.discard().catch(() => undefined);
     await releaseBacklog(isolate.env, message.backlog ?? [], id).catch(() => undefined);
-    return couldNotQueue();
+    return SIZE_REFUSED.test(String(error)) ? tooLargeMessage(size) : couldNotQueue();
   }
   const location = QUEUED_PATH + id;
   const response = Response.json({ id, state: "queued", location }, { status: 202, headers: { Location: location, "Cache-Control": "no-store" } });
@@ -129,6 +129,14 @@ function notQueued(result: RateLimitResult, why: string, dialect: HeaderDialect 
 
 function tooLarge(detail: string): Response {
   return problem(413, "Content Too Large", detail, { max_body_bytes: QUEUE_MAX_BODY_BYTES });
+}
+
+/** How a queue's refusal of a message's size reads ("message length of N bytes exceeds limit of M", "too large"). */
+const SIZE_REFUSED = /exceeds (the )?(single message size )?limit|too large/i;
+
+function tooLargeMessage(size: number): Response {
+  const detail = `The request (headers and body) makes a queue message of ${size} bytes; at most ${QUEUE_MAX_MESSAGE_BYTES} are queued.`;
+  return problem(413, "Content Too Large", detail, { max_body_bytes: QUEUE_MAX_BODY_BYTES, max_message_bytes: QUEUE_MAX_MESSAGE_BYTES, message_bytes: size });
 }
 
 /** Nothing was consumed for it, so the client may simply try again. */

@@ -15,14 +15,21 @@
  */
 export const QUEUE_MAX_BODY_BYTES = 64 * 1024;
 
+/** Cloudflare Queues' per-message limit (128 KB, counted in thousands), which internal metadata counts toward. */
+export const QUEUE_PLATFORM_MESSAGE_BYTES = 128_000;
+
+/** Room left for that metadata (Cloudflare states up to ~100 bytes; more is kept, so a send never fails on size). */
+export const QUEUE_METADATA_MARGIN_BYTES = 256;
+
 /**
- * Largest whole message (JSON, UTF-8): Cloudflare Queues' own per-message
- * limit. A request whose headers push it past this is a 413 as well.
+ * Largest whole message (JSON, UTF-8) that is queued: the platform's limit
+ * less the metadata margin. A request whose headers push it past this is a
+ * 413 as well, never a 503 that a retry could not cure.
  *
  * @example
- * new TextEncoder().encode(JSON.stringify(message)).byteLength <= QUEUE_MAX_MESSAGE_BYTES;
+ * new TextEncoder().encode(JSON.stringify(message)).byteLength <= QUEUE_MAX_MESSAGE_BYTES; // 127,744
  */
-export const QUEUE_MAX_MESSAGE_BYTES = 128_000;
+export const QUEUE_MAX_MESSAGE_BYTES = QUEUE_PLATFORM_MESSAGE_BYTES - QUEUE_METADATA_MARGIN_BYTES;
 
 // The message's shape is a stored format (docs/stored-formats.md): it lives in src/stored/queue-message.ts.
 export { asQueuedMessage, type PaceTarget, QUEUE_MESSAGE_VERSION, type QueuedMessage, type SealedCredentials } from "../stored/queue-message.ts";

@@ -26,13 +26,13 @@ export type Pace =
  * Take a slot from every target (waiting for it when it is within `budgetMs`), or say when to come back.
  *
  * @example
- * const pace = await paceDelivery(env, message.pace);
+ * const pace = await paceDelivery(countersIn(env.COUNTERS, settings), message.pace);
  * if (pace.kind === "go") await deliver(message, attempt);
  */
-export async function paceDelivery(env: Env, targets: readonly PaceTarget[], budgetMs = PACE_WAIT_MS): Promise<Pace> {
+export async function paceDelivery(counters: Env["COUNTERS"], targets: readonly PaceTarget[], budgetMs = PACE_WAIT_MS): Promise<Pace> {
   let budget = Math.max(0, budgetMs);
   for (;;) {
-    const step = await takeSlots(env, targets, budget);
+    const step = await takeSlots(counters, targets, budget);
     if (step.delayMs !== undefined) {
       if (step.delayMs > 0) await scheduler.wait(step.delayMs);
       return { kind: "go" };
@@ -50,10 +50,10 @@ export async function paceDelivery(env: Env, targets: readonly PaceTarget[], bud
  * retry-after of the first counter that refuses. (A slot taken in an earlier
  * counter is then spent, as for any request whose descriptors disagree.)
  */
-async function takeSlots(env: Env, targets: readonly PaceTarget[], maxDelayMs: number): Promise<{ delayMs?: number; retryAfterMs: number }> {
+async function takeSlots(counters: Env["COUNTERS"], targets: readonly PaceTarget[], maxDelayMs: number): Promise<{ delayMs?: number; retryAfterMs: number }> {
   let delayMs = 0;
   for (const { object, call } of targets) {
-    const stub = counterStub(env.COUNTERS, object);
+    const stub = counterStub(counters, object);
     const [verdict] = (await stub.decide([{ ...call, kind: "reserve", maxDelayMs }])) as CounterVerdict[];
     if (!verdict.allowed) return { retryAfterMs: Math.max(...verdict.decisions.filter((d) => !d.allowed).map((d) => d.retryAfterMs)) };
     delayMs = Math.max(delayMs, verdict.delayMs ?? 0);

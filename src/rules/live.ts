@@ -1,11 +1,13 @@
 /**
  * The rules each isolate decides with: the last version it learned from the
  * RulesObject, else the bundled rules. Requests use the cached compiled
- * rules; the version is re-checked in the background (ctx.waitUntil) once
- * it is REFRESH_AFTER_MS old. Only a fresh isolate, or one idle past
- * MAX_AGE_MS, waits for the check, so every isolate applies an upload
- * within MAX_AGE_MS plus one RPC. An unreachable RulesObject never fails a
- * request: the last good rules stay in force.
+ * rules and never wait for the object once the isolate knows a version: the
+ * version is re-checked in the background (ctx.waitUntil) by the first
+ * request that finds it REFRESH_AFTER_MS old, however long the isolate was
+ * idle. Only a fresh isolate waits, once, for its first check (one round
+ * trip, at most the decision timeout). The bound on staleness this gives is
+ * in docs/admin-api.md ("Rules", when an upload applies). An unreachable
+ * RulesObject never fails a request: the last good rules stay in force.
  */
 import type { RulesRecord } from "./rules-object.ts";
 import type { Env } from "../config.ts";
@@ -13,10 +15,14 @@ import type { Defer } from "../http/defer.ts";
 import { compileRulesText } from "./index.ts";
 import type { CompiledRules } from "./types.ts";
 
-/** Age from which a request triggers a background version check. */
+/** Age from which a request starts a background version check. */
 export const REFRESH_AFTER_MS = 4_000;
-/** Age from which a request waits for the check (bounds propagation at ~8 s). */
-export const MAX_AGE_MS = 8_000;
+/**
+ * A background check still unsettled after this long is taken as lost (its
+ * request's context ended before the object answered): the next request
+ * starts another, so one hung call never stops the isolate from following.
+ */
+export const CHECK_LOST_AFTER_MS = 30_000;
 
 /** The rules in force on this isolate, and where they came from. */
 export interface RulesState {
@@ -31,9 +37,10 @@ export interface LiveRulesOptions {
   readonly objectName?: string;
   /** The bundled rules document, shown by `GET /__ratelimit/rules` while no upload is in force. */
   readonly bundledJson?: unknown;
-  /** Override REFRESH_AFTER_MS / MAX_AGE_MS (tests use 0 to see a poll happen at once). */
+  /** Override REFRESH_AFTER_MS (tests use 0 to see a poll happen at once). */
   readonly refreshAfterMs?: number;
-  readonly maxAgeMs?: number;
+  /** The clock ages are measured on (default `Date.now`); tests drive it. */
+  readonly now?: () => number;
 }
 
 /**
@@ -48,37 +55,42 @@ export class LiveRules {
   readonly bundledJson: unknown;
   private readonly bundled: () => CompiledRules;
   private readonly refreshAfterMs: number;
-  private readonly maxAgeMs: number;
+  private readonly now: () => number;
   private state?: RulesState;
   private checkedAt = 0;
-  private checking?: Promise<void>;
+  /** When the background check in flight started (undefined: none). */
+  private checkingSince?: number;
 
   constructor(bundled: () => CompiledRules, options: LiveRulesOptions = {}) {
     this.bundled = bundled;
     this.objectName = options.objectName ?? "global";
     this.bundledJson = options.bundledJson;
     this.refreshAfterMs = options.refreshAfterMs ?? REFRESH_AFTER_MS;
-    this.maxAgeMs = options.maxAgeMs ?? MAX_AGE_MS;
+    this.now = options.now ?? Date.now;
   }
 
   /**
-   * The rules to decide this request with. Synchronous on the hot path; a
-   * promise only when this isolate must wait for a check (first request, or
-   * idle past MAX_AGE_MS), bounded by `timeoutMs`.
+   * The rules to decide this request with. Synchronous once the isolate
+   * knows a version, however old (a check starts in the background); a
+   * promise only on a fresh isolate's first requests, bounded by `timeoutMs`.
    *
    * @example
    * const rules = await live.current(env, 1000, defer);
    */
   current(env: Env, timeoutMs: number, defer: Defer): CompiledRules | Promise<CompiledRules> {
-    const age = Date.now() - this.checkedAt;
-    if (this.state !== undefined && age < this.refreshAfterMs) return this.state.rules;
-    if (this.state !== undefined && age < this.maxAgeMs) {
+    if (this.state === undefined) return this.waitForCheck(env, timeoutMs, defer).then((state) => state.rules);
+    const now = this.now();
+    if (now - this.checkedAt >= this.refreshAfterMs && (this.checkingSince === undefined || now - this.checkingSince >= CHECK_LOST_AFTER_MS)) {
       // One request checks in the background, kept alive by its own waitUntil; the others do not hand that
       // request's promise to theirs (Workers drop continuations queued across requests).
-      if (this.checking === undefined) defer(this.check(env));
-      return this.state.rules;
+      this.checkingSince = now;
+      defer(
+        this.poll(env).finally(() => {
+          this.checkingSince = undefined;
+        }),
+      );
     }
-    return this.waitForCheck(env, timeoutMs, defer).then((state) => state.rules);
+    return this.state.rules;
   }
 
   /**
@@ -100,7 +112,7 @@ export class LiveRules {
    */
   accept(state: RulesState): void {
     if (this.state === undefined || state.version > this.state.version) this.state = state;
-    this.checkedAt = Date.now();
+    this.checkedAt = this.now();
   }
 
   /**
@@ -114,7 +126,7 @@ export class LiveRules {
   }
 
   private async waitForCheck(env: Env, timeoutMs: number, defer: Defer): Promise<RulesState> {
-    // A check of this request's own (only a fresh or long-idle isolate waits, so a few concurrent polls at
+    // A check of this request's own (only a fresh isolate's first requests wait, so a few concurrent polls at
     // most): waiting on another request's would tie this one to a promise that request settles.
     const check = this.poll(env);
     // The check goes on in the background even if this request stops waiting.
@@ -126,15 +138,8 @@ export class LiveRules {
     const outcome = await Promise.race([check, timeout]);
     if (timer !== undefined) clearTimeout(timer);
     // A hung object must not make every request wait: count the wait as a check, the poll goes on in the background.
-    if (outcome === "timeout") this.checkedAt = Date.now();
+    if (outcome === "timeout") this.checkedAt = this.now();
     return (this.state ??= this.bundledState(-1));
-  }
-
-  private check(env: Env): Promise<void> {
-    this.checking ??= this.poll(env).finally(() => {
-      this.checking = undefined;
-    });
-    return this.checking;
   }
 
   private async poll(env: Env): Promise<void> {
@@ -144,8 +149,8 @@ export class LiveRules {
     } catch (error) {
       console.error(JSON.stringify({ event: "floodgate.rules_poll_failed", error: String(error) }));
     }
-    // A failed poll also counts as a check, so an unreachable object is not waited for on every request.
-    this.checkedAt = Date.now();
+    // A failed poll also counts as a check, so an unreachable object is not asked on every request.
+    this.checkedAt = this.now();
   }
 
   private apply(record: RulesRecord): void {

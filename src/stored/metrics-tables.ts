@@ -20,3 +20,17 @@ export const TRAFFIC_TABLES: readonly string[] = [
   "CREATE TABLE IF NOT EXISTS traffic_buckets (policy TEXT, slot INTEGER, bucket INTEGER, counts TEXT, PRIMARY KEY (policy, slot))",
   "CREATE TABLE IF NOT EXISTS traffic_sketches (policy TEXT, span TEXT, slot INTEGER, period INTEGER, data TEXT, PRIMARY KEY (policy, span, slot))",
 ];
+
+/**
+ * Sends not yet folded into the tables above (docs/metrics.md, "Where counts
+ * go"): one row per send (`samples`, `traffic`: JSON as sent; `at`: when it
+ * came), in SENDS_PER_FOLD slots reused round-robin (`seq` orders them), and
+ * the last send folded. Added later: a deploy from before ignores them.
+ */
+export const SENDS_TABLES: readonly string[] = [
+  "CREATE TABLE IF NOT EXISTS sends (slot INTEGER PRIMARY KEY, seq INTEGER NOT NULL, at INTEGER NOT NULL, samples TEXT NOT NULL, traffic TEXT)",
+  "CREATE TABLE IF NOT EXISTS sends_folded (id INTEGER PRIMARY KEY, seq INTEGER NOT NULL)",
+];
+
+/** Sends between two folds: the `sends` table's slots. */
+export const SENDS_PER_FOLD = 64;

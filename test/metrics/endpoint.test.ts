@@ -2,6 +2,7 @@
 // decision API and through the HTTP gateway.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { samplesOfAllShards } from "../../src/metrics/shard-reads.ts";
 import type { Env } from "../../src/config.ts";
 import { uniqueIp } from "../support/app.ts";
 import { d, envoyApi } from "../support/envoy.ts";
@@ -99,8 +100,8 @@ describe("GET /__ratelimit/metrics", () => {
     // Two decisions inside one interval: the second one's counts wait for the scheduled send.
     await slow.json({ domain: slowDomain, descriptors: [d(["user", "bob"])] });
     await slow.json({ domain: slowDomain, descriptors: [d(["user", "bob"])] });
-    // Read the object directly: a scrape would send this isolate's counts itself.
-    const samples = await (env as unknown as Env).METRICS.getByName("global").read();
+    // Read the shards directly: a scrape would send this isolate's counts itself.
+    const samples = await samplesOfAllShards((env as unknown as Env).METRICS);
     const hits = samples.find((s) => s.name === "ratelimit_service_rate_limit_total_hits" && s.labels.some(([k, v]) => k === "domain" && v === slowDomain));
     expect(hits?.value).toBe(2);
   });

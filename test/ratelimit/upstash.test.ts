@@ -7,6 +7,8 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { CounterObject } from "../../src/durable/counter-object.ts";
+import type { Env } from "../../src/config.ts";
+import { samplesOfAllShards } from "../../src/metrics/shard-reads.ts";
 import { Ratelimit as RealTimeRatelimit } from "../../src/package/limiter.ts";
 import { drivenCounters, OBJECT_EPOCH } from "../support/driven-object.ts";
 import { hangingCounters } from "../support/failing.ts";
@@ -209,9 +211,7 @@ describe("the options", () => {
     const { pending } = await ratelimit.limit("user-1");
     // The counts go out in `pending`, as Upstash's analytics do.
     await pending;
-    const samples = await (metrics as unknown as { getByName(n: string): { read(): Promise<{ name: string; labels: [string, string][]; value: number }[]> } })
-      .getByName("global")
-      .read();
+    const samples = await samplesOfAllShards(metrics as unknown as Env["METRICS"]);
     const hits = samples.find((s) => s.name === "ratelimit_service_rate_limit_total_hits" && s.labels.some(([k, v]) => k === "domain" && v === prefix));
     expect(hits?.value).toBe(1);
   });

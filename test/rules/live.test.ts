@@ -4,12 +4,13 @@
  * version is known, the head otherwise, with the text when stored), on a
  * driven clock (vitest's fake Date and timers), in plain Node so mutation
  * testing sees it (docs/testing.md). Exact ages: a request checks in the
- * background from REFRESH_AFTER_MS, waits from MAX_AGE_MS. The gateway tests
- * (test/gateway/rules-*.test.ts) run the same class against a real object.
+ * background from REFRESH_AFTER_MS and never waits once the isolate knows a
+ * version. test/admin/rules.test.ts and test/rules/distant-stores.test.ts
+ * run the same class against a real object.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Env } from "../../src/config.ts";
-import { LiveRules, MAX_AGE_MS, REFRESH_AFTER_MS } from "../../src/rules/live.ts";
+import { CHECK_LOST_AFTER_MS, LiveRules, REFRESH_AFTER_MS } from "../../src/rules/live.ts";
 import type { RulesRecord } from "../../src/rules/rules-object.ts";
 import type { CompiledRules } from "../../src/rules/types.ts";
 import { compileOk } from "./helpers.ts";
@@ -79,8 +80,8 @@ describe("LiveRules", () => {
     expect(s.asked.at(-1)).toEqual({ name: "global", since: 3 });
   });
 
-  it("answers from the cache until REFRESH_AFTER_MS, checks in the background once from then, waits from MAX_AGE_MS", async () => {
-    expect([REFRESH_AFTER_MS, MAX_AGE_MS]).toEqual([4_000, 8_000]);
+  it("answers from the cache until REFRESH_AFTER_MS, then checks in the background once, and never waits however idle", async () => {
+    expect([REFRESH_AFTER_MS, CHECK_LOST_AFTER_MS]).toEqual([4_000, 30_000]);
     const s = store();
     const live = new LiveRules(() => BUNDLED, { objectName: "mine" });
     const { defer, work, settle } = deferred();
@@ -104,33 +105,53 @@ describe("LiveRules", () => {
     expect(live.current(s.env, 1_000, defer)).toBe(BUNDLED);
     expect(work).toHaveLength(3);
     await settle();
-    vi.advanceTimersByTime(MAX_AGE_MS - 1);
-    expect(live.current(s.env, 1_000, defer)).toBe(BUNDLED);
-    await settle();
-    vi.advanceTimersByTime(MAX_AGE_MS);
+    // Idle for an hour, with an upload meanwhile: the request is answered at once with what the isolate knew...
+    vi.advanceTimersByTime(3_600_000);
     s.set({ version: 1, source: "stored", text: stored("next") });
-    const waited = live.current(s.env, 1_000, defer);
-    expect(waited).toBeInstanceOf(Promise);
-    expect(domainsOf(await waited)).toEqual(["next"]);
+    expect(live.current(s.env, 1_000, defer)).toBe(BUNDLED);
+    expect(work).toHaveLength(4);
+    // ...and the next one after the check's answer decides with the upload.
+    await settle();
+    expect(domainsOf(live.current(s.env, 1_000, defer) as CompiledRules)).toEqual(["next"]);
   });
 
-  it("takes custom ages", async () => {
+  it("takes a custom age and clock", async () => {
     const s = store();
-    const live = new LiveRules(() => BUNDLED, { refreshAfterMs: 10, maxAgeMs: 20 });
+    let clock = 50;
+    const live = new LiveRules(() => BUNDLED, { refreshAfterMs: 10, now: () => clock });
     const { defer, work, settle } = deferred();
     await live.current(s.env, 1_000, defer);
-    vi.advanceTimersByTime(9);
+    clock += 9;
     live.current(s.env, 1_000, defer);
     expect(work).toHaveLength(1);
-    vi.advanceTimersByTime(1);
+    clock += 1;
     expect(live.current(s.env, 1_000, defer)).toBe(BUNDLED);
     expect(work).toHaveLength(2);
     await settle();
-    vi.advanceTimersByTime(20);
-    expect(live.current(s.env, 1_000, defer)).toBeInstanceOf(Promise);
+    // The fake Date moving changes nothing: ages are on the clock given.
+    vi.advanceTimersByTime(60_000);
+    expect(live.current(s.env, 1_000, defer)).toBe(BUNDLED);
+    expect(work).toHaveLength(2);
   });
 
-  it("stops waiting for a hung object after timeoutMs, on the bundled rules, and does not wait again until MAX_AGE_MS", async () => {
+  it("takes a background check unanswered for CHECK_LOST_AFTER_MS as lost and starts another", () => {
+    const s = store();
+    const live = new LiveRules(() => BUNDLED);
+    const { defer, work } = deferred();
+    live.accept(live.bundledState(0));
+    s.mode("hang");
+    vi.advanceTimersByTime(REFRESH_AFTER_MS);
+    live.current(s.env, 1_000, defer);
+    expect(work).toHaveLength(1);
+    vi.advanceTimersByTime(CHECK_LOST_AFTER_MS - 1);
+    live.current(s.env, 1_000, defer);
+    expect(work).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    live.current(s.env, 1_000, defer);
+    expect(work).toHaveLength(2);
+  });
+
+  it("stops waiting for a hung object after timeoutMs, on the bundled rules, and does not wait again", async () => {
     const s = store();
     s.mode("hang");
     const live = new LiveRules(() => BUNDLED);

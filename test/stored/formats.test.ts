@@ -30,7 +30,14 @@ import { asQueuedMessage, QUEUE_MESSAGE_VERSION, type QueuedMessage } from "../.
 import { BACKLOG_TABLE, QUEUE_TABLES_VERSION, STATUS_TABLE } from "../../src/stored/queue-tables.ts";
 import { RULES_CHUNK, RULES_TABLES, RULES_TABLES_VERSION } from "../../src/stored/rules-tables.ts";
 import { halfSipHash, SHARD_HASH_VERSION, shardKeyFrom } from "../../src/stored/shard-hash.ts";
-import { METRICS_TABLES_VERSION, SAMPLES_SEEN_AT_COLUMN, SAMPLES_TABLE, TRAFFIC_TABLES } from "../../src/stored/metrics-tables.ts";
+import {
+  METRICS_TABLES_VERSION,
+  SAMPLES_SEEN_AT_COLUMN,
+  SAMPLES_TABLE,
+  SENDS_PER_FOLD,
+  SENDS_TABLES,
+  TRAFFIC_TABLES,
+} from "../../src/stored/metrics-tables.ts";
 import type { CounterCall, CounterVerdict } from "../../src/stored/wire-calls.ts";
 import { fromWire, OLDEST_WIRE_VERSION, toWire, WIRE_VERSION } from "../../src/stored/wire.ts";
 
@@ -167,6 +174,14 @@ describe("SQLite tables (src/stored/*-tables.ts)", () => {
       ],
     );
     expect(RULES_CHUNK).toBe(500_000);
+  });
+
+  it("log a MetricsObject's sends with exactly these statements, in this many slots (added later, beside the tables above)", () => {
+    expect(SENDS_TABLES).toEqual([
+      "CREATE TABLE IF NOT EXISTS sends (slot INTEGER PRIMARY KEY, seq INTEGER NOT NULL, at INTEGER NOT NULL, samples TEXT NOT NULL, traffic TEXT)",
+      "CREATE TABLE IF NOT EXISTS sends_folded (id INTEGER PRIMARY KEY, seq INTEGER NOT NULL)",
+    ]);
+    expect(SENDS_PER_FOLD).toBe(64);
   });
 });
 
