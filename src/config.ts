@@ -60,7 +60,7 @@ export interface Env {
  * names both).
  */
 export interface DecisionSettings {
-  readonly failureMode: "open" | "closed";
+  readonly failureMode: "local" | "open" | "closed";
   readonly decisionTimeoutMs: number;
   /** Global shadow mode (Envoy's SHADOW_MODE): every limit is counted, none blocks. */
   readonly shadowMode: boolean;
@@ -123,9 +123,9 @@ export const SETTINGS = {
     failureMode: {
       variable: "FAILURE_MODE",
       option: "failureMode",
-      fallback: "open",
-      choices: ["open", "closed"],
-      doc: "what a request is when its counters cannot be reached in time: let through (open) or refused with a 503 (closed)",
+      fallback: "local",
+      choices: ["local", "open", "closed"],
+      doc: "what a request is when its counters cannot be reached in time or are overloaded: decided by the isolate's own counters (local), let through (open) or refused with a 503 (closed)",
     },
     decisionTimeoutMs: {
       variable: "DECISION_TIMEOUT_MS",

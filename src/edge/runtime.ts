@@ -12,6 +12,7 @@ import type { Env } from "../config.ts";
 import type { Defer } from "../http/defer.ts";
 import { BlockCache } from "./block-cache.ts";
 import { Coalescer } from "./coalescer.ts";
+import { LocalCounters } from "./local-counters.ts";
 import { PrecountTable, precountId } from "./precount.ts";
 import { rememberBlock, routeOf, type EdgeCall, type LocalRoute } from "./route.ts";
 
@@ -23,6 +24,22 @@ export interface EdgeStats {
   cachedBlocks: number;
   /** Calls answered 429 from the rules alone (every limit 0), without an object. */
   refusedByRules: number;
+  /** Object calls retried once on a fresh stub after a failure the platform marked `retryable`. */
+  retries: number;
+}
+
+/**
+ * Whether the platform marked `error` retryable and not overloaded: a reset
+ * object (a deploy, a runtime update) failed the call in flight; an
+ * overloaded one is never asked again at once (docs/reliability.md, "Failure mode").
+ *
+ * @example
+ * isRetryable(Object.assign(new Error("reset"), { retryable: true })); // true
+ */
+export function isRetryable(error: unknown): boolean {
+  if (typeof error !== "object" || error === null) return false;
+  const marks = error as { retryable?: unknown; overloaded?: unknown };
+  return marks.retryable === true && marks.overloaded !== true;
 }
 
 /** Options of an isolate's edge runtime. */
@@ -51,10 +68,13 @@ export class EdgeRuntime {
   readonly blocks: BlockCache;
   readonly coalescer: Coalescer;
   readonly precount: PrecountTable;
-  readonly stats: EdgeStats = { cachedBlocks: 0, refusedByRules: 0 };
+  readonly stats: EdgeStats = { cachedBlocks: 0, refusedByRules: 0, retries: 0 };
+  /** What this isolate let through, per counter: FAILURE_MODE=local decides with it (local-counters.ts). */
+  readonly local = new LocalCounters();
   /** The key every counter of this isolate is placed with (`objectName`). */
   readonly shardKey: ShardKey;
-  private readonly now: () => number;
+  /** The clock of this isolate's decisions (tests drive it). */
+  readonly now: () => number;
   private readonly sendBatch: SendBatch;
 
   constructor(counters: Env["COUNTERS"], options: EdgeOptions = {}) {
@@ -63,8 +83,18 @@ export class EdgeRuntime {
     this.shardKey = shardKeyFrom(options.shardSecret, counters);
     // Through counterStub: a per-region object is created with its region's location hint (docs/placement.md).
     // One JSON text each way (src/durable/wire.ts): cheaper across the RPC than the batch's objects.
-    const direct: SendBatch = async (name, calls) =>
-      verdictsFromWire<CounterVerdict>(await counterStub(counters, name).decideText(toWire(calls), WIRE_VERSION));
+    const once = async (name: string, text: string) => verdictsFromWire<CounterVerdict>(await counterStub(counters, name).decideText(text, WIRE_VERSION));
+    // A retryable failure is retried once, on a fresh stub (a failed stub stays broken); the decision timeout still bounds the wait.
+    const direct: SendBatch = async (name, calls) => {
+      const text = toWire(calls);
+      try {
+        return await once(name, text);
+      } catch (error) {
+        if (!isRetryable(error)) throw error;
+        this.stats.retries += 1;
+        return once(name, text);
+      }
+    };
     this.coalescer = new Coalescer(direct, { keepAliveMs: options.decisionTimeoutMs });
     this.sendBatch = options.coalesce === false ? direct : (name, calls, defer) => this.coalescer.submit(name, calls, defer);
     // Pre-counting passes its request's (or its sync's host request's) defer on: a batch it sends for other

@@ -32,7 +32,7 @@ export interface RateLimitOptions {
   /** The MetricsObject namespace, to keep metrics. Default: none are kept. */
   readonly metrics?: (c: AnyContext) => Namespace | undefined;
   /** When a counter cannot be asked in time: `"open"` lets the request through, `"closed"` answers 503. Default `"open"`. */
-  readonly failureMode?: "open" | "closed";
+  readonly failureMode?: "local" | "open" | "closed";
   /** Milliseconds to wait for a counter before `failureMode` applies. Default 1000. */
   readonly timeoutMs?: number;
   /** Proxies of yours in front of Cloudflare whose `X-Forwarded-For` entries are trusted. Default 0. */

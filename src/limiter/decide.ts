@@ -6,18 +6,18 @@
  */
 import type { CounterVerdict, SlotLease } from "../durable/protocol.ts";
 import type { Region } from "../durable/regions.ts";
-import type { EdgeRuntime } from "../edge/runtime.ts";
+import type { EdgeCall, EdgeRuntime } from "../edge/runtime.ts";
 import type { Defer } from "../http/defer.ts";
 import { boundedDescriptors } from "../rules/index.ts";
 import type { DomainDescriptors } from "../rules/types.ts";
 import { fold } from "./fold.ts";
 import { plan } from "./plan.ts";
 import { summarize } from "./summarize.ts";
-import { withTimeout } from "./timeout.ts";
+import { CounterUnavailableError, withTimeout } from "./timeout.ts";
 import type { DescriptorOutcome, PolicyOutcome, RateLimitResult } from "./types.ts";
 
 export { toLimitCall } from "./calls.ts";
-export { CounterUnavailableError } from "./timeout.ts";
+export { CounterUnavailableError, type Unanswered } from "./timeout.ts";
 
 /** Options for one decision. */
 export interface DecideOptions {
@@ -38,6 +38,12 @@ export interface DecideOptions {
   readonly slot?: SlotLease;
   /** The region the request arrived in, for limits with `scope: "region"` (see PlanOptions). Default `local`. */
   readonly region?: Region;
+  /**
+   * FAILURE_MODE=local: count what the objects allow in the isolate's own
+   * counters too (edge.local), and refuse what they allow past what this
+   * isolate alone has let through (docs/reliability.md, "Failure mode").
+   */
+  readonly countLocally?: boolean;
 }
 
 /**
@@ -50,10 +56,19 @@ export interface DecideOptions {
  * result.allowed; // false once the IP is over its limit
  */
 export async function decide(edge: EdgeRuntime, requests: readonly DomainDescriptors[], options: DecideOptions): Promise<RateLimitResult> {
-  const outcomes = await descriptorOutcomes(edge, requests, options);
+  return resultOf(await descriptorOutcomes(edge, requests, options), options.shadowAll);
+}
+
+/**
+ * The RateLimitResult of decided outcomes: every policy summarized, the outcomes kept.
+ *
+ * @example
+ * const result = resultOf(outcomes, false); // result.allowed
+ */
+export function resultOf(outcomes: DescriptorOutcome[], shadowAll: boolean | undefined): RateLimitResult {
   const policies: PolicyOutcome[] = [];
   for (const outcome of outcomes) for (const policy of outcome.policies) policies.push(policy);
-  const result = summarize(policies, options.shadowAll);
+  const result = summarize(policies, shadowAll);
   return outcomes.length === 0 ? result : { ...result, descriptors: outcomes };
 }
 
@@ -77,10 +92,28 @@ export async function descriptorOutcomes(edge: EdgeRuntime, requests: readonly D
   const local = groups.length === 1 ? edge.localVerdicts(groups[0], defer) : undefined;
   let answers: CounterVerdict[][];
   if (local !== undefined) answers = [local];
-  else if (groups.length === 1) {
-    const [name] = byObject.keys();
-    answers = [await withTimeout(edge.decideCalls(name, groups[0], defer), options.timeoutMs)];
-  } else answers = await withTimeout(Promise.all([...byObject].map(([name, calls]) => edge.decideCalls(name, calls, defer))), options.timeoutMs);
+  else {
+    try {
+      answers = await objectAnswers(edge, byObject, defer, options.timeoutMs);
+    } catch (error) {
+      // The failure policy (src/admission/) may decide these calls in the isolate: it gets what was planned.
+      if (error instanceof CounterUnavailableError) error.unanswered = { outcomes, groups };
+      throw error;
+    }
+    if (options.countLocally === true) {
+      const now = edge.now();
+      answers = answers.map((verdicts, g) => verdicts.map((verdict, i) => edge.local.observe(groups[g][i].call, verdict, now)));
+    }
+  }
   fold(outcomes, groups, answers);
   return outcomes;
+}
+
+// One RPC per object, all in parallel, within the decision timeout.
+async function objectAnswers(edge: EdgeRuntime, byObject: Map<string, EdgeCall[]>, defer: Defer, timeoutMs: number): Promise<CounterVerdict[][]> {
+  if (byObject.size === 1) {
+    const [[name, calls]] = byObject;
+    return [await withTimeout(edge.decideCalls(name, calls, defer), timeoutMs)];
+  }
+  return withTimeout(Promise.all([...byObject].map(([name, calls]) => edge.decideCalls(name, calls, defer))), timeoutMs);
 }
