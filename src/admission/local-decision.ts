@@ -38,7 +38,10 @@ export function isolateDecision(
   );
   if (!known && !decideLocally) return undefined;
   const answers: CounterVerdict[][] = unanswered.groups.map((calls, g) =>
-    calls.map((item, i) => cached[g][i] ?? (known ? edge.local.peek(item.call, now) : edge.local.decide(item.call, now))),
+    calls.map((item, i) => {
+      const name = unanswered.outcomes[item.outcome].counter?.object ?? "";
+      return cached[g][i] ?? (known ? edge.local.peek(name, item.call, now) : edge.local.decide(name, item.call, now));
+    }),
   );
   fold(unanswered.outcomes, unanswered.groups, answers);
   const result = resultOf(unanswered.outcomes, shadowAll);

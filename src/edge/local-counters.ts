@@ -23,6 +23,13 @@ export const LOCAL_COUNTER_KEYS = 10_000;
  */
 export class LocalCounters {
   private readonly states = new Map<string, unknown[]>();
+  /**
+   * Until when a counter's object may not know hits this isolate allowed on
+   * its own (a window after the last): only then does the local count
+   * overrule an object's "allowed". Otherwise the object is trusted, so a
+   * refund or a reset the isolate does not see never refuses here.
+   */
+  private readonly owedUntil = new Map<string, number>();
   /** Calls decided here because their object could not answer, for tests and the bench. */
   decided = 0;
 
@@ -31,41 +38,52 @@ export class LocalCounters {
    * Concurrency windows are not counted here (their slots are the object's): they allow.
    *
    * @example
-   * const verdict = local.decide(call, now); // { allowed, decisions }
+   * const verdict = local.decide(objectName, call, now); // { allowed, decisions }
    */
-  decide(call: CounterCall, now: number): CounterVerdict {
+  decide(objectName: string, call: CounterCall, now: number): CounterVerdict {
     this.decided += 1;
-    return this.step(call, now, true);
+    const key = counterId(objectName, call);
+    const verdict = this.step(key, call, now, true);
+    if (verdict.allowed) this.owe(key, now + Math.max(...call.limits.map((limit) => limit.windowMs)));
+    return verdict;
   }
 
   /**
    * What `decide` would answer, counting nothing.
    *
    * @example
-   * local.peek(call, now).allowed;
+   * local.peek(objectName, call, now).allowed;
    */
-  peek(call: CounterCall, now: number): CounterVerdict {
-    return this.step(call, now, false);
+  peek(objectName: string, call: CounterCall, now: number): CounterVerdict {
+    return this.step(counterId(objectName, call), call, now, false);
   }
 
   /**
    * Take the object's answer to `call` into account: an allowed call is
-   * counted here too; when this isolate alone has already let the limit
-   * through, the answer becomes a refusal (the object missed hits it allowed
-   * while it could not be reached).
+   * counted here too; when this isolate decided some of the key's hits on its
+   * own within the last window and has let the limit through, the answer
+   * becomes a refusal (the object missed the hits allowed while it could
+   * not be reached).
    *
    * @example
-   * verdict = local.observe(call, verdict, now);
+   * verdict = local.observe(objectName, call, verdict, now);
    */
-  observe(call: CounterCall, verdict: CounterVerdict, now: number): CounterVerdict {
-    if (!verdict.allowed || (call.kind !== undefined && call.kind !== "decide" && call.kind !== "relay")) return verdict;
-    const own = this.step(call, now, true);
-    return own.allowed ? verdict : own;
+  observe(objectName: string, call: CounterCall, verdict: CounterVerdict, now: number): CounterVerdict {
+    // A refundable call's hit may be given back, which this count would not see.
+    if (!verdict.allowed || call.refundable === true || (call.kind !== undefined && call.kind !== "decide" && call.kind !== "relay")) return verdict;
+    const key = counterId(objectName, call);
+    const own = this.step(key, call, now, true);
+    if (own.allowed || (this.owedUntil.get(key) ?? 0) <= now) return verdict;
+    return own;
   }
 
-  private step(call: CounterCall, now: number, commit: boolean): CounterVerdict {
-    // The windows' ids with the key: a changed rule starts a fresh count rather than reading another's state.
-    const key = `${call.key}\n${call.limits.map((limit) => limit.id).join(",")}`;
+  private owe(key: string, until: number): void {
+    this.owedUntil.delete(key);
+    this.owedUntil.set(key, until);
+    if (this.owedUntil.size > LOCAL_COUNTER_KEYS) this.owedUntil.delete(this.owedUntil.keys().next().value as string);
+  }
+
+  private step(key: string, call: CounterCall, now: number, commit: boolean): CounterVerdict {
     const states = this.states.get(key) ?? [];
     const next: unknown[] = [];
     const decisions: Decision[] = [];
@@ -89,4 +107,9 @@ export class LocalCounters {
     }
     return { allowed, decisions };
   }
+}
+
+// The object (a region's copy is its own counter) and the windows' ids with the key: a changed rule starts a fresh count rather than reading another's state.
+function counterId(objectName: string, call: CounterCall): string {
+  return `${objectName}\n${call.key}\n${call.limits.map((limit) => limit.id).join(",")}`;
 }

@@ -102,7 +102,8 @@ export async function descriptorOutcomes(edge: EdgeRuntime, requests: readonly D
     }
     if (options.countLocally === true) {
       const now = edge.now();
-      answers = answers.map((verdicts, g) => verdicts.map((verdict, i) => edge.local.observe(groups[g][i].call, verdict, now)));
+      const names = [...byObject.keys()];
+      answers = answers.map((verdicts, g) => verdicts.map((verdict, i) => edge.local.observe(names[g], groups[g][i].call, verdict, now)));
     }
   }
   fold(outcomes, groups, answers);
