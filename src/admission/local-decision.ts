@@ -3,7 +3,8 @@
  * (docs/reliability.md, "Failure mode"): the calls whose objects could not
  * answer are decided from the certain-block cache (in every mode: a key
  * known to be over its limit stays refused) and, with `local`, from the
- * isolate's own counters (src/edge/local-counters.ts).
+ * isolate's own counters (src/edge/local-counters.ts), the hits it allows
+ * owed to their objects (src/edge/debts.ts).
  */
 import type { CounterVerdict } from "../durable/protocol.ts";
 import type { EdgeRuntime } from "../edge/runtime.ts";
@@ -40,7 +41,10 @@ export function isolateDecision(
   const answers: CounterVerdict[][] = unanswered.groups.map((calls, g) =>
     calls.map((item, i) => {
       const name = unanswered.outcomes[item.outcome].counter?.object ?? "";
-      return cached[g][i] ?? (known ? edge.local.peek(name, item.call, now) : edge.local.decide(name, item.call, now));
+      const answer = cached[g][i] ?? (known ? edge.local.peek(name, item.call, now) : edge.local.decide(name, item.call, now));
+      // Hits allowed here are owed to the object, which counts them with the counter's next call (src/edge/debts.ts).
+      if (!known && cached[g][i] === undefined && answer.allowed) edge.debts.owe(name, item.call, edge.local.quietAt(name, item.call));
+      return answer;
     }),
   );
   fold(unanswered.outcomes, unanswered.groups, answers);

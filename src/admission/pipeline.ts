@@ -14,14 +14,6 @@ import type { MetricsRecorder } from "../metrics/recorder.ts";
 import type { DomainDescriptors } from "../rules/types.ts";
 import { type FailureMode, failureDecision } from "./failure-policy.ts";
 
-/**
- * Whether FAILURE_MODE=local also counts the objects' allowances locally and
- * overrules them after local decisions (decide.ts, `countLocally`). Off: it
- * breaks the region-scoped limits' tests (test/gateway/region-scope.test.ts),
- * not yet understood; see docs/reliability.md, "Failure mode".
- */
-const LOCAL_OVERRULES_OBJECTS = false;
-
 /** What a face decides with: an isolate's context, or a drop-in's own parts. */
 export interface Engine {
   readonly edge: EdgeRuntime;
@@ -61,12 +53,8 @@ export async function admitThen<O extends AdmissionOptions, T>(
 ): Promise<T> {
   let result: RateLimitResult;
   try {
-    // FAILURE_MODE=local counts what the objects allow in the isolate's own counters too (src/edge/local-counters.ts).
-    result = await decide(
-      engine.edge,
-      descriptors,
-      LOCAL_OVERRULES_OBJECTS && engine.settings.failureMode === "local" ? { ...options, countLocally: true } : options,
-    );
+    // The modes that may decide in the isolate count what the objects allow there too (src/edge/local-counters.ts).
+    result = await decide(engine.edge, descriptors, options, engine.settings.failureMode !== "closed");
   } catch (error) {
     if (!(error instanceof CounterUnavailableError)) throw error;
     result = failureDecision(engine.settings.failureMode, error, options.where?.() ?? {}, engine.metrics, engine.edge, options.shadowAll);

@@ -1,15 +1,17 @@
 /**
  * The isolate's own count of what it let through (docs/reliability.md,
- * "Failure mode"): one state per counter key and window, decided by the
- * same pure algorithm the counter object uses. It counts every hit this
- * isolate allowed, whoever decided it, so it is a lower bound of the
- * object's count: when it refuses, the object would too. With
- * FAILURE_MODE=local it decides the calls whose object cannot answer, so
- * an outage lets through at most each limit per isolate and window.
+ * "Failure mode"): one state per counter (its object, key and windows),
+ * decided by the same pure algorithm the counter object uses. It counts
+ * every hit this isolate allowed, whoever decided it, so when it refuses,
+ * this isolate has already let the limit through. With FAILURE_MODE=local
+ * it decides the calls whose object cannot answer, so an outage lets
+ * through at most each limit per isolate and window. It never overrules an
+ * object: the hits it allows are reported to the object (debts.ts).
  */
 import { algorithms } from "../algorithms/index.ts";
 import type { Decision } from "../algorithms/types.ts";
 import type { CounterCall, CounterVerdict } from "../durable/protocol.ts";
+import { counterOwner } from "./debts.ts";
 
 /** Counter keys kept per isolate; the oldest is forgotten past it (it then counts from zero again). */
 export const LOCAL_COUNTER_KEYS = 10_000;
@@ -19,33 +21,24 @@ export const LOCAL_COUNTER_KEYS = 10_000;
  *
  * @example
  * const local = new LocalCounters();
- * local.decide(call, Date.now()).allowed; // true until this isolate has allowed the limit
+ * local.decide("api/shard/3", call, Date.now()).allowed; // true until this isolate has allowed the limit
  */
 export class LocalCounters {
   private readonly states = new Map<string, unknown[]>();
-  /**
-   * Until when a counter's object may not know hits this isolate allowed on
-   * its own (a window after the last): only then does the local count
-   * overrule an object's "allowed". Otherwise the object is trusted, so a
-   * refund or a reset the isolate does not see never refuses here.
-   */
-  private readonly owedUntil = new Map<string, number>();
   /** Calls decided here because their object could not answer, for tests and the bench. */
   decided = 0;
 
   /**
-   * Decide `call` in this isolate at `now`, counting it when allowed.
-   * Concurrency windows are not counted here (their slots are the object's): they allow.
+   * Decide `call` (addressed to `objectName`) in this isolate at `now`,
+   * counting it when allowed. Concurrency windows are not counted here
+   * (their slots are the object's): they allow.
    *
    * @example
    * const verdict = local.decide(objectName, call, now); // { allowed, decisions }
    */
   decide(objectName: string, call: CounterCall, now: number): CounterVerdict {
     this.decided += 1;
-    const key = counterId(objectName, call);
-    const verdict = this.step(key, call, now, true);
-    if (verdict.allowed) this.owe(key, now + Math.max(...call.limits.map((limit) => limit.windowMs)));
-    return verdict;
+    return this.step(counterId(objectName, call), call, now, true);
   }
 
   /**
@@ -59,28 +52,35 @@ export class LocalCounters {
   }
 
   /**
-   * Take the object's answer to `call` into account: an allowed call is
-   * counted here too; when this isolate decided some of the key's hits on its
-   * own within the last window and has let the limit through, the answer
-   * becomes a refusal (the object missed the hits allowed while it could
-   * not be reached).
+   * Count the hits of a call its object allowed, so that a later local
+   * decision counts them too. Refundable calls are left out (their hits may
+   * be given back, which this count would not see), and so are calls that
+   * add no hits of a decision (absorb, refund, slots).
    *
    * @example
-   * verdict = local.observe(objectName, call, verdict, now);
+   * local.count(objectName, call, verdict, now);
    */
-  observe(objectName: string, call: CounterCall, verdict: CounterVerdict, now: number): CounterVerdict {
-    // A refundable call's hit may be given back, which this count would not see.
-    if (!verdict.allowed || call.refundable === true || (call.kind !== undefined && call.kind !== "decide" && call.kind !== "relay")) return verdict;
-    const key = counterId(objectName, call);
-    const own = this.step(key, call, now, true);
-    if (own.allowed || (this.owedUntil.get(key) ?? 0) <= now) return verdict;
-    return own;
+  count(objectName: string, call: CounterCall, verdict: CounterVerdict, now: number): void {
+    if (!verdict.allowed || call.cost <= 0 || call.refundable === true) return;
+    if (call.kind !== undefined && call.kind !== "decide" && call.kind !== "relay" && call.kind !== "reserve") return;
+    this.step(counterId(objectName, call), call, now, true);
   }
 
-  private owe(key: string, until: number): void {
-    this.owedUntil.delete(key);
-    this.owedUntil.set(key, until);
-    if (this.owedUntil.size > LOCAL_COUNTER_KEYS) this.owedUntil.delete(this.owedUntil.keys().next().value as string);
+  /**
+   * From when this isolate's count of `call`'s counter has forgotten every
+   * hit (each window's state is as good as none): the hits it allowed
+   * before no longer count anywhere after that (debts.ts drops them then).
+   *
+   * @example
+   * debts.owe(objectName, call, local.quietAt(objectName, call));
+   */
+  quietAt(objectName: string, call: CounterCall): number {
+    const states = this.states.get(counterId(objectName, call)) ?? [];
+    let at = -Infinity;
+    call.limits.forEach((limit, i) => {
+      if (states[i] !== undefined) at = Math.max(at, algorithms[limit.algorithm].idleAt(states[i], limit));
+    });
+    return at;
   }
 
   private step(key: string, call: CounterCall, now: number, commit: boolean): CounterVerdict {
@@ -109,7 +109,8 @@ export class LocalCounters {
   }
 }
 
-// The object (a region's copy is its own counter) and the windows' ids with the key: a changed rule starts a fresh count rather than reading another's state.
+// The counter's owner (a region's copy of a regional limit is its own counter; a relayed call's is the home's) and
+// the windows' ids with the key: a changed rule starts a fresh count rather than reading another's state.
 function counterId(objectName: string, call: CounterCall): string {
-  return `${objectName}\n${call.key}\n${call.limits.map((limit) => limit.id).join(",")}`;
+  return `${counterOwner(objectName, call)}\n${call.key}\n${call.limits.map((limit) => limit.id).join(",")}`;
 }

@@ -5,13 +5,14 @@
  * of them answers a call is decided in one place, `routeOf` (route.ts).
  */
 import { shardKeyFrom, type ShardKey } from "../durable/placement.ts";
-import type { CounterVerdict, SendBatch } from "../durable/protocol.ts";
+import type { CounterCall, CounterVerdict, SendBatch } from "../durable/protocol.ts";
 import { counterStub } from "../durable/regions.ts";
 import { toWire, verdictsFromWire, WIRE_VERSION } from "../stored/wire.ts";
 import type { Env } from "../config.ts";
 import type { Defer } from "../http/defer.ts";
 import { BlockCache } from "./block-cache.ts";
 import { Coalescer } from "./coalescer.ts";
+import { DebtBook } from "./debts.ts";
 import { LocalCounters } from "./local-counters.ts";
 import { PrecountTable, precountId } from "./precount.ts";
 import { rememberBlock, routeOf, type EdgeCall, type LocalRoute } from "./route.ts";
@@ -71,6 +72,8 @@ export class EdgeRuntime {
   readonly stats: EdgeStats = { cachedBlocks: 0, refusedByRules: 0, retries: 0 };
   /** What this isolate let through, per counter: FAILURE_MODE=local decides with it (local-counters.ts). */
   readonly local = new LocalCounters();
+  /** Hits this isolate allowed on its own, owed to their objects and paid with the next call (debts.ts). */
+  readonly debts = new DebtBook();
   /** The key every counter of this isolate is placed with (`objectName`). */
   readonly shardKey: ShardKey;
   /** The clock of this isolate's decisions (tests drive it). */
@@ -158,7 +161,7 @@ export class EdgeRuntime {
     // Most requests are one call the object decides: no per-call bookkeeping for them. Its route is found once.
     const only = items.length === 1 ? routeOf(items[0], this.blocks, now) : undefined;
     if (only?.kind === "remote") {
-      const answers = await this.sendBatch(objectName, [items[0].call], defer);
+      const answers = await this.send(objectName, [items[0].call], defer);
       rememberBlock(items[0], answers[0], this.blocks, now, this.now());
       return answers;
     }
@@ -182,7 +185,7 @@ export class EdgeRuntime {
       }
     });
     if (remote.length > 0) {
-      const answers = await this.sendBatch(
+      const answers = await this.send(
         objectName,
         remote.map((i) => items[i].call),
         defer,
@@ -195,6 +198,18 @@ export class EdgeRuntime {
     }
     await Promise.all(local);
     return verdicts;
+  }
+
+  // The batch to the object, with the debts its counters are owed (debts.ts); a failed batch owes them again.
+  private async send(objectName: string, calls: readonly CounterCall[], defer: Defer): Promise<CounterVerdict[]> {
+    const owing = this.debts.attach(objectName, calls, this.now());
+    if (owing === undefined) return this.sendBatch(objectName, calls, defer);
+    try {
+      return owing.answers(await this.sendBatch(objectName, owing.calls, defer));
+    } catch (error) {
+      owing.restore();
+      throw error;
+    }
   }
 
   private countLocal(kind: "cached" | "refused"): void {

@@ -38,12 +38,6 @@ export interface DecideOptions {
   readonly slot?: SlotLease;
   /** The region the request arrived in, for limits with `scope: "region"` (see PlanOptions). Default `local`. */
   readonly region?: Region;
-  /**
-   * FAILURE_MODE=local: count what the objects allow in the isolate's own
-   * counters too (edge.local), and refuse what they allow past what this
-   * isolate alone has let through (docs/reliability.md, "Failure mode").
-   */
-  readonly countLocally?: boolean;
 }
 
 /**
@@ -55,8 +49,13 @@ export interface DecideOptions {
  * const result = await decide(isolate.edge, [{ domain, descriptors: [[{ key: "remote_address", value: ip }]] }], { timeoutMs: 1000 });
  * result.allowed; // false once the IP is over its limit
  */
-export async function decide(edge: EdgeRuntime, requests: readonly DomainDescriptors[], options: DecideOptions): Promise<RateLimitResult> {
-  return resultOf(await descriptorOutcomes(edge, requests, options), options.shadowAll);
+export async function decide(
+  edge: EdgeRuntime,
+  requests: readonly DomainDescriptors[],
+  options: DecideOptions,
+  countLocally = false,
+): Promise<RateLimitResult> {
+  return resultOf(await descriptorOutcomes(edge, requests, options, countLocally), options.shadowAll);
 }
 
 /**
@@ -81,7 +80,12 @@ export function resultOf(outcomes: DescriptorOutcome[], shadowAll: boolean | und
  * const [outcome] = await descriptorOutcomes(isolate.edge, [{ domain, descriptors: [[{ key: "k", value: "v" }]], costs: [0] }], { timeoutMs: 1000 });
  * outcome.policies[0]?.decision.remaining; // read without consuming
  */
-export async function descriptorOutcomes(edge: EdgeRuntime, requests: readonly DomainDescriptors[], options: DecideOptions): Promise<DescriptorOutcome[]> {
+export async function descriptorOutcomes(
+  edge: EdgeRuntime,
+  requests: readonly DomainDescriptors[],
+  options: DecideOptions,
+  countLocally = false,
+): Promise<DescriptorOutcome[]> {
   // Long values keyed by their digest before matching, so counters, metrics and the dashboard see one key (docs/rules.md).
   const bounded = boundedDescriptors(requests);
   const { outcomes, byObject } = plan(bounded instanceof Promise ? await bounded : bounded, options, options.defer !== undefined, edge.shardKey);
@@ -100,10 +104,10 @@ export async function descriptorOutcomes(edge: EdgeRuntime, requests: readonly D
       if (error instanceof CounterUnavailableError) error.unanswered = { outcomes, groups };
       throw error;
     }
-    if (options.countLocally === true) {
+    if (countLocally) {
       const now = edge.now();
       const names = [...byObject.keys()];
-      answers = answers.map((verdicts, g) => verdicts.map((verdict, i) => edge.local.observe(names[g], groups[g][i].call, verdict, now)));
+      for (let g = 0; g < answers.length; g++) for (let i = 0; i < answers[g].length; i++) edge.local.count(names[g], groups[g][i].call, answers[g][i], now);
     }
   }
   fold(outcomes, groups, answers);
