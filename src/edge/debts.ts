@@ -58,9 +58,15 @@ export class DebtBook {
     return this.debts.size;
   }
 
-  /** Whether `call`'s counter at `ownerName` has a debt (counterOwner names the owner). */
-  owes(ownerName: string, call: CounterCall): boolean {
-    return this.debts.has(debtId(ownerName, call));
+  /**
+   * Whether `call`'s counter at `ownerName` (counterOwner names it) has a
+   * debt at `now`, or had one paid whose hits still count: its calls are
+   * then decided by the owner itself, not from a region's lease of it
+   * (src/limiter/owed-home.ts), since a lease handed out before the debt
+   * was paid would let its holder allow past the limit.
+   */
+  owes(ownerName: string, call: CounterCall, now: number): boolean {
+    return (this.debts.get(debtId(ownerName, call))?.until ?? -Infinity) > now;
   }
 
   /**
@@ -83,7 +89,7 @@ export class DebtBook {
    * counters (each absorb just before its counter's first call), taking
    * them out of the book; undefined when none is owed. Debts past their
    * `until` are dropped. Relayed calls carry none (a region's copy is not
-   * the owner).
+   * the owner: owed-home.ts sends them to it).
    *
    * @example
    * const batch = debts.attach(name, calls, now); // send batch.calls, then batch.answers(verdicts)
@@ -97,11 +103,13 @@ export class DebtBook {
       const id = call.kind === "relay" || call.kind === "absorb" ? undefined : debtId(objectName, call);
       const debt = id === undefined ? undefined : this.debts.get(id);
       if (id !== undefined && debt !== undefined) {
-        this.debts.delete(id);
-        if (debt.until > now) {
+        if (debt.until <= now) this.debts.delete(id);
+        else if (debt.call.cost > 0) {
           sent.push(debt.call);
           mine.push(false);
           paid.push([id, debt]);
+          // Paid, and kept at 0 hits until they stop counting (see `owes`).
+          this.debts.set(id, { call: { ...debt.call, cost: 0 }, until: debt.until });
         }
       }
       sent.push(call);

@@ -11,6 +11,7 @@ import type { Defer } from "../http/defer.ts";
 import { boundedDescriptors } from "../rules/index.ts";
 import type { DomainDescriptors } from "../rules/types.ts";
 import { fold } from "./fold.ts";
+import { owedToHome } from "./owed-home.ts";
 import { plan } from "./plan.ts";
 import { summarize } from "./summarize.ts";
 import { CounterUnavailableError, withTimeout } from "./timeout.ts";
@@ -88,7 +89,10 @@ export async function descriptorOutcomes(
 ): Promise<DescriptorOutcome[]> {
   // Long values keyed by their digest before matching, so counters, metrics and the dashboard see one key (docs/rules.md).
   const bounded = boundedDescriptors(requests);
-  const { outcomes, byObject } = plan(bounded instanceof Promise ? await bounded : bounded, options, options.defer !== undefined, edge.shardKey);
+  const planned = plan(bounded instanceof Promise ? await bounded : bounded, options, options.defer !== undefined, edge.shardKey);
+  const { outcomes } = planned;
+  // Debts are rare (only after local decisions): the plan is looked at again only while some are owed.
+  const byObject = edge.debts.size === 0 ? planned.byObject : owedToHome(planned, (home, call) => edge.debts.owes(home, call, edge.now()));
   if (byObject.size === 0) return outcomes;
   const defer = options.defer ?? (() => undefined);
   const groups = [...byObject.values()];

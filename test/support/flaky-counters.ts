@@ -15,8 +15,15 @@ export interface FlakyCall {
   readonly failed: boolean;
 }
 
+/** A flaky namespace, the log of every call made to it, and a way to change its share of failures (an outage that ends). */
+export interface Flaky {
+  readonly counters: Env["COUNTERS"];
+  readonly calls: FlakyCall[];
+  setShare(share: number): void;
+}
+
 /** A namespace whose calls fail at `share` with `mark`, and the log of every call made to it. */
-export function flakyCounters(share: number, mark: "overloaded" | "retryable"): { counters: Env["COUNTERS"]; calls: FlakyCall[] } {
+export function flakyCounters(share: number, mark: "overloaded" | "retryable"): Flaky {
   const calls: FlakyCall[] = [];
   let n = 0;
   const counters = {
@@ -37,5 +44,11 @@ export function flakyCounters(share: number, mark: "overloaded" | "retryable"): 
     },
     idFromName: (name: string) => testEnv.COUNTERS.idFromName(name),
   };
-  return { counters: counters as unknown as Env["COUNTERS"], calls };
+  return {
+    counters: counters as unknown as Env["COUNTERS"],
+    calls,
+    setShare: (next) => {
+      share = next;
+    },
+  };
 }
