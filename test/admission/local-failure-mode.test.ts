@@ -82,6 +82,19 @@ describe('FAILURE_MODE=local, the default (docs/reliability.md, "Failure mode")'
     expect(JSON.parse(lines[0])).toMatchObject({ event: "ratelimit.counter_unavailable", failure_mode: "local" });
   });
 
+  it("an outage after the objects allowed 40 of a limit of 50: the isolate allows 10 more, counting what they allowed it", async () => {
+    const ip = uniqueIp();
+    const flaky = flakyCounters(0, "overloaded");
+    const call = gateway(rules, { COUNTERS: flaky.counters });
+    expect(allowed(await sequential(call, ip, 40))).toBe(40);
+    const errors = quietErrors();
+    flaky.setShare(1);
+    const during = await sequential(call, ip, 100);
+    errors.mockRestore();
+    expect(allowed(during)).toBe(10);
+    expect(marked(during, "local")).toBe(100);
+  });
+
   it("open: an overloaded object never opens (the isolate decides), a failure otherwise opens", async () => {
     const errors = quietErrors();
     const { counters, calls } = flakyCounters(1, "overloaded");
