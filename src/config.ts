@@ -197,7 +197,7 @@ export const SETTINGS = {
  * variable or the option).
  *
  * @example
- * settingProblem(SETTINGS.decision.failureMode, "FAILURE_MODE", "sometimes"); // 'FAILURE_MODE must be "open" or "closed", got "sometimes"'
+ * settingProblem(SETTINGS.decision.failureMode, "FAILURE_MODE", "sometimes"); // 'FAILURE_MODE must be one of "local", "open", "closed", got "sometimes"'
  */
 export function settingProblem(row: SettingRow, name: string, given: unknown): string {
   const got = `got ${JSON.stringify(given)}`;

@@ -31,7 +31,11 @@ export interface RateLimitOptions {
   readonly counters?: (c: AnyContext) => Namespace;
   /** The MetricsObject namespace, to keep metrics. Default: none are kept. */
   readonly metrics?: (c: AnyContext) => Namespace | undefined;
-  /** When a counter cannot be asked in time: `"open"` lets the request through, `"closed"` answers 503. Default `"open"`. */
+  /**
+   * When a counter cannot be asked in time or is overloaded: `"local"` decides
+   * with the isolate's own counters (docs/reliability.md, "Failure mode"),
+   * `"open"` lets the request through, `"closed"` answers 503. Default `"local"`.
+   */
   readonly failureMode?: "local" | "open" | "closed";
   /** Milliseconds to wait for a counter before `failureMode` applies. Default 1000. */
   readonly timeoutMs?: number;
