@@ -88,8 +88,9 @@ export class DebtBook {
    * The batch that pays, with `calls` to `objectName`, the debts of their
    * counters (each absorb just before its counter's first call), taking
    * them out of the book; undefined when none is owed. Debts past their
-   * `until` are dropped. Relayed calls carry none (a region's copy is not
-   * the owner: owed-home.ts sends them to it).
+   * `until` are dropped. Any call to the owner may carry them, a
+   * pre-counting sync included; relayed calls carry none (a region's copy
+   * is not the owner: owed-home.ts sends them to it).
    *
    * @example
    * const batch = debts.attach(name, calls, now); // send batch.calls, then batch.answers(verdicts)
@@ -100,7 +101,7 @@ export class DebtBook {
     const mine: boolean[] = [];
     const paid: [string, Debt][] = [];
     for (const call of calls) {
-      const id = call.kind === "relay" || call.kind === "absorb" ? undefined : debtId(objectName, call);
+      const id = call.kind === "relay" ? undefined : debtId(objectName, call);
       const debt = id === undefined ? undefined : this.debts.get(id);
       if (id !== undefined && debt !== undefined) {
         if (debt.until <= now) this.debts.delete(id);

@@ -102,7 +102,8 @@ export class EdgeRuntime {
     this.sendBatch = options.coalesce === false ? direct : (name, calls, defer) => this.coalescer.submit(name, calls, defer);
     // Pre-counting passes its request's (or its sync's host request's) defer on: a batch it sends for other
     // callers keeps that request alive until they have their answers.
-    this.precount = new PrecountTable(this.sendBatch, this.now);
+    // Its calls pay the debts of their counters too (debts.ts).
+    this.precount = new PrecountTable((name, calls, defer) => this.send(name, calls, defer), this.now);
   }
 
   /**
@@ -201,7 +202,7 @@ export class EdgeRuntime {
   }
 
   // The batch to the object, with the debts its counters are owed (debts.ts); a failed batch owes them again.
-  private async send(objectName: string, calls: readonly CounterCall[], defer: Defer): Promise<CounterVerdict[]> {
+  private async send(objectName: string, calls: readonly CounterCall[], defer?: Defer): Promise<CounterVerdict[]> {
     const owing = this.debts.attach(objectName, calls, this.now());
     if (owing === undefined) return this.sendBatch(objectName, calls, defer);
     try {

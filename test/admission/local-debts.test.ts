@@ -89,3 +89,23 @@ describe("debts of a global key relayed through a region (docs/placement.md)", (
     expect(await allowedOf(gateway(rules), ip, 100)).toBe(0);
   });
 });
+
+describe("debts of a pre-counted key (docs/precount.md)", () => {
+  it("hits allowed locally are paid with the pre-count's next call to the object", async () => {
+    const precounted = {
+      domain: "local-debts-pre",
+      descriptors: [{ key: "remote_address", rate_limit: { unit: "minute", requests_per_unit: LIMIT, precount: { sync_ms: 50 } } }],
+      routes: [{ match: { path: "/*" }, descriptors: [[{ key: "remote_address" }]] }],
+    };
+    const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const ip = uniqueIp();
+    const flaky = flakyCounters(1, "overloaded");
+    const a = gateway(precounted, { COUNTERS: flaky.counters });
+    expect(await allowedOf(a, ip, 30)).toBe(30);
+    errors.mockRestore();
+    flaky.setShare(0);
+    await allowedOf(a, ip, 1);
+    expect(flaky.calls.some((c) => !c.failed && c.text.includes('"kind":"absorb","key"') && c.text.includes('"cost":30'))).toBe(true);
+    expect(await allowedOf(gateway(precounted), ip, 100)).toBe(LIMIT - 31);
+  });
+});
