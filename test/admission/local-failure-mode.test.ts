@@ -3,6 +3,9 @@ import { gateway, uniqueIp } from "../support/app.ts";
 import { throwingCounters } from "../support/failing.ts";
 import { flakyCounters } from "../support/flaky-counters.ts";
 
+// The faults under test are the injected ones: a decision timeout long enough that a loaded machine's slow answer is not one more.
+const SLOW_OK = { DECISION_TIMEOUT_MS: "10000" };
+
 // docs/reliability.md, "Failure mode": the bounds these tests hold.
 const rules = {
   domain: "local-failure",
@@ -29,7 +32,7 @@ describe('FAILURE_MODE=local, the default (docs/reliability.md, "Failure mode")'
   it("30 % of object calls overloaded: a limit of 50 allows 45-50 of 300, some decided locally", async () => {
     const errors = quietErrors();
     const { counters, calls } = flakyCounters(0.3, "overloaded");
-    const responses = await sequential(gateway(rules, { COUNTERS: counters }), uniqueIp(), 300);
+    const responses = await sequential(gateway(rules, { ...SLOW_OK, COUNTERS: counters }), uniqueIp(), 300);
     errors.mockRestore();
     const n = allowed(responses);
     expect(n).toBeGreaterThanOrEqual(45);
@@ -41,7 +44,7 @@ describe('FAILURE_MODE=local, the default (docs/reliability.md, "Failure mode")'
 
   it("30 % of object calls reset (retryable): each is retried once on a fresh stub, and the limit of 50 allows 45-50 of 300", async () => {
     const { counters, calls } = flakyCounters(0.3, "retryable");
-    const responses = await sequential(gateway(rules, { COUNTERS: counters }), uniqueIp(), 300);
+    const responses = await sequential(gateway(rules, { ...SLOW_OK, COUNTERS: counters }), uniqueIp(), 300);
     const n = allowed(responses);
     expect(n).toBeGreaterThanOrEqual(45);
     expect(n).toBeLessThanOrEqual(50);
@@ -61,7 +64,7 @@ describe('FAILURE_MODE=local, the default (docs/reliability.md, "Failure mode")'
     expect(allowed(await sequential(gateway(rules), ip, 51))).toBe(50);
     const errors = quietErrors();
     const { counters, calls } = flakyCounters(0.5, "overloaded");
-    const call = gateway(rules, { COUNTERS: counters });
+    const call = gateway(rules, { ...SLOW_OK, COUNTERS: counters });
     const responses = await Promise.all(Array.from({ length: 200 }, () => call("/x", { ip })));
     errors.mockRestore();
     expect(calls.some((c) => c.failed)).toBe(true);
@@ -85,7 +88,7 @@ describe('FAILURE_MODE=local, the default (docs/reliability.md, "Failure mode")'
   it("an outage after the objects allowed 40 of a limit of 50: the isolate allows 10 more, counting what they allowed it", async () => {
     const ip = uniqueIp();
     const flaky = flakyCounters(0, "overloaded");
-    const call = gateway(rules, { COUNTERS: flaky.counters });
+    const call = gateway(rules, { ...SLOW_OK, COUNTERS: flaky.counters });
     expect(allowed(await sequential(call, ip, 40))).toBe(40);
     const errors = quietErrors();
     flaky.setShare(1);
@@ -98,7 +101,7 @@ describe('FAILURE_MODE=local, the default (docs/reliability.md, "Failure mode")'
   it("open: an overloaded object never opens (the isolate decides), a failure otherwise opens", async () => {
     const errors = quietErrors();
     const { counters, calls } = flakyCounters(1, "overloaded");
-    const overloaded = await sequential(gateway(rules, { COUNTERS: counters, FAILURE_MODE: "open" }), uniqueIp(), 60);
+    const overloaded = await sequential(gateway(rules, { ...SLOW_OK, COUNTERS: counters, FAILURE_MODE: "open" }), uniqueIp(), 60);
     const thrown = await sequential(gateway(rules, { COUNTERS: throwingCounters, FAILURE_MODE: "open" }), uniqueIp(), 60);
     errors.mockRestore();
     expect(allowed(overloaded)).toBe(50);
