@@ -64,6 +64,9 @@ export class DebtBook {
    * then decided by the owner itself, not from a region's lease of it
    * (src/limiter/owed-home.ts), since a lease handed out before the debt
    * was paid would let its holder allow past the limit.
+   *
+   * @example
+   * if (debts.owes(homeOf(name), call, Date.now())) name = homeOf(name);
    */
   owes(ownerName: string, call: CounterCall, now: number): boolean {
     return (this.debts.get(debtId(ownerName, call))?.until ?? -Infinity) > now;
