@@ -74,8 +74,8 @@ describe('FAILURE_MODE=local, the default (docs/reliability.md, "Failure mode")'
   it("counters unreachable: a limit of 50 allows exactly 50 of 300 per isolate, each marked local", async () => {
     const errors = quietErrors();
     const ip = uniqueIp();
-    const first = await sequential(gateway(rules, { COUNTERS: throwingCounters }), ip, 300);
-    const second = await sequential(gateway(rules, { COUNTERS: throwingCounters }), ip, 300);
+    const first = await sequential(gateway(rules, { ...SLOW_OK, COUNTERS: throwingCounters }), ip, 300);
+    const second = await sequential(gateway(rules, { ...SLOW_OK, COUNTERS: throwingCounters }), ip, 300);
     const lines = errors.mock.calls.map((args) => String(args[0])).filter((line) => line.includes("counter_unavailable"));
     errors.mockRestore();
     expect(allowed(first)).toBe(50);
