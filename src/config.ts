@@ -62,7 +62,7 @@ export interface Env {
  * names both).
  */
 export interface DecisionSettings {
-  readonly failureMode: "open" | "closed";
+  readonly failureMode: "local" | "open" | "closed";
   readonly decisionTimeoutMs: number;
   /** Global shadow mode (Envoy's SHADOW_MODE): every limit is counted, none blocks. */
   readonly shadowMode: boolean;
@@ -144,9 +144,9 @@ export const SETTINGS = {
     failureMode: {
       variable: "FAILURE_MODE",
       option: "failureMode",
-      fallback: "open",
-      choices: ["open", "closed"],
-      doc: "what a request is when its counters cannot be reached in time: let through (open) or refused with a 503 (closed)",
+      fallback: "local",
+      choices: ["local", "open", "closed"],
+      doc: "what a request is when its counters cannot be reached in time or are overloaded: decided by the isolate's own counters (local), let through (open) or refused with a 503 (closed)",
     },
     decisionTimeoutMs: {
       variable: "DECISION_TIMEOUT_MS",
@@ -230,7 +230,7 @@ export const SETTINGS = {
  * variable or the option).
  *
  * @example
- * settingProblem(SETTINGS.decision.failureMode, "FAILURE_MODE", "sometimes"); // 'FAILURE_MODE must be "open" or "closed", got "sometimes"'
+ * settingProblem(SETTINGS.decision.failureMode, "FAILURE_MODE", "sometimes"); // 'FAILURE_MODE must be one of "local", "open", "closed", got "sometimes"'
  */
 export function settingProblem(row: SettingRow, name: string, given: unknown): string {
   const got = `got ${JSON.stringify(given)}${row.why !== undefined ? ` (${row.why})` : ""}`;

@@ -7,7 +7,7 @@
 export { type FailureMode, FAILURE_CLOSED, FAILURE_OPEN } from "./failure-policy.ts";
 export { knownRefusalMs } from "./known-refusal.ts";
 export { type AdmissionOptions, admitDescriptors, admitThen, type Engine, recordUnknownDomain } from "./pipeline.ts";
-export { admittedHeaders, COUNTERS_UNREACHABLE_DETAIL, countersUnreachableResponse, FAILURE_OPEN_HEADER, refusal } from "./render.ts";
+export { admittedHeaders, COUNTERS_UNREACHABLE_DETAIL, countersUnreachableResponse, FAILURE_OPEN_HEADER, LOCAL_DECISION_HEADER, refusal } from "./render.ts";
 export { identifierRequest } from "./identifier.ts";
 export { reconcileWithResponse } from "../limiter/reconcile.ts";
 export { rateLimitHeaders, retryAfterSeconds, tooManyRequests } from "../limiter/respond.ts";

@@ -38,8 +38,8 @@ export interface AdmissionOptions extends DecideOptions {
  * Decide `descriptors`, apply the failure policy when the counters cannot
  * be reached, record the outcome in `engine.metrics` (sent through
  * `background`), and hand the result to `answer`, the face's own output.
- * A failure is a result too (reason `failure_open` or `failure_closed`):
- * `answer` sees every request.
+ * A failure is a result too (reason `failure_open` or `failure_closed`, or
+ * the isolate's own decision, `decidedLocally`): `answer` sees every request.
  *
  * @example
  * return admitThen(isolate, descriptors, options, defer, (result) => result.allowed);
@@ -53,10 +53,11 @@ export async function admitThen<O extends AdmissionOptions, T>(
 ): Promise<T> {
   let result: RateLimitResult;
   try {
-    result = await decide(engine.edge, descriptors, options);
+    // The modes that may decide in the isolate count what the objects allow there too (src/edge/local-counters.ts).
+    result = await decide(engine.edge, descriptors, options, engine.settings.failureMode !== "closed");
   } catch (error) {
     if (!(error instanceof CounterUnavailableError)) throw error;
-    result = failureDecision(engine.settings.failureMode, error, options.where?.() ?? {}, engine.metrics);
+    result = failureDecision(engine.settings.failureMode, error, options.where?.() ?? {}, engine.metrics, engine.edge, options.shadowAll);
     engine.metrics?.scheduleFlush(background);
     return answer(result, options);
   }

@@ -13,6 +13,9 @@ import type { RateLimitResult } from "../limiter/types.ts";
 /** The header FAILURE_MODE=open marks a request it let through with. */
 export const FAILURE_OPEN_HEADER: readonly [string, string] = [DECISION_HEADER, "failure-open"];
 
+/** The header a decision FAILURE_MODE=local made in the isolate is marked with. */
+export const LOCAL_DECISION_HEADER: readonly [string, string] = [DECISION_HEADER, "local"];
+
 /** What the 503 of FAILURE_MODE=closed says (never the error behind it: that goes to the log). */
 export const COUNTERS_UNREACHABLE_DETAIL = "The rate limiter could not reach its counters; try again shortly.";
 
@@ -42,13 +45,16 @@ export function countersUnreachableResponse(): Response {
  * if (!result.allowed) return refusal(result, settings.headerDialect);
  */
 export function refusal(result: RateLimitResult, dialect: HeaderDialect = DEFAULT_HEADER_DIALECT): Response {
-  return result.reason === "failure_closed" ? countersUnreachableResponse() : tooManyRequests(result, dialect);
+  if (result.reason === "failure_closed") return countersUnreachableResponse();
+  const response = tooManyRequests(result, dialect);
+  if (result.decidedLocally === true) response.headers.set(LOCAL_DECISION_HEADER[0], LOCAL_DECISION_HEADER[1]);
+  return response;
 }
 
 /**
  * Headers an admitted request's response carries: the rate-limit ones in
- * `dialect`, and `X-RateLimit-Decision: failure-open` when the counters
- * could not be asked.
+ * `dialect`, and `X-RateLimit-Decision: failure-open` (or `local`, when
+ * the isolate decided alone) when the counters could not be asked.
  *
  * @example
  * withHeaders(response, admittedHeaders(result, isolate.settings.headerDialect));
@@ -56,5 +62,6 @@ export function refusal(result: RateLimitResult, dialect: HeaderDialect = DEFAUL
 export function admittedHeaders(result: RateLimitResult, dialect: HeaderDialect = DEFAULT_HEADER_DIALECT): [string, string][] {
   const headers = rateLimitHeaders(result, dialect);
   if (result.reason === "failure_open") headers.push([FAILURE_OPEN_HEADER[0], FAILURE_OPEN_HEADER[1]]);
+  else if (result.decidedLocally === true) headers.push([LOCAL_DECISION_HEADER[0], LOCAL_DECISION_HEADER[1]]);
   return headers;
 }

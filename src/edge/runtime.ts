@@ -5,13 +5,15 @@
  * of them answers a call is decided in one place, `routeOf` (route.ts).
  */
 import { shardKeyFrom, type ShardKey } from "../durable/placement.ts";
-import type { CounterVerdict, SendBatch } from "../durable/protocol.ts";
+import type { CounterCall, CounterVerdict, SendBatch } from "../durable/protocol.ts";
 import { counterStub } from "../durable/regions.ts";
 import { toWire, verdictsFromWire, WIRE_VERSION } from "../stored/wire.ts";
 import type { Env } from "../config.ts";
 import type { Defer } from "../http/defer.ts";
 import { BlockCache } from "./block-cache.ts";
 import { Coalescer } from "./coalescer.ts";
+import { DebtBook } from "./debts.ts";
+import { LocalCounters } from "./local-counters.ts";
 import { PrecountTable, precountId } from "./precount.ts";
 import { rememberBlock, routeOf, type EdgeCall, type LocalRoute } from "./route.ts";
 
@@ -23,6 +25,22 @@ export interface EdgeStats {
   cachedBlocks: number;
   /** Calls answered 429 from the rules alone (every limit 0), without an object. */
   refusedByRules: number;
+  /** Object calls retried once on a fresh stub after a failure the platform marked `retryable`. */
+  retries: number;
+}
+
+/**
+ * Whether the platform marked `error` retryable and not overloaded: a reset
+ * object (a deploy, a runtime update) failed the call in flight; an
+ * overloaded one is never asked again at once (docs/reliability.md, "Failure mode").
+ *
+ * @example
+ * isRetryable(Object.assign(new Error("reset"), { retryable: true })); // true
+ */
+export function isRetryable(error: unknown): boolean {
+  if (typeof error !== "object" || error === null) return false;
+  const marks = error as { retryable?: unknown; overloaded?: unknown };
+  return marks.retryable === true && marks.overloaded !== true;
 }
 
 /** Options of an isolate's edge runtime. */
@@ -51,10 +69,15 @@ export class EdgeRuntime {
   readonly blocks: BlockCache;
   readonly coalescer: Coalescer;
   readonly precount: PrecountTable;
-  readonly stats: EdgeStats = { cachedBlocks: 0, refusedByRules: 0 };
+  readonly stats: EdgeStats = { cachedBlocks: 0, refusedByRules: 0, retries: 0 };
+  /** What this isolate let through, per counter: FAILURE_MODE=local decides with it (local-counters.ts). */
+  readonly local = new LocalCounters();
+  /** Hits this isolate allowed on its own, owed to their objects and paid with the next call (debts.ts). */
+  readonly debts = new DebtBook();
   /** The key every counter of this isolate is placed with (`objectName`). */
   readonly shardKey: ShardKey;
-  private readonly now: () => number;
+  /** The clock of this isolate's decisions (tests drive it). */
+  readonly now: () => number;
   private readonly sendBatch: SendBatch;
 
   constructor(counters: Env["COUNTERS"], options: EdgeOptions = {}) {
@@ -63,13 +86,24 @@ export class EdgeRuntime {
     this.shardKey = shardKeyFrom(options.shardSecret, counters);
     // Through counterStub: a per-region object is created with its region's location hint (docs/placement.md).
     // One JSON text each way (src/durable/wire.ts): cheaper across the RPC than the batch's objects.
-    const direct: SendBatch = async (name, calls) =>
-      verdictsFromWire<CounterVerdict>(await counterStub(counters, name).decideText(toWire(calls), WIRE_VERSION));
+    const once = async (name: string, text: string) => verdictsFromWire<CounterVerdict>(await counterStub(counters, name).decideText(text, WIRE_VERSION));
+    // A retryable failure is retried once, on a fresh stub (a failed stub stays broken); the decision timeout still bounds the wait.
+    const direct: SendBatch = async (name, calls) => {
+      const text = toWire(calls);
+      try {
+        return await once(name, text);
+      } catch (error) {
+        if (!isRetryable(error)) throw error;
+        this.stats.retries += 1;
+        return once(name, text);
+      }
+    };
     this.coalescer = new Coalescer(direct, { keepAliveMs: options.decisionTimeoutMs });
     this.sendBatch = options.coalesce === false ? direct : (name, calls, defer) => this.coalescer.submit(name, calls, defer);
     // Pre-counting passes its request's (or its sync's host request's) defer on: a batch it sends for other
     // callers keeps that request alive until they have their answers.
-    this.precount = new PrecountTable(this.sendBatch, this.now);
+    // Its calls pay the debts of their counters too (debts.ts).
+    this.precount = new PrecountTable((name, calls, defer) => this.send(name, calls, defer), this.now);
   }
 
   /**
@@ -128,7 +162,7 @@ export class EdgeRuntime {
     // Most requests are one call the object decides: no per-call bookkeeping for them. Its route is found once.
     const only = items.length === 1 ? routeOf(items[0], this.blocks, now, this.precount.hints) : undefined;
     if (only?.kind === "remote") {
-      const answers = await this.sendBatch(objectName, [items[0].call], defer);
+      const answers = await this.send(objectName, [items[0].call], defer);
       rememberBlock(items[0], answers[0], this.blocks, now, this.now());
       this.learnHot(items[0], answers[0]);
       return answers;
@@ -153,7 +187,7 @@ export class EdgeRuntime {
       }
     });
     if (remote.length > 0) {
-      const answers = await this.sendBatch(
+      const answers = await this.send(
         objectName,
         remote.map((i) => items[i].call),
         defer,
@@ -172,6 +206,18 @@ export class EdgeRuntime {
   /** An object's answer to a leasable call may say its counter is hot: its next calls are pre-counted (hot-hints.ts). */
   private learnHot(item: EdgeCall, verdict: CounterVerdict): void {
     if (item.leasable === true && (verdict.hot !== undefined || this.precount.hints.size > 0)) this.precount.hints.learn(precountId(item.call), verdict);
+  }
+
+  // The batch to the object, with the debts its counters are owed (debts.ts); a failed batch owes them again.
+  private async send(objectName: string, calls: readonly CounterCall[], defer?: Defer): Promise<CounterVerdict[]> {
+    const owing = this.debts.attach(objectName, calls, this.now());
+    if (owing === undefined) return this.sendBatch(objectName, calls, defer);
+    try {
+      return owing.answers(await this.sendBatch(objectName, owing.calls, defer));
+    } catch (error) {
+      owing.restore();
+      throw error;
+    }
   }
 
   private countLocal(kind: "cached" | "refused"): void {

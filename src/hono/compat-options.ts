@@ -84,8 +84,12 @@ export interface HonoRateLimiterOptions<E extends HonoEnv = AnyEnv, P extends st
   readonly counters?: (c: Context<E, P, I>) => Namespace;
   /** floodgate: the MetricsObject namespace, to keep metrics. Default: none are kept. */
   readonly metrics?: (c: Context<E, P, I>) => Namespace | undefined;
-  /** floodgate: when a counter cannot be asked in time, `"open"` lets the request through, `"closed"` answers 503. Default `"open"`. */
-  readonly failureMode?: "open" | "closed";
+  /**
+   * floodgate: when a counter cannot be asked in time or is overloaded,
+   * `"local"` decides with the isolate's own counters, `"open"` lets the
+   * request through, `"closed"` answers 503. Default `"local"`.
+   */
+  readonly failureMode?: "local" | "open" | "closed";
   /** floodgate: milliseconds to wait for a counter before `failureMode` applies. Default 1000. */
   readonly timeoutMs?: number;
 }

@@ -31,8 +31,12 @@ export interface RateLimitOptions {
   readonly counters?: (c: AnyContext) => Namespace;
   /** The MetricsObject namespace, to keep metrics. Default: none are kept. */
   readonly metrics?: (c: AnyContext) => Namespace | undefined;
-  /** When a counter cannot be asked in time: `"open"` lets the request through, `"closed"` answers 503. Default `"open"`. */
-  readonly failureMode?: "open" | "closed";
+  /**
+   * When a counter cannot be asked in time or is overloaded: `"local"` decides
+   * with the isolate's own counters (docs/reliability.md, "Failure mode"),
+   * `"open"` lets the request through, `"closed"` answers 503. Default `"local"`.
+   */
+  readonly failureMode?: "local" | "open" | "closed";
   /** Milliseconds to wait for a counter before `failureMode` applies. Default 1000. */
   readonly timeoutMs?: number;
   /** Proxies of yours in front of Cloudflare whose `X-Forwarded-For` entries are trusted. Default 0. */

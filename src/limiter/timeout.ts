@@ -2,9 +2,36 @@
  * The decision timeout: a request waits for its counters no longer than
  * DECISION_TIMEOUT_MS, then FAILURE_MODE decides.
  */
+import type { DraftOutcome, PlannedCall } from "./plan.ts";
+
+/** What a decision had planned when its counters failed: enough for the isolate to decide it alone. */
+export interface Unanswered {
+  readonly outcomes: DraftOutcome[];
+  readonly groups: readonly (readonly PlannedCall[])[];
+}
 
 /** Thrown when a counter object fails or does not answer in time. */
-export class CounterUnavailableError extends Error {}
+export class CounterUnavailableError extends Error {
+  /** The platform said the object is overloaded (`overloaded: true`): never retried, never opens (docs/reliability.md, "Failure mode"). */
+  readonly overloaded: boolean;
+  /** Set by the decision engine: the calls that went unanswered. */
+  unanswered?: Unanswered;
+
+  constructor(message: string, overloaded = false) {
+    super(message);
+    this.overloaded = overloaded;
+  }
+}
+
+/**
+ * Whether `error` is the platform's "overloaded" answer of a Durable Object.
+ *
+ * @example
+ * isOverloaded(Object.assign(new Error("overloaded"), { overloaded: true })); // true
+ */
+export function isOverloaded(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { overloaded?: unknown }).overloaded === true;
+}
 
 /**
  * `work`'s result, or CounterUnavailableError when it fails or takes longer than `timeoutMs`.
@@ -23,7 +50,7 @@ export function withTimeout<T>(work: Promise<T>, timeoutMs: number): Promise<T> 
       },
       (error: unknown) => {
         clearTimeout(timer);
-        reject(new CounterUnavailableError(String(error)));
+        reject(new CounterUnavailableError(String(error), isOverloaded(error)));
       },
     );
   });

@@ -83,4 +83,6 @@ export interface RateLimitResult {
   readonly policies: readonly PolicyOutcome[];
   /** Per request descriptor, in request order (absent when the request had none). */
   readonly descriptors?: readonly DescriptorOutcome[];
+  /** FAILURE_MODE=local decided it in the isolate, its counters out of reach (`X-RateLimit-Decision: local`). */
+  readonly decidedLocally?: true;
 }

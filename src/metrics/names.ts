@@ -28,7 +28,7 @@ export const CONFIG_LOAD_SUCCESS = "ratelimit_service_config_load_success";
 /** Rules rejected by `PUT /__ratelimit/rules` (Envoy's `config_load_error`). */
 export const CONFIG_LOAD_ERROR = "ratelimit_service_config_load_error";
 
-/** Decisions FAILURE_MODE made because counters could not be reached, labelled `mode="open"|"closed"`. */
+/** Decisions FAILURE_MODE made because counters could not be reached, labelled `mode="local"|"open"|"closed"`. */
 export const FAILURE_MODE_DECISIONS = "floodgate_failure_mode_decisions_total";
 
 /** One-line help per metric name, for the `# HELP` lines. */

@@ -131,9 +131,10 @@ export class MetricsRecorder {
    * @example
    * metrics.recordFailureMode("open");
    */
-  recordFailureMode(mode: "open" | "closed"): void {
+  recordFailureMode(mode: "local" | "open" | "closed"): void {
     this.pending.add({ name: FAILURE_MODE_DECISIONS, labels: [["mode", mode]], value: 1 });
-    this.traffic.recordFailure(mode, this.now());
+    // The dashboard's series keep open and closed; local decisions are counted above.
+    if (mode !== "local") this.traffic.recordFailure(mode, this.now());
   }
 
   /**

@@ -87,8 +87,9 @@ function whole(value: unknown, name: string): number {
 
 /**
  * Decide one `limit({ key })` call under `domain` (from BindingLimits).
- * A counter that cannot be reached in time answers by FAILURE_MODE: open
- * `{ success: true }`, closed `{ success: false }`.
+ * A counter that cannot be reached in time answers by FAILURE_MODE: local
+ * (the default) from the isolate's own counter, open `{ success: true }`,
+ * closed `{ success: false }`.
  *
  * @example
  * const { success } = await bindingLimit(isolate, limits.domainOf(ctx.props), { key: "user-1" }, defer);
@@ -105,6 +106,6 @@ export async function bindingLimit(isolate: Isolate<unknown>, domain: CompiledDo
     { cost: 1, timeoutMs: isolate.settings.decisionTimeoutMs, defer, where },
     defer,
   );
-  // FAILURE_MODE=open answers success (reason failure_open), closed a refusal.
+  // FAILURE_MODE=local answers the isolate's own decision, open success (reason failure_open), closed a refusal.
   return { success: result.allowed };
 }

@@ -84,7 +84,7 @@ describe("compatSettings", () => {
       settings: undefined,
     });
     expect(s.skip({} as never)).toBe(false);
-    expect(s.settings.failureMode).toBe("open");
+    expect(s.settings.failureMode).toBe("local");
     expect(s.settings.decisionTimeoutMs).toBe(1000);
   });
 
@@ -231,16 +231,20 @@ describe("the middleware over plain counters", () => {
     expect(resets).toEqual(['store/shard/44 ["store",["identifier","client"]]']);
   });
 
-  it("answers by failureMode when the counters fail: 503 with a problem closed, marked and through open", async () => {
+  it("answers by failureMode when the counters fail: 503 with a problem closed, marked and through open, decided in the isolate local", async () => {
     const quiet = vi.spyOn(console, "error").mockImplementation(() => undefined);
     try {
       const closed = await appWith([on({ failureMode: "closed" }, failing)])();
       expect(closed.status).toBe(503);
       expect([closed.headers.get("Retry-After"), closed.headers.get("X-RateLimit-Decision")]).toEqual(["1", "failure-closed"]);
       expect(await closed.json()).toMatchObject({ status: 503, retry_after: 1 });
-      const open = await appWith([on({}, failing)])();
+      const open = await appWith([on({ failureMode: "open" }, failing)])();
       expect(open.status).toBe(200);
       expect(open.headers.get("X-RateLimit-Decision")).toBe("failure-open");
+      // The default, local: the isolate's own counter decides.
+      const local = await appWith([on({}, failing)])();
+      expect(local.status).toBe(200);
+      expect(local.headers.get("X-RateLimit-Decision")).toBe("local");
     } finally {
       quiet.mockRestore();
     }

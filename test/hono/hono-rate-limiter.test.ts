@@ -207,9 +207,13 @@ describe("what hono-rate-limiter sets on the context", () => {
 });
 
 describe("a counter that does not answer in time", () => {
-  it("failureMode open lets the request through, marked; closed answers 503", async () => {
+  it("failureMode open lets the request through, marked; closed answers 503; local (the default) decides in the isolate", async () => {
     const counters = () => hangingCounters as unknown as DurableObjectNamespace;
-    const open = await appWith(rateLimiter({ keyGenerator: () => unique("hang"), counters, timeoutMs: 50 }))();
+    const local = await appWith(rateLimiter({ keyGenerator: () => unique("hang"), counters, timeoutMs: 50 }))();
+    expect(local.status).toBe(200);
+    expect(local.headers.get("X-RateLimit-Decision")).toBe("local");
+    expect(((await local.json()) as { rateLimit: unknown }).rateLimit).toMatchObject({ allowed: true, used: 1 });
+    const open = await appWith(rateLimiter({ keyGenerator: () => unique("hang"), counters, timeoutMs: 50, failureMode: "open" }))();
     expect(open.status).toBe(200);
     expect(open.headers.get("X-RateLimit-Decision")).toBe("failure-open");
     // c.get("rateLimit") is set in every mode (it was unset on failure-open, so the documented example threw).

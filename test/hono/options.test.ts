@@ -43,16 +43,21 @@ describe("rateLimit() options", () => {
     expect(statuses).toEqual([200, 200, 429]);
   });
 
-  it("failureMode closed answers 503 when the counters do not answer within timeoutMs; open lets the request through, labelled", async () => {
+  it("failureMode closed answers 503 when the counters do not answer within timeoutMs; open lets the request through, labelled; local decides", async () => {
     const user = `u-${crypto.randomUUID()}`;
     const closed = await appWith({ failureMode: "closed", timeoutMs: 50 }, { LIMITS: hangingCounters })(user);
     expect(closed.status).toBe(503);
     expect(closed.headers.get("X-RateLimit-Decision")).toBe("failure-closed");
     await closed.arrayBuffer();
-    const open = await appWith({ timeoutMs: 50 }, { LIMITS: hangingCounters })(user);
+    const open = await appWith({ failureMode: "open", timeoutMs: 50 }, { LIMITS: hangingCounters })(user);
     expect(open.status).toBe(200);
     expect(open.headers.get("X-RateLimit-Decision")).toBe("failure-open");
     expect(((await open.json()) as { reason: string }).reason).toBe("failure_open");
+    // The default, local: decided by the isolate's own counter, and marked so.
+    const local = await appWith({ timeoutMs: 50 }, { LIMITS: hangingCounters })(user);
+    expect(local.status).toBe(200);
+    expect(local.headers.get("X-RateLimit-Decision")).toBe("local");
+    expect(((await local.json()) as { reason: string }).reason).toBe("allowed");
   });
 
   it("refuses invalid rules when the middleware is made, with every error and its JSON path", () => {
@@ -70,7 +75,7 @@ describe("rateLimit() options", () => {
   });
 
   it("refuses options it cannot honour, naming the option", () => {
-    expect(() => rateLimit({ rules, failureMode: "maybe" as "open" })).toThrow(/failureMode must be "open" or "closed"/);
+    expect(() => rateLimit({ rules, failureMode: "maybe" as "open" })).toThrow(/failureMode must be one of "local", "open", "closed"/);
     expect(() => rateLimit({ rules, timeoutMs: 0 })).toThrow(/timeoutMs must be a whole number of milliseconds from 1 to 600000/);
     expect(() => rateLimit({ rules, timeoutMs: 1.5 })).toThrow(/timeoutMs/);
     expect(() => rateLimit({ rules, trustedProxyHops: -1 })).toThrow(/trustedProxyHops/);

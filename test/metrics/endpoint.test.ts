@@ -72,7 +72,7 @@ describe("GET /__ratelimit/metrics", () => {
     expect(value(await scrape(), `ratelimit_service_rate_limit_domain_not_found{domain="${unknown}"}`)).toBe(2);
   });
 
-  it("counts failure-mode decisions, rules uploads and global shadow decisions", async () => {
+  it("counts failure-mode decisions (local, open, closed), rules uploads and global shadow decisions", async () => {
     // Real objects whose every call throws (test/support/failing-objects.mjs).
     const broken = throwingCounters;
     const beforeText = await scrape();
@@ -80,6 +80,10 @@ describe("GET /__ratelimit/metrics", () => {
     const closed = envoyApi(rules, { COUNTERS: broken, FAILURE_MODE: "closed" });
     await open.json({ domain, descriptors: [d(["user", "x"])] });
     await closed.call("/metered", { ip: uniqueIp() });
+    // The default, local: decided by the isolate's own counters, counted as such.
+    const local = envoyApi(rules, { COUNTERS: broken });
+    await local.call("/metered", { ip: uniqueIp() });
+    await local.json({ domain, descriptors: [d(["user", "y"])] });
     const uploads = envoyApi(rules, {}, { objectName: `metrics-rules-${suffix}` });
     await uploads.admin("/__ratelimit/rules", { method: "PUT", body: JSON.stringify(rules) });
     await uploads.admin("/__ratelimit/rules", { method: "PUT", body: "{}" });
@@ -89,6 +93,7 @@ describe("GET /__ratelimit/metrics", () => {
     const grew = (series: string) => value(text, series) - value(beforeText, series);
     expect(grew('floodgate_failure_mode_decisions_total{mode="open"}')).toBe(1);
     expect(grew('floodgate_failure_mode_decisions_total{mode="closed"}')).toBe(1);
+    expect(grew('floodgate_failure_mode_decisions_total{mode="local"}')).toBe(2);
     expect(grew("ratelimit_service_config_load_success")).toBe(1);
     expect(grew("ratelimit_service_config_load_error")).toBe(1);
     expect(grew("ratelimit_service_global_shadow_mode")).toBe(1);
