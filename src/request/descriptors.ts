@@ -46,6 +46,7 @@ interface RequestFacts {
   readonly method: string;
   readonly trustedProxyHops: number;
   trustedProxyHeader?: TrustedProxyHeader;
+  claims?: MappingOptions["claims"];
   headers?: Headers;
   clientIp?: ClientIp;
   cookies?: Map<string, string[]>;
@@ -63,6 +64,11 @@ export interface MappingOptions {
   readonly methodOverride?: MethodOverride;
   /** `ENCODED_SLASHES` (default `decode`): how `%2F` and `%5C` in a path are read. */
   readonly encodedSlashes?: EncodedSlashes;
+  /**
+   * The string and number claims of the request's verified token under a domain's `jwt`
+   * (src/identity/), or undefined: then every `jwt_claim` entry has no value.
+   */
+  readonly claims?: (domain: CompiledDomain) => ReadonlyMap<string, string> | undefined;
 }
 
 /**
@@ -89,6 +95,7 @@ export function requestDescriptors(rules: CompiledRules, request: Request, optio
     trustedProxyHops: options.trustedProxyHops ?? 0,
   };
   if (options.trustedProxyHeader !== undefined) facts.trustedProxyHeader = options.trustedProxyHeader;
+  if (options.claims !== undefined) facts.claims = options.claims;
   const out: DomainDescriptors[] = [];
   for (const domain of rules.domains.values()) {
     facts.path = domain.paths.caseSensitive ? canonical : (facts.folded ??= foldPathCase(canonical));
@@ -141,6 +148,8 @@ function sourceValue(source: EntrySource, facts: RequestFacts, domain: CompiledD
       return methodKey(facts.method);
     case "host":
       return facts.host;
+    case "jwt_claim":
+      return facts.claims?.(domain)?.get(source.name);
   }
 }
 

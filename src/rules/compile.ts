@@ -8,6 +8,7 @@ import { BOUNDS, DUPLICATE_VALUES, IPV6_PREFIX, PLACEMENTS } from "./keys.ts";
 import { asObject, checkKeys, Diagnostics, indexPath, jsonType, keyPath } from "./reader.ts";
 import { readPathOptions } from "./paths.ts";
 import { readRoutes } from "./routes.ts";
+import { claimEntries, readJwt } from "./jwt.ts";
 import type { CompiledDomain, CompiledRules, CompileResult } from "./types.ts";
 
 export interface CompileOptions {
@@ -84,6 +85,8 @@ function readDocument(d: Diagnostics, value: unknown, path: string, totals: Tota
   const ctx = domainContext(d, ipv6Prefix);
   const root = Object.hasOwn(obj, "descriptors") ? readLevel(ctx, obj.descriptors, keyPath(path, "descriptors"), "", 1) : EMPTY_LEVEL;
   const routes = Object.hasOwn(obj, "routes") ? readRoutes(d, obj.routes, keyPath(path, "routes"), paths) : [];
+  const jwt = readJwt(d, obj, path);
+  const readsClaims = claimEntries(d, obj, path, Object.hasOwn(obj, "jwt"));
   for (const ref of ctx.replacesRefs) {
     if (!ctx.names.has(ref.name)) {
       const where = domain === undefined ? "this domain" : `domain "${domain}"`;
@@ -103,6 +106,8 @@ function readDocument(d: Diagnostics, value: unknown, path: string, totals: Tota
     paths,
     duplicateValues,
     ipv6Prefix,
+    ...(jwt !== undefined ? { jwt } : {}),
+    ...(readsClaims ? { readsClaims } : {}),
   });
   return { name: domain, domain: compiled };
 }

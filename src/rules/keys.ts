@@ -9,7 +9,7 @@ import type { Placement, Unit } from "./types.ts";
 
 /** Allowed keys per object kind, in the order the docs present them. */
 export const RULE_KEYS = {
-  document: ["$schema", "domain", "descriptors", "routes", "placement", "shards", "paths", "duplicate_values", "ipv6_prefix"],
+  document: ["$schema", "domain", "descriptors", "routes", "placement", "shards", "paths", "duplicate_values", "ipv6_prefix", "jwt"],
   descriptor: ["key", "value", "rate_limit", "rate_limits", "descriptors", "shadow_mode", "detailed_metric", "quota_mode", "share_threshold"],
   rateLimit: [
     "name",
@@ -39,7 +39,10 @@ export const RULE_KEYS = {
   cost: ["header", "body_bytes", "allow_zero"],
   costFromResponse: ["header"],
   match: ["methods", "path", "host"],
-  routeEntry: ["key", "value", "header", "query", "cookie"],
+  routeEntry: ["key", "value", "header", "query", "cookie", "jwt_claim"],
+  jwt: ["header", "cookie", "secret", "jwks", "jwks_url", "issuer", "audience", "algorithms"],
+  jwks: ["keys"],
+  jwk: ["kty", "kid", "alg", "use", "key_ops", "n", "e", "crv", "x", "y", "x5c", "x5t", "x5t#S256", "x5u"],
   paths: ["case_sensitive", "forward"],
 } as const satisfies Record<string, readonly string[]>;
 
@@ -109,7 +112,7 @@ export const IPV6_PREFIX = { default: 56, min: 32, max: 64 } as const;
 export const BUILTIN_KEYS = ["remote_address", "path", "method", "host"] as const;
 
 /** Route entry value sources; an entry names exactly one (or is a built-in key). */
-export const VALUE_SOURCES = ["value", "header", "query", "cookie"] as const;
+export const VALUE_SOURCES = ["value", "header", "query", "cookie", "jwt_claim"] as const;
 
 /** Numeric bounds shared by the validator and the schema. */
 export const BOUNDS = {
@@ -158,3 +161,19 @@ export const PERSIST_MS = { default: 1_000, max: 60_000 } as const;
  * (docs/reliability.md, "Short windows").
  */
 export const DURABLE_WINDOW_MS = 5_000;
+
+/**
+ * Token algorithms a `jwt` verifier accepts (docs/rules.md, "Verified identity (jwt)"):
+ * HS256 with a secret; RS256 and ES256 (P-256) with public keys. `none` is never one.
+ */
+export const JWT_ALGORITHMS = ["HS256", "RS256", "ES256"] as const;
+
+/** Bounds of a `jwt` verifier (docs/rules.md, "Verified identity (jwt)"). */
+export const JWT_BOUNDS = {
+  /** Keys in an inline `jwks` or a fetched one. */
+  maxKeys: 32,
+  /** Longest token read; a longer one is no token. */
+  maxTokenChars: 8_192,
+  /** Seconds of clock difference `exp` and `nbf` allow. */
+  leewaySeconds: 30,
+} as const;

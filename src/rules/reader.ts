@@ -103,6 +103,9 @@ const KIND_HOME: Record<RuleObjectKind, string> = {
   cost: 'inside a route\'s "cost"',
   costFromResponse: 'inside a route\'s "cost_from_response"',
   paths: 'inside a domain\'s "paths"',
+  jwt: 'inside a domain\'s "jwt"',
+  jwks: 'inside "jwt.jwks"',
+  jwk: 'on a key of "jwt.jwks.keys"',
 };
 
 /**

@@ -113,6 +113,8 @@ export type EntrySource =
   | { readonly kind: "header"; readonly name: string }
   | { readonly kind: "query"; readonly name: string }
   | { readonly kind: "cookie"; readonly name: string }
+  /** A claim of the request's verified token (the domain's `jwt`, docs/rules.md, "Verified identity (jwt)"). */
+  | { readonly kind: "jwt_claim"; readonly name: string }
   | { readonly kind: "remote_address" | "path" | "method" | "host" };
 
 /** One entry of a route descriptor: the descriptor key and its value source. */
@@ -160,7 +162,40 @@ export interface CompiledDomain {
   readonly duplicateValues: DuplicateValues;
   /** `ipv6_prefix`: the bits of an IPv6 client address its `remote_address` keeps (default 56). */
   readonly ipv6Prefix: number;
+  /** `jwt`: how a token is found and verified, set when the domain has one (docs/rules.md, "Verified identity (jwt)"). */
+  readonly jwt?: JwtOptions;
+  /** Some route reads a `jwt_claim`: only then is a token verified. */
+  readonly readsClaims?: true;
 }
+
+/** A token algorithm `jwt` accepts. */
+export type JwtAlgorithm = "HS256" | "RS256" | "ES256";
+
+/** A public key of `jwt.jwks` as the validator left it: RSA or EC P-256 members only. */
+export type PublicJwk = Readonly<Record<string, string>>;
+
+/** A domain's compiled `jwt` (docs/rules.md, "Verified identity (jwt)"). */
+export interface JwtOptions {
+  /** Where the token is: a header (`authorization` wants the Bearer scheme) or a cookie. */
+  readonly token: { readonly kind: "header"; readonly name: string } | { readonly kind: "cookie"; readonly name: string };
+  /** The Worker secret or var holding the HS256 secret. */
+  readonly secret?: string;
+  /** Inline public keys. */
+  readonly jwks?: readonly PublicJwk[];
+  /** Where public keys are fetched from (cached). */
+  readonly jwksUrl?: string;
+  readonly issuer?: string;
+  /** A token's `aud` must name one of these. */
+  readonly audience?: readonly string[];
+  /** Algorithms accepted (default: those the keys given allow). */
+  readonly algorithms: readonly JwtAlgorithm[];
+  /** What src/identity/ keeps of this verifier (imported keys, the fetched JWKS), gone with the rules. */
+  readonly kept: JwtKept;
+}
+
+/** Members declared where they are made (src/identity/kept.ts). */
+// biome-ignore lint/suspicious/noEmptyInterface: its members are declared where they are made (src/identity/kept.ts).
+export interface JwtKept {}
 
 /** A domain's `paths` options, defaults filled in. */
 export interface PathOptions {
