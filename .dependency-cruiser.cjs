@@ -13,7 +13,7 @@ const LAYERS = [
   ["context"], // the per-isolate context: settings, live rules, edge runtime, metrics recorder
   ["metrics"], // recorder, Prometheus text, MetricsObject
   ["limiter"], // plan, fold, summarize; the result as HTTP
-  ["request", "edge"], // request → descriptors; the isolate side of the counters
+  ["request", "edge", "identity"], // request → descriptors; the isolate side of the counters; verified tokens' claims
   ["durable"], // CounterObject, its store, placement, protocol
   ["rules"], // compile, validate, match, live rules, RulesObject
   ["stored"], // every name and shape that outlives a deploy (docs/stored-formats.md)

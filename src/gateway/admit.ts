@@ -15,6 +15,7 @@ import type { HeaderDialect } from "../http/header-dialect.ts";
 import { problem } from "../http/problem.ts";
 import type { RateLimitResult } from "../limiter/types.ts";
 import { enqueueRequest } from "../queue/enqueue.ts";
+import { type DomainClaims, readsClaims, requestClaims } from "../identity/claims.ts";
 import { InvalidClientIpError } from "../request/client-ip.ts";
 import { RequestCostError } from "../request/cost.ts";
 import { DuplicateValueError, requestDescriptors } from "../request/descriptors.ts";
@@ -43,9 +44,23 @@ export function admit(
   defer: Defer,
   dialect: HeaderDialect = isolate.settings.headerDialect,
 ): Promise<Admission> {
+  // A rule keyed on a verified token's claim (docs/rules.md, "Verified identity (jwt)"): the token is verified first.
+  if (readsClaims(rules))
+    return requestClaims(rules, request, isolate.env, isolate.now()).then((claims) => admitAs(request, isolate, rules, defer, dialect, claims));
+  return admitAs(request, isolate, rules, defer, dialect, undefined);
+}
+
+function admitAs(
+  request: Request,
+  isolate: Isolate<unknown>,
+  rules: CompiledRules,
+  defer: Defer,
+  dialect: HeaderDialect,
+  claims: DomainClaims | undefined,
+): Promise<Admission> {
   let descriptors: DomainDescriptors[];
   try {
-    descriptors = requestDescriptors(rules, request, isolate.settings);
+    descriptors = requestDescriptors(rules, request, claims === undefined ? isolate.settings : { ...isolate.settings, claims });
   } catch (error) {
     if (error instanceof InvalidClientIpError || error instanceof DuplicateValueError)
       return Promise.resolve({ response: problem(400, "Bad Request", error.message) });

@@ -34,7 +34,10 @@ export function readJwt(d: Diagnostics, doc: JsonObject, path: string): JwtOptio
   const token = readTokenPlace(d, obj, at);
   const secret = readString(d, obj, "secret", at);
   if (secret !== undefined && !ENV_NAME.test(secret)) {
-    d.add(keyPath(at, "secret"), `${JSON.stringify(secret)} is not a Worker secret name (letters, digits and _, not starting with a digit); the secret itself never goes in the rules`);
+    d.add(
+      keyPath(at, "secret"),
+      `${JSON.stringify(secret)} is not a Worker secret name (letters, digits and _, not starting with a digit); the secret itself never goes in the rules`,
+    );
   }
   const jwks = Object.hasOwn(obj, "jwks") ? readJwks(d, obj.jwks, keyPath(at, "jwks")) : undefined;
   const jwksUrl = readJwksUrl(d, obj, at);
