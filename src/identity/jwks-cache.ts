@@ -74,7 +74,8 @@ function shouldRefresh(state: JwksState, nowMs: number, kid: string | undefined)
 }
 
 async function fetchKeys(url: string): Promise<ImportedKey[]> {
-  const response = await fetch(url, { headers: { accept: "application/json" }, redirect: "error", signal: AbortSignal.timeout(JWKS_CACHE.timeoutMs) });
+  const response = await fetch(url, { headers: { accept: "application/json" }, redirect: "manual", signal: AbortSignal.timeout(JWKS_CACHE.timeoutMs) });
+  // A redirect is not followed (manual): the keys come from the URL the rules name.
   if (!response.ok) {
     await response.body?.cancel();
     return [];

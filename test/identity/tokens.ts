@@ -74,5 +74,10 @@ export async function confused(signer: Signer, payload: Record<string, unknown>)
   const spki = new Uint8Array((await crypto.subtle.exportKey("spki", signer.publicKey)) as ArrayBuffer);
   const pem = `-----BEGIN PUBLIC KEY-----\n${btoa(String.fromCharCode(...spki))}\n-----END PUBLIC KEY-----\n`;
   const header = { kid: signer.jwk.kid };
-  return Promise.all([hs256(payload, spki, header), hs256(payload, pem, header), hs256(payload, JSON.stringify(signer.jwk), header), hs256(payload, signer.jwk.n ?? signer.jwk.x, header)]);
+  return Promise.all([
+    hs256(payload, spki, header),
+    hs256(payload, pem, header),
+    hs256(payload, JSON.stringify(signer.jwk), header),
+    hs256(payload, signer.jwk.n ?? signer.jwk.x, header),
+  ]);
 }

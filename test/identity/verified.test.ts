@@ -139,7 +139,8 @@ describe("RS256 and ES256 with inline keys", async () => {
   it("refuses HS256 outright when the rules name no secret", async () => {
     const publicOnly = gateway(rules({ jwks: { keys: [rs.jwk] } }), vars);
     const victim = newUser();
-    for (const token of [await hs256(claims(victim)), ...(await confused(rs, claims(victim)))]) expect(await statuses(publicOnly, token, 3)).toEqual([200, 200, 200]);
+    for (const token of [await hs256(claims(victim)), ...(await confused(rs, claims(victim)))])
+      expect(await statuses(publicOnly, token, 3)).toEqual([200, 200, 200]);
     expect(await statuses(publicOnly, await signed(rs, claims(victim)), 3)).toEqual([200, 200, 429]);
   });
 });
@@ -179,6 +180,8 @@ describe("plans", () => {
   it("gives a plan that is not a string or number, or a forged plan, no value: the address limit applies", async () => {
     const ip = uniqueIp();
     expect(await statuses(call, await hs256(claims(newUser(), { plan: ["pro"] })), 3, ip)).toEqual([200, 200, 200]);
-    expect(await statuses(call, await hs256(claims(newUser(), { plan: "pro" }), "another secret of thirty-two bytes, not the rules' one"), 1, ip)).toEqual([429]);
+    expect(await statuses(call, await hs256(claims(newUser(), { plan: "pro" }), "another secret of thirty-two bytes, not the rules' one"), 1, ip)).toEqual([
+      429,
+    ]);
   });
 });

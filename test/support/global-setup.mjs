@@ -13,6 +13,10 @@
 // flight (arrived, response not yet ended nor the connection closed), and
 // `GET /__inflight?tag=T` reports `{ now, max, total }`: the concurrency tests
 // count at the origin itself.
+//
+// `/__jwks?tag=T` serves a key set a test stored there (`PUT`, the body served as sent, `?status=N` to
+// answer N instead) and counts the fetches (`GET /__jwks_fetches?tag=T`): the jwks_url tests
+// (test/identity/jwks-url.test.ts) fetch keys over real HTTP without the network.
 import { createServer } from "node:http";
 
 export default async function setup({ provide }) {
@@ -20,9 +24,15 @@ export default async function setup({ provide }) {
   const records = new Map();
   /** tag -> { now, max, total } of `/slow` requests. */
   const inflight = new Map();
+  /** tag -> { status, body, fetches } of a stored key set. */
+  const keySets = new Map();
   const server = createServer((req, res) => {
     const arrivedAt = Date.now();
     const url = new URL(req.url ?? "/", "http://origin.test");
+    if (url.pathname === "/__jwks" || url.pathname === "/__jwks_fetches") {
+      serveKeySet(req, res, url, keySets);
+      return;
+    }
     if (req.method === "GET" && url.pathname === "/__records") {
       res.writeHead(200, { "content-type": "application/json" });
       res.end(JSON.stringify(records.get(url.searchParams.get("tag")) ?? []));
@@ -79,6 +89,32 @@ export default async function setup({ provide }) {
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   provide("originUrl", `http://127.0.0.1:${server.address().port}`);
   return () => new Promise((resolve) => server.close(resolve));
+}
+
+/** `/__jwks`: store (PUT) or serve (GET) a tag's key set; `/__jwks_fetches`: how often it was served. */
+function serveKeySet(req, res, url, keySets) {
+  const tag = url.searchParams.get("tag") ?? "";
+  if (url.pathname === "/__jwks_fetches") {
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(JSON.stringify(keySets.get(tag)?.fetches ?? 0));
+    return;
+  }
+  const chunks = [];
+  req.on("data", (chunk) => chunks.push(chunk));
+  req.on("end", () => {
+    if (req.method === "PUT") {
+      const fetches = keySets.get(tag)?.fetches ?? 0;
+      keySets.set(tag, { status: Number(url.searchParams.get("status") ?? 200), body: Buffer.concat(chunks), fetches });
+      res.writeHead(204);
+      res.end();
+      return;
+    }
+    const set = keySets.get(tag) ?? { status: 404, body: Buffer.from("{}"), fetches: 0 };
+    set.fetches += 1;
+    keySets.set(tag, set);
+    res.writeHead(set.status, { "content-type": "application/json" });
+    res.end(set.body);
+  });
 }
 
 /** `/slow`: first line now, end after `ms`; counted in flight until it ends or the connection closes. */
