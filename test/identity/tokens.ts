@@ -49,7 +49,7 @@ export async function newSigner(alg: "RS256" | "ES256", kid: string): Promise<Si
       ? { name: "RSASSA-PKCS1-v1_5", modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: "SHA-256" }
       : { name: "ECDSA", namedCurve: "P-256" };
   const pair = (await crypto.subtle.generateKey(params, true, ["sign", "verify"])) as CryptoKeyPair;
-  const exported = (await crypto.subtle.exportKey("jwk", pair.publicKey)) as Record<string, unknown>;
+  const exported = (await crypto.subtle.exportKey("jwk", pair.publicKey)) as unknown as Record<string, unknown>;
   const jwk: Record<string, string> =
     alg === "RS256"
       ? { kty: "RSA", n: String(exported.n), e: String(exported.e), kid, alg, use: "sig" }
