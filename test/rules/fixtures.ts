@@ -66,7 +66,7 @@ export const INVALID: readonly InvalidFixture[] = [
     "unknown key without suggestion",
     { domain: "t", colour: "red" },
     "$.colour",
-    'unknown key "colour" (expected one of: $schema, domain, descriptors, routes, placement, shards, paths, duplicate_values, ipv6_prefix)',
+    'unknown key "colour" (expected one of: $schema, domain, descriptors, routes, placement, shards, paths, duplicate_values, ipv6_prefix, jwt)',
   ),
   fx("misspelled match key", route({ match: { paths: "/x" }, descriptors: [] }), "$.routes[0].match.paths", 'unknown key "paths" (did you mean "path"?)'),
   {
@@ -333,7 +333,7 @@ export const INVALID: readonly InvalidFixture[] = [
     "route entry without source",
     entry({ key: "user" }),
     E,
-    'entry "user" has no value source; set one of "value", "header", "query", "cookie" (only the built-in keys remote_address, path, method, host need none)',
+    'entry "user" has no value source; set one of "value", "header", "query", "cookie", "jwt_claim" (only the built-in keys remote_address, path, method, host need none)',
   ),
   fx("route entry with two sources", entry({ key: "a", header: "x", query: "y" }), E, 'entry has 2 value sources ("header", "query"); set exactly one'),
   fx("built-in key with two sources", entry({ key: "path", value: "/", cookie: "c" }), E, 'entry has 2 value sources ("value", "cookie"); set exactly one'),
