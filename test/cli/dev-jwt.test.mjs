@@ -1,0 +1,72 @@
+// Verified identity against `wrangler dev` (docs/rules.md, "Verified identity (jwt)"):
+// rules uploaded through the admin API key a limit on the `sub` of an HS256 token
+// whose secret is a Worker var; a verified token reaches its own counter, while a
+// forged, expired or `alg: none` token naming the same `sub` does not (it is
+// limited by address only).
+//   ./node_modules/.bin/node --test test/cli/dev-jwt.test.mjs
+import assert from "node:assert/strict";
+import { createHmac } from "node:crypto";
+import { after, before, test } from "node:test";
+import { startDev } from "../browser/dev-server.mjs";
+
+const ADMIN_TOKEN = "dev-jwt-admin-token-of-at-least-32-characters";
+const SECRET = "a dev test secret of thirty-two bytes or more, never a real one";
+const ISSUER = "https://auth.dev.test";
+
+const rules = {
+  domain: "api",
+  jwt: { secret: "JWT_SECRET", issuer: ISSUER },
+  descriptors: [
+    { key: "user", rate_limit: { unit: "minute", requests_per_unit: 2 } },
+    { key: "remote_address", rate_limit: { unit: "minute", requests_per_unit: 1000 } },
+  ],
+  routes: [{ match: { path: "/api/*" }, descriptors: [[{ key: "user", jwt_claim: "sub" }], [{ key: "remote_address" }]] }],
+};
+
+const b64url = (text) => Buffer.from(text).toString("base64url");
+const now = () => Math.floor(Date.now() / 1000);
+
+function token(payload, { secret = SECRET, alg = "HS256" } = {}) {
+  const input = `${b64url(JSON.stringify({ alg, typ: "JWT" }))}.${b64url(JSON.stringify(payload))}`;
+  const signature = alg === "none" ? "" : createHmac("sha256", secret).update(input).digest("base64url");
+  return `${input}.${signature}`;
+}
+
+let dev;
+before(async () => {
+  dev = await startDev({ ADMIN_TOKEN, JWT_SECRET: SECRET });
+  const put = await fetch(`${dev.base}/__ratelimit/rules`, { method: "PUT", body: JSON.stringify(rules), headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+  assert.equal(put.status, 200, await put.text());
+});
+after(async () => {
+  await dev?.stop();
+});
+
+/** Statuses of `n` requests with `jwt` as the Bearer token, until the uploaded rules are in force. */
+async function statuses(jwt, n) {
+  const out = [];
+  for (let i = 0; i < n; i += 1) out.push((await fetch(`${dev.base}/api/x`, { headers: { authorization: `Bearer ${jwt}` } })).status);
+  return out;
+}
+
+test("a verified token's sub keys its own counter; forged, expired and alg none tokens do not reach it", async () => {
+  // The isolate picks uploaded rules up within its poll: wait until a fresh user is limited at 2.
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const probe = await statuses(token({ sub: `probe-${Math.random()}`, iss: ISSUER, exp: now() + 600 }), 3);
+    if (probe[2] === 429) break;
+    assert.ok(Date.now() < deadline, `the uploaded rules never applied: ${probe}\n${dev.log()}`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  const victim = `victim-${Math.random()}`;
+  const claims = { sub: victim, iss: ISSUER, exp: now() + 600 };
+  for (const [what, jwt] of [
+    ["forged", token(claims, { secret: "another secret of thirty-two bytes, not the Worker's" })],
+    ["expired", token({ ...claims, exp: now() - 3600 })],
+    ["alg none", token(claims, { alg: "none" })],
+  ]) {
+    assert.deepEqual(await statuses(jwt, 3), [200, 200, 200], what);
+  }
+  assert.deepEqual(await statuses(token(claims), 3), [200, 200, 429], "the victim's own counter was untouched");
+  assert.deepEqual(await statuses(token({ ...claims, sub: `other-${Math.random()}` }), 3), [200, 200, 429], "another user has a counter of their own");
+});
