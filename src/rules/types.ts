@@ -160,6 +160,22 @@ export interface CompiledDomain {
   readonly duplicateValues: DuplicateValues;
   /** `ipv6_prefix`: the bits of an IPv6 client address its `remote_address` keeps (default 56). */
   readonly ipv6Prefix: number;
+  /** Overrides laid over the domain at runtime (src/overrides/), absent when it has none. */
+  readonly overrides?: DomainOverrides;
+}
+
+/** A domain's overrides as the rules see them: opaque (src/overrides/types.ts, OverrideTable). */
+export interface DomainOverrides {
+  /** How many overrides the domain has. */
+  readonly size: number;
+}
+
+/** Which override a match came from (docs/admin-api.md, "Overrides"). */
+export interface OverrideInfo {
+  /** Its descriptor, canonical `k=v,k2=v2*` text. */
+  readonly descriptor: string;
+  readonly expires_at: string | null;
+  readonly note: string | null;
 }
 
 /** A domain's `paths` options, defaults filled in. */
@@ -201,6 +217,8 @@ export interface DescriptorMatch {
    * node's pattern (absent: the request's own entries).
    */
   readonly counterEntries?: readonly DescriptorEntry[];
+  /** The override that replaced the rules' limits of this descriptor, when one did (src/overrides/). */
+  readonly override?: OverrideInfo;
 }
 
 /** Result of `compileRules`: either the compiled tree or every error found. */
