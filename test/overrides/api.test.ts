@@ -185,6 +185,10 @@ describe("overrides", () => {
       rate_limit: { unit: "minute", requests_per_unit: 5, algorithm: "gcra", on_limit: "delay" },
     });
     expect(delay.body.errors).toEqual([{ path: "$.rate_limit", message: 'missing required key "max_delay_ms" (required when "on_limit" is "delay")' }]);
+    // A domain the rules do not have, alone, is refused too, and nothing is stored for it.
+    const nowhere = await a.send("PUT", "/__ratelimit/overrides", { domain: "nowhere", descriptor: "user=x", rate_limit: { unlimited: true } });
+    expect(nowhere.status).toBe(400);
+    expect((await a.send("GET", "/__ratelimit/overrides?domain=nowhere")).body.overrides).toEqual([]);
     expect((await a.send("PUT", "/__ratelimit/overrides", "{not json")).status).toBe(400);
     expect((await a.send("PUT", "/__ratelimit/overrides", { domain: "ov", descriptor: "user=acme" })).body.errors).toEqual([
       { path: "$", message: 'missing required key "rate_limit" (a rate limit, or {"unlimited": true})' },
