@@ -6,7 +6,7 @@
  */
 
 /** Version of the tables below: raised with any change of their statements or of what their rows hold. */
-export const OVERRIDE_TABLES_VERSION = 1;
+export const OVERRIDES_VERSION = 1;
 
 /**
  * The overrides' version (one row; +1 per change, so isolates poll it with
