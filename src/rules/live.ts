@@ -178,7 +178,7 @@ export class LiveRules {
     // The overlay's update comes with the rules' head, with their text only when they changed too.
     const laid = record.overrides !== undefined && this.overlay?.take(record.overrides) === true;
     if (this.state !== undefined && record.version <= this.state.version && this.state.version >= 0) {
-      if (laid && this.base !== undefined && this.overlay !== undefined) this.state = { ...this.state, rules: this.overlay.over(this.base) };
+      if (laid) this.relay();
       return;
     }
     if (record.source === "bundled" || record.text === undefined) {
@@ -189,9 +189,15 @@ export class LiveRules {
     if (!result.ok) {
       // Stored rules were valid when stored; a newer validator may disagree. Keep the last good ones.
       console.error(JSON.stringify({ event: "floodgate.stored_rules_invalid", version: record.version, errors: result.errors.slice(0, 10) }));
+      if (laid) this.relay();
       return;
     }
     this.settle({ rules: result.rules, version: record.version, source: "stored", updatedAt: record.updatedAt });
+  }
+
+  /** The overlay changed: lay it again over the rules in force. */
+  private relay(): void {
+    if (this.state !== undefined && this.base !== undefined && this.overlay !== undefined) this.state = { ...this.state, rules: this.overlay.over(this.base) };
   }
 
   /** Make `state` the one in force, the overlay laid over its rules. */
