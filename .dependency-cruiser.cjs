@@ -15,6 +15,7 @@ const LAYERS = [
   ["limiter"], // plan, fold, summarize; the result as HTTP
   ["request", "edge", "identity"], // request → descriptors; the isolate side of the counters; verified tokens' claims
   ["durable"], // CounterObject, its store, placement, protocol
+  ["overrides"], // per-descriptor limits set at runtime, laid over the rules
   ["rules"], // compile, validate, match, live rules, RulesObject
   ["stored"], // every name and shape that outlives a deploy (docs/stored-formats.md)
   ["algorithms"], // pure algorithms

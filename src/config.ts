@@ -7,7 +7,7 @@ import type { CounterObject } from "./durable/counter-object.ts";
 import type { MetricsObject } from "./metrics/metrics-object.ts";
 import type { QueueStatusObject } from "./queue/status-object.ts";
 import type { QueuedMessage } from "./queue/message.ts";
-import type { RulesObject } from "./rules/rules-object.ts";
+import type { RulesAndOverridesObject } from "./overrides/overrides-object.ts";
 import type { TrustedProxyHeader } from "./request/client-ip.ts";
 import { DEFAULT_HEADER_DIALECT, HEADER_DIALECTS, type HeaderDialect } from "./http/header-dialect.ts";
 import type { EncodedSlashes, MethodOverride } from "./http/origin-settings.ts";
@@ -23,7 +23,7 @@ import type { EncodedSlashes, MethodOverride } from "./http/origin-settings.ts";
 export interface Env {
   COUNTERS: DurableObjectNamespace<CounterObject>;
   /** Rules stored by `PUT /__ratelimit/rules` (one object per deployment). */
-  RULES: DurableObjectNamespace<RulesObject>;
+  RULES: DurableObjectNamespace<RulesAndOverridesObject>;
   /** Metric counts aggregated across isolates. */
   METRICS: DurableObjectNamespace<MetricsObject>;
   /** `on_limit: "queue"`: requests queued for later delivery (producer of the queue this worker consumes). */

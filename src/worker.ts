@@ -16,16 +16,18 @@ import { createApp } from "./gateway/app.ts";
 import { consumeQueue } from "./queue/consumer.ts";
 import { type BindingOutcome, BindingLimits, bindingLimit } from "./ratelimit/binding.ts";
 import { bundledRules } from "./rules/bundled.ts";
+import { OverridesOverlay } from "./overrides/overlay.ts";
 import { LiveRules } from "./rules/live.ts";
 
 export { CounterObject } from "./durable/counter-object.ts";
 export { rateLimit } from "./hono/middleware.ts";
 export { MetricsObject } from "./metrics/metrics-object.ts";
 export { QueueStatusObject } from "./queue/status-object.ts";
-export { RulesObject } from "./rules/rules-object.ts";
+// The RulesObject keeps the overrides beside the rules (src/overrides/).
+export { RulesAndOverridesObject as RulesObject } from "./overrides/overrides-object.ts";
 
 // HTTP, RPC and the queue consumer share one context per isolate, so all decide with the same rules and edge.
-const isolateOf = isolateContexts(new LiveRules(bundledRules, { bundledJson: rulesJson }));
+const isolateOf = isolateContexts(new LiveRules(bundledRules, { bundledJson: rulesJson, overlay: new OverridesOverlay() }));
 
 const app = createApp(isolateOf);
 

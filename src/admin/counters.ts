@@ -14,6 +14,7 @@ import { counterStub, inRegion, isRegion, REGIONS } from "../durable/regions.ts"
 import { deferOf } from "../http/defer.ts";
 import { problem } from "../http/problem.ts";
 import { toLimitCall } from "../limiter/decide.ts";
+import { overrideMatch } from "../overrides/lookup.ts";
 import { boundedEntries, matchDescriptor } from "../rules/index.ts";
 import type { CompiledLimit, DescriptorEntry } from "../rules/types.ts";
 import { parseCounterQuery } from "./descriptor-param.ts";
@@ -32,9 +33,11 @@ export async function counters(c: Context<{ Bindings: Env }>, isolate: Isolate, 
   if (domain === undefined) return problem(404, "Not Found", `No domain "${query.domain}" in the rules in force.`);
   // A long value names its counter by its digest, as in a decision; the keyed form finds the same counter.
   const entries = await boundedEntries(query.entries);
-  const match = matchDescriptor(domain, entries);
+  // An override in force replaces the rules' limits, as in a decision (src/limiter/plan.ts).
+  const match = overrideMatch(domain, entries, isolate.now()) ?? matchDescriptor(domain, entries);
   if (match === undefined || match.limits.length === 0) {
-    const why = match === undefined ? "matches no rule" : match.unlimited ? "is unlimited" : "has no limit (whitelisted)";
+    const by = match?.override !== undefined ? ` by the override ${match.override.descriptor}` : "";
+    const why = match === undefined ? "matches no rule" : match.unlimited ? `is unlimited${by}` : "has no limit (whitelisted)";
     return problem(404, "Not Found", `The descriptor ${label(entries)} ${why} in domain "${query.domain}".`);
   }
   const regional = match.limits[0].scope === "region";
@@ -61,6 +64,7 @@ export async function counters(c: Context<{ Bindings: Env }>, isolate: Isolate, 
     descriptor: entries,
     ...(query.region !== undefined ? { region: query.region } : {}),
     ...(reset ? { reset: true } : {}),
+    ...(match.override !== undefined ? { override: match.override } : {}),
     limits: match.limits.map((limit, i) => describe(limit, verdict, i)),
   });
 }

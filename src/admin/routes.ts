@@ -11,6 +11,7 @@ import { counters } from "./counters.ts";
 import { getHealth } from "./health.ts";
 import { handleJson } from "./json.ts";
 import { getMetrics } from "./metrics.ts";
+import { deleteOverride, listOverrides, putOverride } from "./overrides.ts";
 import { deleteRules, getRules, putRules } from "./rules.ts";
 import { getTraffic } from "./traffic.ts";
 
@@ -31,6 +32,7 @@ export function adminRoutes(isolateOf: IsolateOf): Hono<{ Bindings: Env }> {
     // The dashboard's JSON (docs/dashboard.md); the page itself is a static asset.
     "/traffic": { GET: getTraffic },
     "/health": { GET: getHealth },
+    "/overrides": { GET: listOverrides, PUT: putOverride, DELETE: deleteOverride },
   };
   const admin = new Hono<{ Bindings: Env }>();
   admin.use("*", requireAdminToken(isolateOf));

@@ -19,7 +19,7 @@ import type { Engine } from "./pipeline.ts";
  * if (retryMs !== undefined) return throttled(retryMs);
  */
 export function knownRefusalMs(engine: Engine, descriptors: readonly DomainDescriptors[], defer: Defer): number | undefined {
-  const { byObject } = plan(descriptors, {}, false, engine.edge.shardKey);
+  const { byObject } = plan(descriptors, {}, false, engine.edge.shardKey, engine.edge.now());
   if (byObject.size !== 1) return undefined;
   const [calls] = byObject.values();
   const verdict = engine.edge.localVerdicts(calls, defer)?.[0];

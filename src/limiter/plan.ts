@@ -9,6 +9,7 @@ import { inRegion, LOCAL_REGION, type Region } from "../durable/regions.ts";
 import type { SlotLease } from "../durable/protocol.ts";
 import type { EdgeCall } from "../edge/runtime.ts";
 import { limitFacts } from "../rules/facts.ts";
+import { overrideMatch } from "../overrides/lookup.ts";
 import { applyReplaces, matchDescriptor } from "../rules/index.ts";
 import type { CompiledLimit, DomainDescriptors } from "../rules/types.ts";
 import type { CounterCall } from "../durable/protocol.ts";
@@ -62,17 +63,19 @@ export interface Plan {
 /**
  * Plan the decision of `requests`. With `precount` (there is somewhere to
  * run background syncs), pre-counted limits are planned for the edge to
- * decide locally. Counters are placed with `shardKey` (the edge's).
+ * decide locally. Counters are placed with `shardKey` (the edge's). An
+ * override in force at `now` replaces the rules' match of its descriptor
+ * (src/overrides/, docs/admin-api.md "Overrides").
  *
  * @example
  * const { outcomes, byObject } = plan([{ domain, descriptors: [[{ key: "k", value: "v" }]] }], {}, false, edge.shardKey);
  */
-export function plan(requests: readonly DomainDescriptors[], options: PlanOptions, precount: boolean, shardKey: ShardKey): Plan {
+export function plan(requests: readonly DomainDescriptors[], options: PlanOptions, precount: boolean, shardKey: ShardKey, now = Date.now()): Plan {
   const defaultCost = options.cost ?? 1;
   const outcomes: DraftOutcome[] = [];
   const byObject = new Map<string, PlannedCall[]>();
   for (const { domain, descriptors, costs, overrides, quotaUnit, costFromResponse } of requests) {
-    const matches = descriptors.map((descriptor, i) => overrides?.[i] ?? matchDescriptor(domain, descriptor));
+    const matches = descriptors.map((descriptor, i) => overrides?.[i] ?? overrideMatch(domain, descriptor, now) ?? matchDescriptor(domain, descriptor));
     // Unlimited matches stay in: their `replaces` still drop other limits.
     const kept = applyReplaces(matches);
     for (let i = 0; i < descriptors.length; i++) {

@@ -10,4 +10,4 @@
 export { CounterObject } from "../durable/counter-object.ts";
 export { MetricsObject } from "../metrics/metrics-object.ts";
 export { QueueStatusObject } from "../queue/status-object.ts";
-export { RulesObject } from "../rules/rules-object.ts";
+export { RulesAndOverridesObject as RulesObject } from "../overrides/overrides-object.ts";

@@ -41,6 +41,22 @@ export interface LiveRulesOptions {
   readonly refreshAfterMs?: number;
   /** The clock ages are measured on (default `Date.now`); tests drive it. */
   readonly now?: () => number;
+  /** What is laid over the rules at runtime and followed by the same checks (src/overrides/); default none. */
+  readonly overlay?: RulesOverlay;
+}
+
+/**
+ * Something laid over the rules at runtime with a version of its own, sent
+ * with every version check and answered in the same record (the overrides,
+ * src/overrides/overlay.ts).
+ */
+export interface RulesOverlay {
+  /** The version this isolate holds (-1: none yet). */
+  readonly version: number;
+  /** Take what a check brought (a record's `overrides`); false when it was not newer. */
+  take(update: unknown): boolean;
+  /** `rules` with the overlay laid over them. */
+  over(rules: CompiledRules): CompiledRules;
 }
 
 /**
@@ -56,7 +72,10 @@ export class LiveRules {
   private readonly bundled: () => CompiledRules;
   private readonly refreshAfterMs: number;
   private readonly now: () => number;
+  private readonly overlay?: RulesOverlay;
   private state?: RulesState;
+  /** The rules of `state` before the overlay was laid over them. */
+  private base?: CompiledRules;
   private checkedAt = 0;
   /** When the background check in flight started (undefined: none). */
   private checkingSince?: number;
@@ -67,6 +86,7 @@ export class LiveRules {
     this.bundledJson = options.bundledJson;
     this.refreshAfterMs = options.refreshAfterMs ?? REFRESH_AFTER_MS;
     this.now = options.now ?? Date.now;
+    this.overlay = options.overlay;
   }
 
   /**
@@ -111,7 +131,7 @@ export class LiveRules {
    * live.accept({ rules, version: 4, source: "stored" });
    */
   accept(state: RulesState): void {
-    if (this.state === undefined || state.version > this.state.version) this.state = state;
+    if (this.state === undefined || state.version > this.state.version) this.settle(state);
     this.checkedAt = this.now();
   }
 
@@ -139,12 +159,13 @@ export class LiveRules {
     if (timer !== undefined) clearTimeout(timer);
     // A hung object must not make every request wait: count the wait as a check, the poll goes on in the background.
     if (outcome === "timeout") this.checkedAt = this.now();
-    return (this.state ??= this.bundledState(-1));
+    if (this.state === undefined) this.settle(this.bundledState(-1));
+    return this.state as RulesState;
   }
 
   private async poll(env: Env): Promise<void> {
     try {
-      const record = await env.RULES.getByName(this.objectName).since(this.state?.version ?? -1);
+      const record = await env.RULES.getByName(this.objectName).since(this.state?.version ?? -1, this.overlay?.version);
       if (record !== null) this.apply(record);
     } catch (error) {
       console.error(JSON.stringify({ event: "floodgate.rules_poll_failed", error: String(error) }));
@@ -154,17 +175,34 @@ export class LiveRules {
   }
 
   private apply(record: RulesRecord): void {
-    if (this.state !== undefined && record.version <= this.state.version && this.state.version >= 0) return;
+    // The overlay's update comes with the rules' head, with their text only when they changed too.
+    const laid = record.overrides !== undefined && this.overlay?.take(record.overrides) === true;
+    if (this.state !== undefined && record.version <= this.state.version && this.state.version >= 0) {
+      if (laid) this.relay();
+      return;
+    }
     if (record.source === "bundled" || record.text === undefined) {
-      this.state = this.bundledState(record.version, record.updatedAt);
+      this.settle(this.bundledState(record.version, record.updatedAt));
       return;
     }
     const result = compileRulesText(record.text, { source: "rules" });
     if (!result.ok) {
       // Stored rules were valid when stored; a newer validator may disagree. Keep the last good ones.
       console.error(JSON.stringify({ event: "floodgate.stored_rules_invalid", version: record.version, errors: result.errors.slice(0, 10) }));
+      if (laid) this.relay();
       return;
     }
-    this.state = { rules: result.rules, version: record.version, source: "stored", updatedAt: record.updatedAt };
+    this.settle({ rules: result.rules, version: record.version, source: "stored", updatedAt: record.updatedAt });
+  }
+
+  /** The overlay changed: lay it again over the rules in force. */
+  private relay(): void {
+    if (this.state !== undefined && this.base !== undefined && this.overlay !== undefined) this.state = { ...this.state, rules: this.overlay.over(this.base) };
+  }
+
+  /** Make `state` the one in force, the overlay laid over its rules. */
+  private settle(state: RulesState): void {
+    this.base = state.rules;
+    this.state = this.overlay === undefined ? state : { ...state, rules: this.overlay.over(state.rules) };
   }
 }

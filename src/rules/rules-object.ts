@@ -5,6 +5,7 @@
  * valid rules is ever kept, whoever calls it.
  */
 import { DurableObject } from "cloudflare:workers";
+import type { OverridesRecord } from "../stored/override-tables.ts";
 import { RULES_CHUNK, RULES_TABLES } from "../stored/rules-tables.ts";
 import { compileRulesText } from "./index.ts";
 import type { RuleError } from "./types.ts";
@@ -18,6 +19,8 @@ export interface RulesRecord {
   readonly text?: string;
   /** ISO time of the upload or revert (absent for version 0). */
   readonly updatedAt?: string;
+  /** The overrides (src/overrides/), when the check asked for them and they changed. */
+  readonly overrides?: OverridesRecord;
 }
 
 export type PutResult =
@@ -94,7 +97,7 @@ export class RulesObject extends DurableObject {
     return version;
   }
 
-  private head(): RulesRecord {
+  protected head(): RulesRecord {
     const row = this.sql.exec<{ version: number; source: string; updated_at: string }>("SELECT version, source, updated_at FROM head").toArray()[0];
     if (row === undefined) return { version: 0, source: "bundled" };
     return { version: row.version, source: row.source === "stored" ? "stored" : "bundled", updatedAt: row.updated_at };

@@ -166,6 +166,22 @@ export interface CompiledDomain {
   readonly jwt?: JwtOptions;
   /** Some route reads a `jwt_claim`: only then is a token verified. */
   readonly readsClaims?: true;
+  /** Overrides laid over the domain at runtime (src/overrides/), absent when it has none. */
+  readonly overrides?: DomainOverrides;
+}
+
+/** A domain's overrides as the rules see them: opaque (src/overrides/types.ts, OverrideTable). */
+export interface DomainOverrides {
+  /** How many overrides the domain has. */
+  readonly size: number;
+}
+
+/** Which override a match came from (docs/admin-api.md, "Overrides"). */
+export interface OverrideInfo {
+  /** Its descriptor, canonical `k=v,k2=v2*` text. */
+  readonly descriptor: string;
+  readonly expires_at: string | null;
+  readonly note: string | null;
 }
 
 /** A token algorithm `jwt` accepts. */
@@ -236,6 +252,8 @@ export interface DescriptorMatch {
    * node's pattern (absent: the request's own entries).
    */
   readonly counterEntries?: readonly DescriptorEntry[];
+  /** The override that replaced the rules' limits of this descriptor, when one did (src/overrides/). */
+  readonly override?: OverrideInfo;
 }
 
 /** Result of `compileRules`: either the compiled tree or every error found. */

@@ -236,3 +236,29 @@ test("the page is served with its Content-Security-Policy: scripts from its own 
   assert.equal(ran, undefined);
   await page.close();
 });
+
+test("the overrides panel lists a domain's overrides, and a counter lookup names the one that applies", async () => {
+  const put = await fetch(`${dev.base}/__ratelimit/overrides`, {
+    method: "PUT",
+    headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+    body: JSON.stringify({ domain: "api", descriptor: "api_key=panel-*", rate_limit: { unit: "hour", requests_per_unit: 42 }, note: "<b>not bold</b>" }),
+  });
+  assert.equal(put.status, 200);
+  const { page, errors } = await openDashboard();
+  await page.type("#token", TOKEN);
+  await page.click("#token-form button[type=submit]");
+  await page.waitForFunction(() => !document.querySelector("#dashboard").hidden);
+  await page.type("#overrides-domain", "api");
+  await page.click("#overrides-list");
+  await page.waitForSelector(".overrides-table tbody tr");
+  const rows = await page.$$eval(".overrides-table tbody tr", (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
+  assert.deepEqual(rows, [["api_key=panel-*", "42 per hour", "never", "<b>not bold</b>"]]);
+  assert.equal(await page.$(".overrides-table b"), null, "the note is text, not markup");
+  await page.$eval("#lookup-domain", (node) => (node.value = "api"));
+  await page.$eval("#lookup-descriptor", (node) => (node.value = "api_key=panel-7"));
+  await page.click("#lookup-read");
+  await page.waitForSelector("#lookup-result .override");
+  assert.equal(await page.$eval("#lookup-result .override", (node) => node.textContent), "Override in force: api_key=panel-* (<b>not bold</b>)");
+  assert.deepEqual(errors, []);
+  await page.close();
+});

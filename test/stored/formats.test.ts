@@ -28,6 +28,7 @@ import { COUNTER_TABLES, COUNTER_TABLES_VERSION, SLOT_TABLES } from "../../src/s
 import { inRegion, OBJECT_NAMES_VERSION, objectName, REGION_SEPARATOR } from "../../src/stored/object-names.ts";
 import { asQueuedMessage, QUEUE_MESSAGE_VERSION, type QueuedMessage } from "../../src/stored/queue-message.ts";
 import { BACKLOG_TABLE, QUEUE_TABLES_VERSION, STATUS_TABLE } from "../../src/stored/queue-tables.ts";
+import { OVERRIDE_TABLES, OVERRIDES_VERSION } from "../../src/stored/override-tables.ts";
 import { RULES_CHUNK, RULES_TABLES, RULES_TABLES_VERSION } from "../../src/stored/rules-tables.ts";
 import { halfSipHash, SHARD_HASH_VERSION, shardKeyFrom } from "../../src/stored/shard-hash.ts";
 import {
@@ -182,6 +183,14 @@ describe("SQLite tables (src/stored/*-tables.ts)", () => {
       "CREATE TABLE IF NOT EXISTS sends_folded (id INTEGER PRIMARY KEY, seq INTEGER NOT NULL)",
     ]);
     expect(SENDS_PER_FOLD).toBe(64);
+  });
+
+  it("keep overrides in the RulesObject with exactly these statements (added later, beside the rules' tables)", () => {
+    expect(OVERRIDES_VERSION).toBe(1);
+    expect(OVERRIDE_TABLES).toEqual([
+      "CREATE TABLE IF NOT EXISTS overrides_head (id INTEGER PRIMARY KEY CHECK (id = 0), version INTEGER NOT NULL)",
+      "CREATE TABLE IF NOT EXISTS overrides (domain TEXT NOT NULL, descriptor TEXT NOT NULL, rate_limit TEXT NOT NULL, expires_at TEXT, note TEXT, updated_at TEXT NOT NULL, PRIMARY KEY (domain, descriptor))",
+    ]);
   });
 });
 

@@ -12,6 +12,9 @@ export async function lookUpCounter(reset) {
     const counter = await api(`counters?${counterQuery(domain, descriptor)}`, reset ? "DELETE" : "GET");
     out.replaceChildren(
       el("p", { class: reset ? "ok" : "muted" }, reset ? "Counter reset." : "Read without consuming."),
+      counter.override
+        ? el("p", { class: "override" }, `Override in force: ${counter.override.descriptor}${counter.override.note ? ` (${counter.override.note})` : ""}`)
+        : null,
       el(
         "table",
         { class: "counter-table" },
