@@ -32,6 +32,7 @@ export const NOT_WITH_CONCURRENCY = [
   "max_queue_age_s",
   "max_queue_backlog",
   "queue_credentials",
+  "penalty",
 ] as const;
 
 // The limit id of every concurrency limit is a stored format (docs/stored-formats.md).
