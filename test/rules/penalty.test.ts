@@ -67,6 +67,9 @@ describe("penalty in rules.json", () => {
     expect(errorsOf(limited({ concurrency: 2, penalty: p }))).toEqual([
       { path: PL, message: '"penalty" must not be set beside "concurrency" (a concurrency limit has no window or algorithm)' },
     ]);
+    expect(errorsOf({ domain: "t", descriptors: [{ key: "k", rate_limits: [{ concurrency: 2 }, { ...base, penalty: p }] }] })).toEqual([
+      { path: "$.descriptors[0].rate_limits", message: 'a concurrency limit cannot share a node with a limit that has a "penalty"' },
+    ]);
     expect(errorsOf(limited({ unlimited: true, penalty: p }))).toEqual([{ path: PL, message: '"penalty" must not be set when "unlimited" is true' }]);
     for (const input of [
       withPenalty(p, { precount: { sync_ms: 100 } }),
