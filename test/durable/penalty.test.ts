@@ -112,7 +112,7 @@ describe("penalty box through the gateway", () => {
     expect(await statuses([a.hit(), a.hit(), a.hit()])).toEqual([200, 200, 429]);
   });
 
-  // Break tried: BlockCache.remember keeping no penalty verdict (a retry longer than the window's skipped): 20 more object calls.
+  // Break tried: the plan marking penalty calls not cacheable (src/limiter/plan.ts): object calls grow with every 429, and this and the first two tests fail.
   it("is answered by the isolate's certain-block cache: no object call until the block ends", async () => {
     const { user, clock, isolate } = scene();
     const a = isolate();
