@@ -31,6 +31,8 @@ export class PenaltyBook {
   /** Recency order, oldest first; null: known to have no block. */
   private readonly known = new Map<string, PenaltyState | null>();
   private held = 0;
+  /** No stored block ends before this (Infinity: none stored): the sweep asks storage only once one may have ended. */
+  private earliest: number;
   /** Rows read and written, as SQLite counted them. */
   rowsRead = 0;
   rowsWritten = 0;
@@ -39,6 +41,7 @@ export class PenaltyBook {
     this.sql = sql;
     this.capacity = capacity;
     for (const statement of BLOCK_TABLES) this.run(statement);
+    this.earliest = this.earliestUntil();
   }
 
   /** The block of `id` (undefined: none, or one that ended; an ended one is left for the sweep). */
@@ -60,13 +63,15 @@ export class PenaltyBook {
     const before = this.read(id);
     if (state === before) return;
     if (state === undefined) this.run("DELETE FROM blocks WHERE id = ?", id);
-    else
+    else {
+      this.earliest = Math.min(this.earliest, state.until);
       this.run(
         "INSERT INTO blocks (id, until, length_ms) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET until = excluded.until, length_ms = excluded.length_ms",
         id,
         state.until,
         state.lengthMs,
       );
+    }
     this.keep(id, state ?? null);
   }
 
@@ -79,9 +84,11 @@ export class PenaltyBook {
 
   /** Drop blocks that ended by `now`; returns when the next one ends (Infinity: none left). */
   sweep(now: number): number {
+    if (this.earliest > now) return this.earliest;
     for (const [id, state] of [...this.known]) if (state !== null && state.until <= now) this.drop(id);
     this.run("DELETE FROM blocks WHERE until <= ?", now);
-    return this.earliestUntil();
+    this.earliest = this.earliestUntil();
+    return this.earliest;
   }
 
   /** When the first stored block ends (Infinity: none). */

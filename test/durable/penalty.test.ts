@@ -8,11 +8,11 @@
  * it without calling the object. Isolates and objects stand on one clock
  * the test moves.
  */
-import { runInDurableObject } from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { CounterObject } from "../../src/durable/counter-object.ts";
 import { gateway, testEnv } from "../support/app.ts";
-import { drivenCounters, OBJECT_EPOCH } from "../support/driven-object.ts";
+import { driveObject, drivenCounters, OBJECT_EPOCH } from "../support/driven-object.ts";
 import { TOKEN } from "../support/envoy.ts";
 
 const DOMAIN = "gw-penalty";
@@ -130,5 +130,32 @@ describe("penalty box through the gateway", () => {
     clock.at += 1;
     expect((await a.hit()).status).toBe(200);
     expect(await callsOf(user)).toBe(atBlock + 1);
+  });
+
+  // Break tried: PenaltyBook.sweep returning before its DELETE (the row stayed after the alarm).
+  it("leaves no row once the block has ended and the object's sweep has run", async () => {
+    const clock = { at: OBJECT_EPOCH + 900_000_000 };
+    const stub = testEnv.COUNTERS.getByName(`penalty-sweep/${Date.now()}`);
+    await driveObject(stub, () => clock.at);
+    const limit = {
+      id: "fw:1:1000:1",
+      algorithm: "fixed_window",
+      limit: 1,
+      windowMs: 1_000,
+      burst: 1,
+      penalty: { blockMs: 60_000, escalate: 1, maxBlockMs: 60_000 },
+    } as const;
+    const call = { key: "k", cost: 1, limits: [limit] };
+    expect((await stub.decide([call, call])).map((v) => v.allowed)).toEqual([true, false]);
+    const rows = () => runInDurableObject(stub, (_: CounterObject, state: DurableObjectState) => state.storage.sql.exec("SELECT id FROM blocks").toArray());
+    expect(await rows()).toHaveLength(1);
+    // The sweep that comes before the block's end keeps it.
+    clock.at += 30_000;
+    await runDurableObjectAlarm(stub);
+    expect(await rows()).toHaveLength(1);
+    clock.at += 30_000;
+    await runDurableObjectAlarm(stub);
+    expect(await rows()).toEqual([]);
+    expect((await stub.decide([call]))[0].allowed).toBe(true);
   });
 });
