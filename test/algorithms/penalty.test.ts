@@ -1,3 +1,11 @@
+/**
+ * The penalty box's pure core (src/algorithms/penalty.ts): exact cases, and
+ * fast-check properties against a BigInt oracle that works each block's
+ * length out anew (blockMs × escalate^breaches, capped).
+ *
+ * Breaks tried, each seen to fail here: escalation not multiplying (× 1);
+ * no cap at maxBlockMs (Infinity); a block started 1 ms short of blockMs.
+ */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { blockedDecision, blockLeft, type PenaltySpec, type PenaltyState, penaltyStep } from "../../src/algorithms/penalty.ts";
