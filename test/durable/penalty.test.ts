@@ -44,6 +44,7 @@ function scene() {
     return {
       hit: () => call("/x", { headers: { "x-user": user } }),
       reset: () => call(`/__ratelimit/counters?domain=${DOMAIN}&descriptor=user=${user}`, { method: "DELETE", headers: { authorization: `Bearer ${TOKEN}` } }),
+      read: () => call(`/__ratelimit/counters?domain=${DOMAIN}&descriptor=user=${user}`, { headers: { authorization: `Bearer ${TOKEN}` } }),
     };
   };
   return { user, clock, isolate };
@@ -106,6 +107,10 @@ describe("penalty box through the gateway", () => {
       runInDurableObject(ownerOf(user), (_: CounterObject, state: DurableObjectState) =>
         state.storage.sql.exec("SELECT until, length_ms FROM blocks").toArray(),
       );
+    expect(await rows()).toEqual([{ until: clock.at - 1_500 + 3_000, length_ms: 3_000 }]);
+    // Read through the admin API: nothing left until the block's end, and the read is no breach.
+    const read = await (await a.read()).json<{ limits: { remaining: number; reset_after_ms: number }[] }>();
+    expect(read.limits[0]).toMatchObject({ remaining: 0, reset_after_ms: 1_500 });
     expect(await rows()).toEqual([{ until: clock.at - 1_500 + 3_000, length_ms: 3_000 }]);
     expect((await a.reset()).status).toBe(200);
     expect(await rows()).toEqual([]);
