@@ -14,6 +14,8 @@ import { LEASE_BOOK_BYTES, LeaseBook } from "./leases.ts";
 import { absorb, type CounterAccess, decideBesideLeases, leasedOn } from "./precount-sync.ts";
 import type { CounterCall, CounterVerdict, LimitCall, RefundCall, RelayCall, ReserveCall } from "../stored/wire-calls.ts";
 import { ownNamespace } from "./own-namespace.ts";
+import { decidePenalized, type PenaltyAccess, penalized } from "./penalties.ts";
+import { PENALTY_BOOK_BYTES, PenaltyBook } from "./penalty-book.ts";
 import { counterStub, hintOfObject } from "./regions.ts";
 import { RegionalRelay, type RelayStats } from "./relay.ts";
 import { decideWithSlots, settleSlots, SlotBook, type WindowAccess } from "./slots.ts";
@@ -75,6 +77,8 @@ export class CounterObject extends DurableObject {
   private readonly hotKeys = new HotKeys();
   /** Concurrency slots (docs/concurrency.md), written through to storage. */
   private readonly slots: SlotBook;
+  /** Penalty blocks (docs/rules.md, "Penalty box"), written through to storage. */
+  private readonly penalties: PenaltyBook;
   /** When the alarm is set for (undefined: none set). */
   private alarmAt: number | undefined;
   /** When the next sweep of idle counters is due (undefined: none planned). */
@@ -114,11 +118,12 @@ export class CounterObject extends DurableObject {
   constructor(ctx: DurableObjectState, env: unknown) {
     super(ctx, env as never);
     this.store = new CounterStore(ctx.storage.sql);
-    // The lease book's share of MEMORY_BYTES is taken off the windows' (docs/reliability.md, "Security").
-    this.cache = new CounterCache(this.store, MEMORY_BYTES - LEASE_BOOK_BYTES);
+    // The lease and penalty books' shares of MEMORY_BYTES are taken off the windows' (docs/reliability.md, "Security").
+    this.cache = new CounterCache(this.store, MEMORY_BYTES - LEASE_BOOK_BYTES - PENALTY_BOOK_BYTES);
     this.slots = new SlotBook(ctx.storage.sql);
+    this.penalties = new PenaltyBook(ctx.storage.sql);
     // Counters are read back one by one on their next hit; only the sweep needs to know what is stored.
-    this.earliestIdleAt = Math.min(this.store.earliestIdleAt(), this.cache.restoreUnwritten(this.clock()));
+    this.earliestIdleAt = Math.min(this.store.earliestIdleAt(), this.cache.restoreUnwritten(this.clock()), this.penalties.earliestUntil());
   }
 
   /**
@@ -183,7 +188,11 @@ export class CounterObject extends DurableObject {
         return this.refundOne(call, now);
       case "reserve":
         // Windows not reserving were decided now, so `now` is when their hits were taken.
-        return stamped(call, this.reserveOne(call, now), now);
+        return stamped(
+          call,
+          penalized(call) ? decidePenalized(call, this.penaltyAccess(call.key, now), now, () => this.reserveOne(call, now)) : this.reserveOne(call, now),
+          now,
+        );
       case "absorb":
         return withHotHint(call, absorb(call, this.leases, this.access(now), now), this.hotKeys, now);
       case "release":
@@ -215,6 +224,8 @@ export class CounterObject extends DurableObject {
    */
   reset(key: string): void {
     this.cache.reset(key + SEP);
+    // A reset lifts the key's penalty blocks with its windows (docs/rules.md, "Penalty box").
+    this.penalties.reset(key + SEP);
   }
 
   /**
@@ -226,13 +237,13 @@ export class CounterObject extends DurableObject {
   stats(): CounterStats {
     return {
       memory: this.cache.size,
-      memoryBytes: this.cache.bytes + this.leases.bytes,
+      memoryBytes: this.cache.bytes + this.leases.bytes + this.penalties.bytes,
       stored: this.store.count(),
       calls: this.calls,
       relay: { ...this.relay.stats },
       relayBytes: this.relay.bytes,
-      rowsRead: this.store.rowsRead,
-      rowsWritten: this.store.rowsWritten,
+      rowsRead: this.store.rowsRead + this.penalties.rowsRead,
+      rowsWritten: this.store.rowsWritten + this.penalties.rowsWritten,
     };
   }
 
@@ -245,7 +256,12 @@ export class CounterObject extends DurableObject {
    * const { rowsWritten } = await stub.usage();
    */
   usage(): { calls: number; alarms: number; rowsRead: number; rowsWritten: number } {
-    return { calls: this.calls, alarms: this.alarms, rowsRead: this.store.rowsRead, rowsWritten: this.store.rowsWritten };
+    return {
+      calls: this.calls,
+      alarms: this.alarms,
+      rowsRead: this.store.rowsRead + this.penalties.rowsRead,
+      rowsWritten: this.store.rowsWritten + this.penalties.rowsWritten,
+    };
   }
 
   /** Checkpoints unsaved changes when traffic has stopped, and sweeps idle counters. */
@@ -258,7 +274,7 @@ export class CounterObject extends DurableObject {
     // An alarm with nothing to checkpoint is the sweep's, even if it runs early (unless set for the relay's sync).
     if (this.sweepAt !== undefined && (now >= this.sweepAt || (this.cache.nextCheckpointAt === Infinity && setFor >= this.sweepAt))) {
       this.sweepAt = undefined;
-      this.earliestIdleAt = this.cache.sweep(now);
+      this.earliestIdleAt = Math.min(this.cache.sweep(now), this.penalties.sweep(now));
       this.slots.sweep(now);
     } else if (this.cache.nextCheckpointAt <= setFor || setFor - this.lastCallAt >= QUIET_WRITE_MS) this.cache.checkpoint();
     // Otherwise a quiet write overtaken by calls: a long persist_ms keeps its few writes while calls go on.
@@ -363,6 +379,23 @@ export class CounterObject extends DurableObject {
   }
 
   private decideOne(call: CounterCall, now: number): CounterVerdict {
+    if (penalized(call)) return decidePenalized(call, this.penaltyAccess(call.key, now), now, () => this.decideWindows(call, now));
+    return this.decideWindows(call, now);
+  }
+
+  /** What the penalty box needs of this object for a call on `key` (penalties.ts). */
+  private penaltyAccess(key: string, now: number): PenaltyAccess {
+    return {
+      book: this.penalties,
+      id: (limit) => key + SEP + limit.id,
+      peek: (limit) => this.peekDecision(key, limit, now),
+      blocked: (until) => {
+        if (until < this.earliestIdleAt) this.earliestIdleAt = until;
+      },
+    };
+  }
+
+  private decideWindows(call: CounterCall, now: number): CounterVerdict {
     if (call.kind === undefined || call.kind === "decide") {
       if (call.slot !== undefined || call.limits.some((limit) => limit.concurrency))
         return decideWithSlots(call, this.slots, this.windows(call.key, now), SEP, now);

@@ -55,5 +55,6 @@ export function toLimitCall(limit: CompiledLimit): LimitCall {
     ...(limit.persistMs !== undefined ? { persistMs: limit.persistMs } : {}),
     ...(limit.strict ? { strict: true } : {}),
     ...(limit.concurrency !== undefined ? { concurrency: true } : {}),
+    ...(limit.penalty !== undefined ? { penalty: limit.penalty } : {}),
   };
 }

@@ -120,7 +120,8 @@ export function plan(requests: readonly DomainDescriptors[], options: PlanOption
       let list = byObject.get(name);
       if (list === undefined) byObject.set(name, (list = []));
       // A call its object may hint hot is pre-counted then (docs/precount.md, "Hot keys lease on their own"); relayed calls are the relay's.
-      const leasable = precount && plain && !refundable && relayTo === undefined && syncMs === undefined;
+      // A penalty's block is the object's to keep: never leased (docs/rules.md, "Penalty box").
+      const leasable = precount && plain && !refundable && relayTo === undefined && syncMs === undefined && own.penalized !== true;
       list.push({ call, cacheable: !shadow && plain && !refundable, syncMs, leasable, refused, outcome: index, limits, honoured });
     }
   }

@@ -32,6 +32,7 @@ export const NOT_WITH_CONCURRENCY = [
   "max_queue_age_s",
   "max_queue_backlog",
   "queue_credentials",
+  "penalty",
 ] as const;
 
 // The limit id of every concurrency limit is a stored format (docs/stored-formats.md).
@@ -79,7 +80,8 @@ export function readConcurrency(
 
 /**
  * A node holding a concurrency limit may not also delay or queue: both take
- * their slot at a later time, a concurrency slot is taken now.
+ * their slot at a later time, a concurrency slot is taken now. Nor hold a
+ * penalty limit: a blocked request is refused before any slot is asked.
  *
  * @example
  * checkConcurrencyMix(ctx, limits, "$.descriptors[0].rate_limits");
@@ -90,4 +92,6 @@ export function checkConcurrencyMix(ctx: DomainContext, limits: readonly Compile
   if (waiting !== undefined) {
     ctx.d.add(path, `a concurrency limit cannot share a node with on_limit "${waiting.onLimit}" limits (a request takes its slot now, not later)`);
   }
+  // A blocked request is refused before any window or slot is asked: it must neither take nor read a slot.
+  if (limits.some((limit) => limit.penalty !== undefined)) ctx.d.add(path, 'a concurrency limit cannot share a node with a limit that has a "penalty"');
 }

@@ -32,6 +32,7 @@ export function limitFacts(limits: readonly CompiledLimit[]): LimitFacts {
   let refundable = false;
   let relayable = true;
   let slotted = false;
+  let penalized = false;
   let syncMs: number | undefined = limits.length > 0 ? Infinity : undefined;
   for (const limit of limits) {
     if (limit.limit !== 0 || limit.concurrency !== undefined) zero = false;
@@ -39,11 +40,17 @@ export function limitFacts(limits: readonly CompiledLimit[]): LimitFacts {
     if (limit.countWhen !== undefined) refundable = true;
     if (limit.strict === true || limit.concurrency !== undefined || limit.precount !== undefined) relayable = false;
     if (limit.concurrency !== undefined) slotted = true;
+    // A block is kept at the home object: a region's copy deciding from leased quota would not see it.
+    if (limit.penalty !== undefined) {
+      penalized = true;
+      relayable = false;
+    }
     syncMs = limit.precount === undefined || syncMs === undefined ? undefined : Math.min(syncMs, limit.precount.syncMs);
   }
   const facts: { -readonly [K in keyof LimitFacts]: LimitFacts[K] } = { acts, refundable, relayable, slotted };
   if (zero) facts.refusal = Object.freeze({ allowed: false, decisions: Object.freeze(limits.map(() => ZERO_LIMIT)) });
   if (syncMs !== undefined) facts.precountSyncMs = syncMs;
+  if (penalized) facts.penalized = true;
   return Object.freeze(facts);
 }
 

@@ -31,10 +31,12 @@ export const RULE_KEYS = {
     "max_queue_backlog",
     "queue_credentials",
     "scope",
+    "penalty",
   ],
   countWhen: ["status"],
   replaces: ["name"],
   precount: ["sync_ms"],
+  penalty: ["block_s", "escalate", "max_block_s"],
   route: ["match", "descriptors", "cost", "cost_from_response"],
   cost: ["header", "body_bytes", "allow_zero"],
   costFromResponse: ["header"],
@@ -136,6 +138,12 @@ export const BOUNDS = {
    * meets client and proxy timeouts; slower traffic belongs in a queue.
    */
   maxDelayMs: 60_000,
+  /** Longest `penalty.block_s` and `max_block_s`: a year. */
+  maxBlockS: 31_536_000,
+  /** Largest `penalty.escalate`. */
+  maxEscalate: 1000,
+  /** Default `penalty.max_block_s` (or `block_s` when longer): a day. */
+  defaultMaxBlockS: 86_400,
   /** Nesting of `descriptors`; deeper trees are almost certainly a generated mistake. */
   maxDepth: 32,
   /** Cap on reported errors so a pathological file cannot produce a huge report. */

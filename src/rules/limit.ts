@@ -12,6 +12,7 @@ import { readCountWhen } from "./count-when.ts";
 import { readDurability } from "./durability.ts";
 import { readConcurrency } from "./concurrency.ts";
 import { readName, readOnLimit, readPrecount, readReplaces } from "./limit-options.ts";
+import { readPenalty } from "./penalty.ts";
 import { readScope, withScope } from "./scope.ts";
 import { COUNT_WHEN_SUFFIX } from "../stored/counter-ids.ts";
 import { derivedName, limitId } from "./names.ts";
@@ -39,6 +40,7 @@ const COUNTING_KEYS = [
   "max_queue_backlog",
   "queue_credentials",
   "scope",
+  "penalty",
 ] as const;
 
 /**
@@ -98,6 +100,7 @@ function readCounting(
   const queue = readQueueOptions(ctx, obj, path, onLimit);
   const countWhen = readCountWhen(ctx, obj, path);
   if (countWhen !== undefined) conflictsWithCountWhen(ctx, obj, path, onLimit);
+  const penalty = readPenalty(ctx, obj, path, onLimit);
   if (unit === undefined || requestsPerUnit === undefined || algorithm === undefined) return undefined;
 
   const windowMs = UNIT_MS[unit] * unitMultiplier;
@@ -139,6 +142,7 @@ function readCounting(
     ...queue,
     ...durability,
     ...(countWhen !== undefined ? { countWhen } : {}),
+    ...(penalty !== undefined ? { penalty } : {}),
   });
 }
 

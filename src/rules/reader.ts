@@ -98,6 +98,7 @@ const KIND_HOME: Record<RuleObjectKind, string> = {
   match: 'inside a route\'s "match"',
   routeEntry: "on a route descriptor entry",
   precount: 'inside "precount"',
+  penalty: 'inside "penalty"',
   replaces: 'inside a "replaces" entry',
   countWhen: 'inside "count_when"',
   cost: 'inside a route\'s "cost"',

@@ -2,6 +2,7 @@
  * The compiled, immutable form of `rules.json`. Parsing and validation happen
  * once (`compileRules`); the request hot path only walks these structures.
  */
+import type { PenaltySpec } from "../algorithms/penalty.ts";
 import type { AlgorithmName, Decision, LimitSpec } from "../algorithms/types.ts";
 import type { CidrTable } from "./cidr.ts";
 
@@ -52,6 +53,8 @@ export interface CompiledLimit extends LimitSpec {
   readonly queueCredentials?: true;
   /** `scope: "region"` (docs/placement.md): each region counts on its own; absent means `global`. */
   readonly scope?: "region";
+  /** `penalty` (docs/rules.md, "Penalty box"): after a refusal by this limit its key stays refused for a while. */
+  readonly penalty?: PenaltySpec;
   /** What the engine keeps of this limit (src/rules/facts.ts); made by the compiler, absent on limits made by hand. */
   readonly kept?: LimitKept;
 }
@@ -295,10 +298,12 @@ export interface LimitFacts {
   readonly refundable: boolean;
   /** Every limit is pre-counted: the smallest `sync_ms`. */
   readonly precountSyncMs?: number;
-  /** A region's copy of the home object may decide them (no strict, concurrency or pre-counted limit). */
+  /** A region's copy of the home object may decide them (no strict, concurrency, pre-counted or penalty limit). */
   readonly relayable: boolean;
   /** Some limit is a concurrency limit: a slot is taken. */
   readonly slotted: boolean;
+  /** Some limit has a `penalty`: its blocks are kept by the home object, so no isolate may lease its quota. */
+  readonly penalized?: true;
 }
 
 /**

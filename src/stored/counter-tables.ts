@@ -7,7 +7,7 @@
  */
 
 /** Version of the tables below: raised with any change of their statements or of what their rows hold. */
-export const COUNTER_TABLES_VERSION = 1;
+export const COUNTER_TABLES_VERSION = 2;
 
 /**
  * Counter windows (`id`: counter key U+0001 limit id; `state`: the
@@ -27,4 +27,17 @@ export const COUNTER_TABLES: readonly string[] = [
 /** Concurrency slots held (`id`: counter key U+0001 limit id; one row per holder and its lease's end). */
 export const SLOT_TABLES: readonly string[] = [
   "CREATE TABLE IF NOT EXISTS slots (id TEXT NOT NULL, holder TEXT NOT NULL, expires_at INTEGER NOT NULL, PRIMARY KEY (id, holder))",
+];
+
+/**
+ * Version 2: penalty blocks (docs/rules.md, "Penalty box"), one row per
+ * blocked counter (`id`: counter key U+0001 limit id, as in `counters`;
+ * `until`: when the block ends, on the object's clock; `length_ms`: how
+ * long it is from its start, so it began at until − length_ms). A table of
+ * its own: the version 1 tables and their rows are unchanged, an object of
+ * version 1 gets it on its next start, and a version 1 object (a rollback)
+ * never reads it, so its blocks end early, nothing else.
+ */
+export const BLOCK_TABLES: readonly string[] = [
+  "CREATE TABLE IF NOT EXISTS blocks (id TEXT PRIMARY KEY, until INTEGER NOT NULL, length_ms INTEGER NOT NULL) WITHOUT ROWID",
 ];

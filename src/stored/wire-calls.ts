@@ -7,6 +7,7 @@
  * is a new `WIRE_VERSION` (src/stored/wire.ts). Plain data, so it crosses
  * the RPC boundary as JSON text (`decideText`) or by structured clone.
  */
+import type { PenaltySpec } from "../algorithms/penalty.ts";
 import type { AlgorithmName, Decision } from "../algorithms/types.ts";
 import type { Defer } from "../http/defer.ts";
 
@@ -47,6 +48,12 @@ export interface LimitCall {
   readonly strict?: boolean;
   /** A concurrency limit (docs/concurrency.md): `limit` slots, leased to the call's `slot` holder; the window fields are unused. */
   readonly concurrency?: true;
+  /**
+   * The limit's penalty box (docs/rules.md, "Penalty box"), in
+   * milliseconds. Optional: an object of an older deploy ignores it and
+   * decides by the window alone, as before.
+   */
+  readonly penalty?: PenaltySpec;
 }
 
 /** Who takes a concurrency slot, and for how long without a renewal (docs/concurrency.md). */

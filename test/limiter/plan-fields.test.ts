@@ -37,6 +37,7 @@ const domain = domainOf({
     { key: "quota", quota_mode: true, rate_limit: minute(3) },
     { key: "free" },
     { key: "zero", rate_limit: minute(0) },
+    { key: "boxed", rate_limit: minute(3, { penalty: { block_s: 60 } }) },
   ],
 });
 const one = (key: string, value = "v") => [{ key, value }];
@@ -127,6 +128,15 @@ describe("plan", () => {
     expect(planned("zero", inWeur).call?.refused).toBe(call?.refused);
     expect(planned("plain", inWeur).call?.call.kind).toBe("relay");
     expect(reads).toBe(1);
+  });
+
+  // Break tried: `leasable` not looking at `penalized` (src/limiter/plan.ts): the boxed call was leasable.
+  it("decides a penalty limit at its home object: cacheable, never leased, never relayed, its penalty on the call", () => {
+    const boxed = planned("boxed", { region: "weur" }).call;
+    expect([boxed?.cacheable, boxed?.leasable, boxed?.call.kind]).toEqual([true, false, undefined]);
+    expect(boxed?.call.limits[0].penalty).toEqual({ blockMs: 60_000, escalate: 1, maxBlockMs: 86_400_000 });
+    const plain = planned("plain").call;
+    expect([plain?.cacheable, plain?.leasable]).toEqual([true, true]);
   });
 
   it("gives a slot only to calls with a concurrency limit, and makes a call refundable if any of its limits is", () => {

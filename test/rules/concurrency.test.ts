@@ -27,6 +27,7 @@ const SAMPLE: Record<(typeof NOT_WITH_CONCURRENCY)[number], unknown> = {
   max_queue_age_s: 60,
   max_queue_backlog: 5,
   queue_credentials: true,
+  penalty: { block_s: 60 },
 };
 
 describe("concurrency limits in rules.json", () => {

@@ -24,7 +24,7 @@ import {
   STORAGE_ID_SEPARATOR,
   storageId,
 } from "../../src/stored/counter-ids.ts";
-import { COUNTER_TABLES, COUNTER_TABLES_VERSION, SLOT_TABLES } from "../../src/stored/counter-tables.ts";
+import { BLOCK_TABLES, COUNTER_TABLES, COUNTER_TABLES_VERSION, SLOT_TABLES } from "../../src/stored/counter-tables.ts";
 import { inRegion, OBJECT_NAMES_VERSION, objectName, REGION_SEPARATOR } from "../../src/stored/object-names.ts";
 import { asQueuedMessage, QUEUE_MESSAGE_VERSION, type QueuedMessage } from "../../src/stored/queue-message.ts";
 import { BACKLOG_TABLE, QUEUE_TABLES_VERSION, STATUS_TABLE } from "../../src/stored/queue-tables.ts";
@@ -59,7 +59,7 @@ describe("every format's version", () => {
       COUNTER_IDS_VERSION: 1,
       OBJECT_NAMES_VERSION: 1,
       SHARD_HASH_VERSION: 1,
-      COUNTER_TABLES_VERSION: 1,
+      COUNTER_TABLES_VERSION: 2,
       QUEUE_TABLES_VERSION: 1,
       METRICS_TABLES_VERSION: 1,
       RULES_TABLES_VERSION: 1,
@@ -157,23 +157,33 @@ describe("object names and the shard hash (src/stored/object-names.ts, shard-has
 
 describe("SQLite tables (src/stored/*-tables.ts)", () => {
   it("are created by exactly these statements", () => {
-    expect([...COUNTER_TABLES, ...SLOT_TABLES, BACKLOG_TABLE, STATUS_TABLE, SAMPLES_TABLE, SAMPLES_SEEN_AT_COLUMN, ...TRAFFIC_TABLES, ...RULES_TABLES]).toEqual(
-      [
-        "CREATE TABLE IF NOT EXISTS counters (id TEXT PRIMARY KEY, state TEXT NOT NULL, idle_at INTEGER NOT NULL) WITHOUT ROWID",
-        "CREATE INDEX IF NOT EXISTS counters_idle_at ON counters (idle_at)",
-        "CREATE TABLE IF NOT EXISTS unwritten (part INTEGER PRIMARY KEY, body TEXT NOT NULL)",
-        "CREATE TABLE IF NOT EXISTS slots (id TEXT NOT NULL, holder TEXT NOT NULL, expires_at INTEGER NOT NULL, PRIMARY KEY (id, holder))",
-        "CREATE TABLE IF NOT EXISTS backlog (id TEXT PRIMARY KEY, expires_at INTEGER NOT NULL)",
-        "CREATE TABLE IF NOT EXISTS status (id TEXT PRIMARY KEY, record TEXT NOT NULL)",
-        "CREATE TABLE IF NOT EXISTS samples (id TEXT PRIMARY KEY, name TEXT NOT NULL, labels TEXT NOT NULL, value REAL NOT NULL, seen_at INTEGER NOT NULL DEFAULT 0)",
-        "ALTER TABLE samples ADD COLUMN seen_at INTEGER NOT NULL DEFAULT 0",
-        "CREATE TABLE IF NOT EXISTS traffic_policies (id TEXT PRIMARY KEY, ref TEXT NOT NULL)",
-        "CREATE TABLE IF NOT EXISTS traffic_buckets (policy TEXT, slot INTEGER, bucket INTEGER, counts TEXT, PRIMARY KEY (policy, slot))",
-        "CREATE TABLE IF NOT EXISTS traffic_sketches (policy TEXT, span TEXT, slot INTEGER, period INTEGER, data TEXT, PRIMARY KEY (policy, span, slot))",
-        "CREATE TABLE IF NOT EXISTS head (id INTEGER PRIMARY KEY CHECK (id = 0), version INTEGER NOT NULL, source TEXT NOT NULL, updated_at TEXT NOT NULL)",
-        "CREATE TABLE IF NOT EXISTS chunks (seq INTEGER PRIMARY KEY, text TEXT NOT NULL)",
-      ],
-    );
+    expect([
+      ...COUNTER_TABLES,
+      ...SLOT_TABLES,
+      ...BLOCK_TABLES,
+      BACKLOG_TABLE,
+      STATUS_TABLE,
+      SAMPLES_TABLE,
+      SAMPLES_SEEN_AT_COLUMN,
+      ...TRAFFIC_TABLES,
+      ...RULES_TABLES,
+    ]).toEqual([
+      "CREATE TABLE IF NOT EXISTS counters (id TEXT PRIMARY KEY, state TEXT NOT NULL, idle_at INTEGER NOT NULL) WITHOUT ROWID",
+      "CREATE INDEX IF NOT EXISTS counters_idle_at ON counters (idle_at)",
+      "CREATE TABLE IF NOT EXISTS unwritten (part INTEGER PRIMARY KEY, body TEXT NOT NULL)",
+      "CREATE TABLE IF NOT EXISTS slots (id TEXT NOT NULL, holder TEXT NOT NULL, expires_at INTEGER NOT NULL, PRIMARY KEY (id, holder))",
+      // Version 2: penalty blocks, a table of their own (the version 1 tables unchanged).
+      "CREATE TABLE IF NOT EXISTS blocks (id TEXT PRIMARY KEY, until INTEGER NOT NULL, length_ms INTEGER NOT NULL) WITHOUT ROWID",
+      "CREATE TABLE IF NOT EXISTS backlog (id TEXT PRIMARY KEY, expires_at INTEGER NOT NULL)",
+      "CREATE TABLE IF NOT EXISTS status (id TEXT PRIMARY KEY, record TEXT NOT NULL)",
+      "CREATE TABLE IF NOT EXISTS samples (id TEXT PRIMARY KEY, name TEXT NOT NULL, labels TEXT NOT NULL, value REAL NOT NULL, seen_at INTEGER NOT NULL DEFAULT 0)",
+      "ALTER TABLE samples ADD COLUMN seen_at INTEGER NOT NULL DEFAULT 0",
+      "CREATE TABLE IF NOT EXISTS traffic_policies (id TEXT PRIMARY KEY, ref TEXT NOT NULL)",
+      "CREATE TABLE IF NOT EXISTS traffic_buckets (policy TEXT, slot INTEGER, bucket INTEGER, counts TEXT, PRIMARY KEY (policy, slot))",
+      "CREATE TABLE IF NOT EXISTS traffic_sketches (policy TEXT, span TEXT, slot INTEGER, period INTEGER, data TEXT, PRIMARY KEY (policy, span, slot))",
+      "CREATE TABLE IF NOT EXISTS head (id INTEGER PRIMARY KEY CHECK (id = 0), version INTEGER NOT NULL, source TEXT NOT NULL, updated_at TEXT NOT NULL)",
+      "CREATE TABLE IF NOT EXISTS chunks (seq INTEGER PRIMARY KEY, text TEXT NOT NULL)",
+    ]);
     expect(RULES_CHUNK).toBe(500_000);
   });
 

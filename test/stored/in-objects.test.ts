@@ -14,7 +14,7 @@
  * version's refusal).
  */
 import { env } from "cloudflare:workers";
-import { runInDurableObject } from "cloudflare:test";
+import { evictAllDurableObjects, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { Env } from "../../src/config.ts";
 import type { CounterObject } from "../../src/durable/counter-object.ts";
@@ -51,6 +51,11 @@ describe("a CounterObject's SQLite", () => {
       return { schema, rows };
     });
     expect(stored.schema).toEqual([
+      {
+        type: "table",
+        name: "blocks",
+        sql: "CREATE TABLE blocks (id TEXT PRIMARY KEY, until INTEGER NOT NULL, length_ms INTEGER NOT NULL) WITHOUT ROWID",
+      },
       { type: "table", name: "counters", sql: "CREATE TABLE counters (id TEXT PRIMARY KEY, state TEXT NOT NULL, idle_at INTEGER NOT NULL) WITHOUT ROWID" },
       { type: "index", name: "counters_idle_at", sql: "CREATE INDEX counters_idle_at ON counters (idle_at)" },
       {
@@ -70,6 +75,63 @@ describe("a CounterObject's SQLite", () => {
       { id: storageId(key, "swl:10:60000:10"), state: `[[${t},3]]`, idle_at: t + 60_000 },
       { id: storageId(key, "tb:10:60000:10"), state: `{"t":${t},"n":42000}`, idle_at: t + 18_000 },
     ]);
+  });
+});
+
+describe("a CounterObject's penalty blocks (counter tables version 2)", () => {
+  const penalized: LimitCall = { ...limitOf("fixed_window"), penalty: { blockMs: 3_000, escalate: 2, maxBlockMs: 10_000 } };
+  const key = '["golden",["user","p1"]]';
+
+  it("are rows of exactly this form, written in the event that starts or escalates a block", async () => {
+    const stub = counters.getByName(`stored-golden/${++n}-${Date.now()}`);
+    await driveObject(stub, () => OBJECT_EPOCH);
+    await stub.decide([{ key, cost: 10, limits: [penalized] }]);
+    await stub.decide([{ key, cost: 1, limits: [penalized] }]);
+    const blocks = () => runInDurableObject(stub, (_: CounterObject, state) => state.storage.sql.exec("SELECT id, until, length_ms FROM blocks").toArray());
+    const id = storageId(key, "fw:10:60000:10");
+    expect(await blocks()).toEqual([{ id, until: OBJECT_EPOCH + 3_000, length_ms: 3_000 }]);
+    // A breach: 6 s from the block's start.
+    await stub.decide([{ key, cost: 1, limits: [penalized] }]);
+    expect(await blocks()).toEqual([{ id, until: OBJECT_EPOCH + 6_000, length_ms: 6_000 }]);
+  });
+
+  // Break tried: the PenaltyBook not creating its table (BLOCK_TABLES not run): every test of a CounterObject's SQLite fails.
+  it("come to an object of version 1 on its next start; its counters rows load as they were, and a block outlives a restart", async () => {
+    const name = `stored-golden/${++n}-${Date.now()}`;
+    const stub = counters.getByName(name);
+    await driveObject(stub, () => OBJECT_EPOCH);
+    // An object as version 1 left it: no blocks table, one counter row (9 of 10 taken).
+    await runInDurableObject(stub, (_: CounterObject, state) => {
+      state.storage.sql.exec("DROP TABLE blocks");
+      state.storage.sql.exec(
+        "INSERT INTO counters (id, state, idle_at) VALUES (?, ?, ?)",
+        storageId(key, "fw:10:60000:10"),
+        `{"w":${OBJECT_EPOCH},"c":9}`,
+        OBJECT_EPOCH + 60_000,
+      );
+    });
+    await evictAllDurableObjects();
+    const restarted = counters.getByName(name);
+    await driveObject(restarted, () => OBJECT_EPOCH);
+    const [first, second] = await restarted.decide([
+      { key, cost: 1, limits: [penalized] },
+      { key, cost: 1, limits: [penalized] },
+    ]);
+    // The window would allow again in 60 s; the block (2 minutes) says longer, and holds across a restart.
+    const long = { ...penalized, penalty: { blockMs: 120_000, escalate: 1, maxBlockMs: 120_000 } };
+    const [third] = await restarted.decide([{ key: `${key}-`, cost: 11, limits: [long] }]);
+    expect([first.allowed, first.decisions[0].remaining, second.allowed, second.decisions[0].retryAfterMs, third.allowed]).toEqual([
+      true,
+      0,
+      false,
+      60_000,
+      false,
+    ]);
+    await evictAllDurableObjects();
+    const again = counters.getByName(name);
+    await driveObject(again, () => OBJECT_EPOCH + 1_000);
+    const [peeked] = await again.decide([{ key: `${key}-`, cost: 1, limits: [long] }]);
+    expect([peeked.allowed, peeked.decisions[0].retryAfterMs]).toEqual([false, 119_000]);
   });
 });
 
