@@ -13,6 +13,7 @@ import { readDurability } from "./durability.ts";
 import { readConcurrency } from "./concurrency.ts";
 import { readName, readOnLimit, readPrecount, readReplaces } from "./limit-options.ts";
 import { readScope, withScope } from "./scope.ts";
+import { withEnforcement } from "./enforcement.ts";
 import { COUNT_WHEN_SUFFIX } from "../stored/counter-ids.ts";
 import { derivedName, limitId } from "./names.ts";
 import { readQueueOptions } from "./queue-options.ts";
@@ -39,6 +40,9 @@ const COUNTING_KEYS = [
   "max_queue_backlog",
   "queue_credentials",
   "scope",
+  "enforce_percent",
+  "soft_percent",
+  "candidate",
 ] as const;
 
 /**
@@ -66,10 +70,11 @@ export function readRateLimit(ctx: DomainContext, value: unknown, path: string, 
     return ctx.d.errors.length > before ? undefined : { kind: "unlimited", replaces };
   }
   const scope = readScope(ctx.d, obj, path);
-  const limit = Object.hasOwn(obj, "concurrency")
+  const counted = Object.hasOwn(obj, "concurrency")
     ? readConcurrency(ctx, obj, path, label, name, replaces)
     : readCounting(ctx, obj, path, label, name, replaces);
-  return limit === undefined || ctx.d.errors.length > before ? undefined : { kind: "limit", limit: withScope(limit, scope) };
+  const limit = withEnforcement(ctx, obj, path, label, counted === undefined ? undefined : withScope(counted, scope), readRateLimit);
+  return limit === undefined || ctx.d.errors.length > before ? undefined : { kind: "limit", limit };
 }
 
 function readCounting(
