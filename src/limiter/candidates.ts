@@ -8,7 +8,15 @@ import type { CounterCall } from "../durable/protocol.ts";
 import { limitFacts } from "../rules/facts.ts";
 import type { CompiledLimit } from "../rules/types.ts";
 import { counterCall } from "./calls.ts";
-import type { PlannedCall } from "./plan.ts";
+import type { EdgeCall } from "../edge/runtime.ts";
+
+/** A planned call as far as its candidate needs it (plan.ts's PlannedCall, which the candidate's call also is). */
+export interface CandidateCall extends EdgeCall {
+  readonly outcome: number;
+  readonly limits: readonly CompiledLimit[];
+  readonly honoured: boolean;
+  readonly candidate?: true;
+}
 
 /**
  * The candidates of `limits`, in order; undefined when none has one (no allocation then).
@@ -31,12 +39,12 @@ export function candidatesOf(limits: readonly CompiledLimit[]): CompiledLimit[] 
  * @example
  * list.push(live, candidateCall(live, candidates));
  */
-export function candidateCall(live: PlannedCall, candidates: readonly CompiledLimit[]): PlannedCall {
+export function candidateCall(live: CandidateCall, candidates: readonly CompiledLimit[]): CandidateCall {
   const direct = counterCall(live.call.key, candidates, live.call.cost, false);
   const call: CounterCall = live.call.kind === "relay" ? { ...direct, kind: "relay", object: live.call.object } : direct;
   // A candidate of 0 beside a live limit no state can allow is answered by the rules too.
   const refused = live.cacheable || live.refused !== undefined ? limitFacts(candidates).refusal : undefined;
-  const planned: PlannedCall = { call, cacheable: live.cacheable, outcome: live.outcome, limits: candidates, honoured: false, candidate: true };
+  const planned: CandidateCall = { call, cacheable: live.cacheable, outcome: live.outcome, limits: candidates, honoured: false, candidate: true };
   return Object.assign(planned, {
     ...(live.syncMs !== undefined ? { syncMs: live.syncMs } : {}),
     ...(live.leasable !== undefined ? { leasable: live.leasable } : {}),

@@ -61,7 +61,17 @@ export function summarize(policies: readonly PolicyOutcome[], shadowAll = false)
   if (blocking) return { ...common, allowed: false, reason: queueOnly ? "queued" : "limited", remaining: 0, retryAfterMs: d.retryAfterMs };
   if (delayMs > 0) return { ...common, allowed: true, reason: "delayed", remaining: d.remaining, retryAfterMs: 0, delayMs };
   if (waived) return { ...common, allowed: true, reason: "not_enforced", remaining: 0, retryAfterMs: 0 };
-  if (softened) return { ...common, limit: softened.decision.limit, resetAfterMs: softened.decision.resetAfterMs, policy: softened, allowed: true, reason: "soft", remaining: 0, retryAfterMs: 0 };
+  if (softened)
+    return {
+      ...common,
+      limit: softened.decision.limit,
+      resetAfterMs: softened.decision.resetAfterMs,
+      policy: softened,
+      allowed: true,
+      reason: "soft",
+      remaining: 0,
+      retryAfterMs: 0,
+    };
   return { ...common, allowed: true, reason: "allowed", remaining: d.remaining, retryAfterMs: 0 };
 }
 

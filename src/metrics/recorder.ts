@@ -88,7 +88,15 @@ export class MetricsRecorder {
       // A candidate's own call took its hits only when all its windows allowed; it never blocks, so its refusals count as shadow ones.
       const taken = candidates.every((p) => p.decision.allowed);
       for (const policy of candidates) {
-        this.addLimit(outcome.domain, node.statKey, descriptor, { ...policy, shadow: true }, limitStats(policy.decision, outcome.cost, taken, true), shown, now);
+        this.addLimit(
+          outcome.domain,
+          node.statKey,
+          descriptor,
+          { ...policy, shadow: true },
+          limitStats(policy.decision, outcome.cost, taken, true),
+          shown,
+          now,
+        );
         if (!policy.decision.allowed) this.pending.add(candidateRefusalSample(outcome.domain, descriptor, policy));
       }
     }

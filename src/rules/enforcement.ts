@@ -109,7 +109,10 @@ function readCandidate(ctx: DomainContext, value: unknown, path: string, label: 
   for (const key of Object.keys(obj)) {
     if (CANDIDATE_KEYS.includes(key)) continue;
     allowed = false;
-    ctx.d.add(keyPath(path, key), `"${key}" is not allowed in a candidate (it takes only ${CANDIDATE_KEYS.join(", ")}; it counts where its live limit does and never acts)`);
+    ctx.d.add(
+      keyPath(path, key),
+      `"${key}" is not allowed in a candidate (it takes only ${CANDIDATE_KEYS.join(", ")}; it counts where its live limit does and never acts)`,
+    );
   }
   if (!allowed) return undefined;
   const read = readLimit(ctx, obj, path, label, false);

@@ -24,7 +24,13 @@ import { plainNamespace } from "../support/plain-counters.ts";
 
 const MINUTE = 60_000;
 const START = 1_000 * 60 * MINUTE + 10_000;
-const fixed = (n: number, extra: Record<string, unknown> = {}) => ({ name: "per-user", unit: "minute", requests_per_unit: n, algorithm: "fixed_window", ...extra });
+const fixed = (n: number, extra: Record<string, unknown> = {}) => ({
+  name: "per-user",
+  unit: "minute",
+  requests_per_unit: n,
+  algorithm: "fixed_window",
+  ...extra,
+});
 
 function setup(rateLimit: Record<string, unknown>) {
   const clock = START;
@@ -186,7 +192,12 @@ describe("the engine on plain objects", () => {
     // One object call per request until the live refusal is cached; never a second one for the candidate.
     expect(counters.calls()).toBe(4);
     const candidates = results.map((r) => r.descriptors?.[0].candidates?.map((p) => [p.name, p.decision.allowed]));
-    expect(candidates).toEqual([[["per-user/candidate", true]], [["per-user/candidate", false]], [["per-user/candidate", false]], [["per-user/candidate", false]]]);
+    expect(candidates).toEqual([
+      [["per-user/candidate", true]],
+      [["per-user/candidate", false]],
+      [["per-user/candidate", false]],
+      [["per-user/candidate", false]],
+    ]);
     // The candidate is never among the request's policies (headers, Envoy statuses, slots).
     expect(results.every((r) => r.policies.every((p) => p.name === "per-user"))).toBe(true);
   });
@@ -206,7 +217,15 @@ describe("the candidate's call", () => {
 
   it("is relayed with its live call, answered from the same places, never honouring on_limit", () => {
     const planned = candidateCall(live, [candidate]);
-    expect(planned).toMatchObject({ call: { key: "k", cost: 2, kind: "relay", object: "home/r" }, cacheable: true, syncMs: 50, leasable: false, outcome: 3, honoured: false, candidate: true });
+    expect(planned).toMatchObject({
+      call: { key: "k", cost: 2, kind: "relay", object: "home/r" },
+      cacheable: true,
+      syncMs: 50,
+      leasable: false,
+      outcome: 3,
+      honoured: false,
+      candidate: true,
+    });
     expect(planned.call.limits.map((l) => l.id)).toEqual(["fw:0:1000:0:cand"]);
     // A candidate of 0 needs no object when its live call is answered in the isolate.
     expect(planned.refused?.allowed).toBe(false);

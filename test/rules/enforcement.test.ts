@@ -76,7 +76,13 @@ const INVALID: readonly [string, unknown, string, string, boolean][] = [
     true,
   ],
   ["candidate without its unit", limited({ candidate: { requests_per_unit: 5 } }), `${RL}.candidate`, 'missing required key "unit"', true],
-  ["candidate with a bad unit", limited({ candidate: { unit: "minuet", requests_per_unit: 5 } }), `${RL}.candidate.unit`, 'unknown unit "minuet" (did you mean "minute"?)', true],
+  [
+    "candidate with a bad unit",
+    limited({ candidate: { unit: "minuet", requests_per_unit: 5 } }),
+    `${RL}.candidate.unit`,
+    'unknown unit "minuet" (did you mean "minute"?)',
+    true,
+  ],
   // Beyond JSON Schema: the algorithms' exact arithmetic.
   [
     "soft ceiling past the sliding log's bound",
