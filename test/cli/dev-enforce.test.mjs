@@ -3,6 +3,7 @@
 // would-be refusals show in metrics (and on the dashboard's JSON) while the live limit
 // decides (docs/rules.md, "Gradual and soft enforcement"; docs/metrics.md).
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
 import { startDev } from "../browser/dev-server.mjs";
 
@@ -87,5 +88,22 @@ describe("gradual enforcement against wrangler dev", { timeout: 240_000 }, () =>
     assert.equal(row.live_limited, 2);
     assert.equal(row.candidate, "per-user-next");
     assert.equal(row.candidate_would_limit, 4);
+  });
+
+  it("docs/rules.md's example is accepted as written and decides (run last: it replaces the rules)", async () => {
+    const page = readFileSync(new URL("../../docs/rules.md", import.meta.url), "utf8");
+    const section = page.slice(page.indexOf("## Gradual and soft enforcement"));
+    const example = JSON.parse(section.slice(section.indexOf("```json") + 7, section.indexOf("```", section.indexOf("```json") + 7)));
+    const put = await fetch(`${dev.base}/__ratelimit/rules`, {
+      method: "PUT",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify(example),
+    });
+    assert.equal(put.status, 200, await put.text());
+    const res = await fetch(`${dev.base}/anything`, { headers: { "x-user": "carol" } });
+    await res.arrayBuffer();
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get("x-ratelimit-limit"), "100");
+    assert.equal(res.headers.get("x-ratelimit-remaining"), "99");
   });
 });
