@@ -32,6 +32,7 @@ export const MUTATION_TESTS = [
   "test/limiter/summarize-order.test.ts",
   "test/limiter/quota-body.test.ts",
   "test/limiter/restrictive.test.ts",
+  "test/limiter/enforcement-plain.test.ts",
   "test/durable/lease-book.test.ts",
   "test/durable/precount-sync.test.ts",
   "test/durable/counter-cache.test.ts",

@@ -23,6 +23,10 @@ function walk(domain: string, level: DescriptorLevel, refs: PolicyRef[]): void {
   for (const node of nodes) {
     for (const limit of node.limits) {
       refs.push({ domain, descriptor: node.statKey, limit: limit.name, window_seconds: limit.windowMs / 1000, shadow: node.shadowMode });
+      // A candidate is a policy of its own, never enforced: a shadow one (docs/rules.md, "Gradual and soft enforcement").
+      const candidate = limit.candidate;
+      if (candidate !== undefined)
+        refs.push({ domain, descriptor: node.statKey, limit: candidate.name, window_seconds: candidate.windowMs / 1000, shadow: true });
     }
     walk(domain, node.children, refs);
   }

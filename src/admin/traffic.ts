@@ -9,6 +9,8 @@ import type { Env } from "../config.ts";
 import type { Isolate } from "../context/isolate.ts";
 import { trafficOfAllShards } from "../metrics/shard-reads.ts";
 import type { TrafficView } from "../metrics/traffic-view.ts";
+import { deferOf } from "../http/defer.ts";
+import { candidateRows } from "./candidates.ts";
 
 /**
  * Answer with the metrics shards' view of the last hour, added up.
@@ -16,8 +18,11 @@ import type { TrafficView } from "../metrics/traffic-view.ts";
  * @example
  * admin.get("/traffic", (c) => getTraffic(c, isolateOf(c.env)));
  */
-export async function getTraffic(_c: Context<{ Bindings: Env }>, isolate: Isolate): Promise<Response> {
-  return Response.json(await trafficNow(isolate), { headers: { "cache-control": "no-store" } });
+export async function getTraffic(c: Context<{ Bindings: Env }>, isolate: Isolate): Promise<Response> {
+  const view = await trafficNow(isolate);
+  // Candidate limits beside their live ones (docs/dashboard.md, "Candidate limits").
+  const candidates = candidateRows(await isolate.currentRules(deferOf(c)), view);
+  return Response.json({ ...view, candidates }, { headers: { "cache-control": "no-store" } });
 }
 
 /**

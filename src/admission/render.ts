@@ -62,6 +62,8 @@ export function refusal(result: RateLimitResult, dialect: HeaderDialect = DEFAUL
 export function admittedHeaders(result: RateLimitResult, dialect: HeaderDialect = DEFAULT_HEADER_DIALECT): [string, string][] {
   const headers = rateLimitHeaders(result, dialect);
   if (result.reason === "failure_open") headers.push([FAILURE_OPEN_HEADER[0], FAILURE_OPEN_HEADER[1]]);
-  else if (result.decidedLocally === true) headers.push([LOCAL_DECISION_HEADER[0], LOCAL_DECISION_HEADER[1]]);
+  // A soft or not-enforced request keeps that tag, which the origin may act on (docs/rules.md, "Gradual and soft enforcement").
+  else if (result.decidedLocally === true && result.reason !== "soft" && result.reason !== "not_enforced")
+    headers.push([LOCAL_DECISION_HEADER[0], LOCAL_DECISION_HEADER[1]]);
   return headers;
 }

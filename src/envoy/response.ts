@@ -70,7 +70,10 @@ function descriptorStatus(outcome: DescriptorOutcome, now: number): EnvoyStatus 
   // A 0-hit check is over only if the counter already is, as in Envoy (after > limit); ours never pass their limit.
   const rejected = !policy.decision.allowed && outcome.cost > 0;
   const rule = policy.rule;
-  const status: { -readonly [K in keyof EnvoyStatus]: EnvoyStatus[K] } = { code: rejected && !policy.shadow ? "OVER_LIMIT" : "OK" };
+  const status: { -readonly [K in keyof EnvoyStatus]: EnvoyStatus[K] } = {
+    // A refusal enforce_percent does not enforce is forwarded, as a shadow one is (docs/rules.md, "Gradual and soft enforcement").
+    code: rejected && !policy.shadow && policy.enforcement !== "not-enforced" ? "OVER_LIMIT" : "OK",
+  };
   if (rule !== undefined) {
     status.currentLimit = {
       ...(rule.named ? { name: rule.name } : {}),

@@ -4,6 +4,7 @@
  */
 import type { CounterVerdict } from "../durable/protocol.ts";
 import { actionOf, type DraftOutcome, type PlannedCall } from "./plan.ts";
+import { enforcementOf, writtenDecision } from "./enforcement.ts";
 import type { PolicyOutcome } from "./types.ts";
 
 /**
@@ -21,8 +22,10 @@ export function fold(outcomes: readonly DraftOutcome[], groups: readonly (readon
       const outcome = outcomes[planned.outcome];
       const verdict = answers[i][j];
       if (verdict.chargedAt !== undefined) outcome.chargedAt = verdict.chargedAt;
+      const into = planned.candidate === true ? (outcome.candidates ??= []) : outcome.policies;
       for (let k = 0; k < planned.limits.length; k++) {
         const limit = planned.limits[k];
+        const decision = verdict.decisions[k];
         // Optional fields set only when present (no spreads: this runs for every limit of every request).
         const policy: { -readonly [F in keyof PolicyOutcome]: PolicyOutcome[F] } = {
           domain: outcome.domain,
@@ -30,16 +33,19 @@ export function fold(outcomes: readonly DraftOutcome[], groups: readonly (readon
           name: limit.name,
           windowMs: limit.windowMs,
           shadow: outcome.match?.shadowMode ?? false,
-          decision: verdict.decisions[k],
+          decision: limit.soft === undefined ? decision : writtenDecision(limit, decision),
           rule: limit,
         };
+        // Gradual and soft enforcement (docs/rules.md): a candidate is never enforced, whatever its own fields.
+        const enforcement = planned.candidate === true ? undefined : enforcementOf(limit, decision, planned.call.key);
+        if (enforcement !== undefined) policy.enforcement = enforcement;
         const action = actionOf(limit, planned.honoured);
         if (action !== undefined) policy.onLimit = action;
         if (outcome.match?.quotaMode) policy.quota = true;
         if (verdict.delayMs) policy.delayMs = verdict.delayMs;
         if (limit.concurrency !== undefined) policy.quotaUnit = "concurrent-requests";
         else if (outcome.quotaUnit !== undefined) policy.quotaUnit = outcome.quotaUnit;
-        outcome.policies.push(policy);
+        into.push(policy);
       }
     }
   }

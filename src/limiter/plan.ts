@@ -14,6 +14,7 @@ import { applyReplaces, matchDescriptor } from "../rules/index.ts";
 import type { CompiledLimit, DomainDescriptors } from "../rules/types.ts";
 import type { CounterCall } from "../durable/protocol.ts";
 import { counterCall } from "./calls.ts";
+import { candidateCall, candidatesOf } from "./candidates.ts";
 import type { DescriptorOutcome, PolicyOutcome } from "./types.ts";
 
 /** What planning needs of the decision's options. */
@@ -41,6 +42,7 @@ export interface PlanOptions {
 /** A descriptor's outcome while it is being decided: planning sets its counter, `fold` its policies. */
 export interface DraftOutcome extends DescriptorOutcome {
   readonly policies: PolicyOutcome[];
+  candidates?: PolicyOutcome[];
   counter?: DescriptorOutcome["counter"];
   chargedAt?: number;
 }
@@ -52,6 +54,8 @@ export interface PlannedCall extends EdgeCall {
   readonly limits: readonly CompiledLimit[];
   /** Whether the limits' `on_limit` is honoured (the caller asks for it and the descriptor is not in shadow mode). */
   readonly honoured: boolean;
+  /** The call counts candidate limits (src/limiter/candidates.ts): its verdict is folded into the outcome's `candidates`. */
+  readonly candidate?: true;
 }
 
 /** Every descriptor's outcome, in request order, and the calls to make, per object name. */
@@ -122,7 +126,11 @@ export function plan(requests: readonly DomainDescriptors[], options: PlanOption
       // A call its object may hint hot is pre-counted then (docs/precount.md, "Hot keys lease on their own"); relayed calls are the relay's.
       // A penalty's block is the object's to keep: never leased (docs/rules.md, "Penalty box").
       const leasable = precount && plain && !refundable && relayTo === undefined && syncMs === undefined && own.penalized !== true;
-      list.push({ call, cacheable: !shadow && plain && !refundable, syncMs, leasable, refused, outcome: index, limits, honoured });
+      const live: PlannedCall = { call, cacheable: !shadow && plain && !refundable, syncMs, leasable, refused, outcome: index, limits, honoured };
+      list.push(live);
+      // Candidates are counted in the same object and RPC, in a call of their own (docs/rules.md, "Gradual and soft enforcement").
+      const candidates = candidatesOf(limits);
+      if (candidates !== undefined) list.push(candidateCall(live, candidates));
     }
   }
   return { outcomes, byObject };

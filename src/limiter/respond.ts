@@ -34,7 +34,10 @@ export function retryAfterSeconds(result: RateLimitResult): number {
  * limit applied. A rejected request also gets `Retry-After` (every dialect)
  * and `X-RateLimit-Retry-After`; a queued one (nothing to retry: it will be
  * delivered) gets `X-RateLimit-Decision: queued` instead, and a delayed one
- * `X-RateLimit-Decision: delayed` and how long it waited.
+ * `X-RateLimit-Decision: delayed` and how long it waited. A request a limit
+ * refused but whose `enforce_percent` forwards it gets
+ * `X-RateLimit-Decision: not-enforced`, one past a `soft_percent` limit as
+ * written `soft` (docs/rules.md, "Gradual and soft enforcement").
  *
  * @example
  * for (const [name, value] of rateLimitHeaders(result, "draft-11")) response.headers.set(name, value);
@@ -58,6 +61,8 @@ export function rateLimitHeaders(result: RateLimitResult, dialect: HeaderDialect
     if (dialect !== "none") headers.push(["X-RateLimit-Retry-After", String(retry)]);
   }
   if (result.reason === "delayed") headers.push([DECISION_HEADER, "delayed"], [DELAY_HEADER, String(result.delayMs ?? 0)]);
+  else if (result.reason === "not_enforced") headers.push([DECISION_HEADER, "not-enforced"]);
+  else if (result.reason === "soft") headers.push([DECISION_HEADER, "soft"]);
   return headers;
 }
 

@@ -16,6 +16,10 @@ import type { PolicyOutcome, RateLimitResult } from "./types.ts";
  * descriptor of the request is over one of its limits.
  * With `shadowAll` (SHADOW_MODE) a request that would be rejected is let
  * through with reason `shadow`, its headers still telling the truth.
+ * A refusal `enforce_percent` does not enforce for the key lets the request
+ * through with reason `not_enforced` (the refusing limit reported, nothing
+ * remaining); one allowed past a `soft_percent` limit as written is `soft`
+ * (docs/rules.md, "Gradual and soft enforcement").
  *
  * @example
  * const result = summarize(outcomes);
@@ -23,6 +27,8 @@ import type { PolicyOutcome, RateLimitResult } from "./types.ts";
  */
 export function summarize(policies: readonly PolicyOutcome[], shadowAll = false): RateLimitResult {
   let blocking: PolicyOutcome | undefined;
+  let waived: PolicyOutcome | undefined;
+  let softened: PolicyOutcome | undefined;
   let tightest: PolicyOutcome | undefined;
   let queueOnly = true;
   let delayMs = 0;
@@ -30,14 +36,20 @@ export function summarize(policies: readonly PolicyOutcome[], shadowAll = false)
   for (const policy of policies) {
     const d = policy.decision;
     if (!d.allowed && !policy.shadow && (policy.quota !== true || quotaRefuses)) {
+      // A refusal its enforce_percent does not enforce forwards the request (docs/rules.md, "Gradual and soft enforcement").
+      if (policy.enforcement === "not-enforced") {
+        if (!waived || moreRestrictive(d, waived.decision)) waived = policy;
+        continue;
+      }
       if (policy.onLimit !== "queue") queueOnly = false;
       if (!blocking || moreRestrictive(d, blocking.decision)) blocking = policy;
     }
     if (policy.shadow) continue;
+    if (policy.enforcement === "soft") softened ??= policy;
     delayMs = Math.max(delayMs, policy.delayMs ?? 0);
     if (!tightest || moreRestrictive(d, tightest.decision)) tightest = policy;
   }
-  const policy = blocking ?? tightest;
+  const policy = blocking ?? waived ?? tightest;
   if (!policy) {
     return { allowed: true, reason: "no_limit", limit: 0, remaining: 0, resetAfterMs: 0, retryAfterMs: 0, policies };
   }
@@ -48,6 +60,18 @@ export function summarize(policies: readonly PolicyOutcome[], shadowAll = false)
   const common = { limit: d.limit, resetAfterMs: d.resetAfterMs, policy, policies };
   if (blocking) return { ...common, allowed: false, reason: queueOnly ? "queued" : "limited", remaining: 0, retryAfterMs: d.retryAfterMs };
   if (delayMs > 0) return { ...common, allowed: true, reason: "delayed", remaining: d.remaining, retryAfterMs: 0, delayMs };
+  if (waived) return { ...common, allowed: true, reason: "not_enforced", remaining: 0, retryAfterMs: 0 };
+  if (softened)
+    return {
+      ...common,
+      limit: softened.decision.limit,
+      resetAfterMs: softened.decision.resetAfterMs,
+      policy: softened,
+      allowed: true,
+      reason: "soft",
+      remaining: 0,
+      retryAfterMs: 0,
+    };
   return { ...common, allowed: true, reason: "allowed", remaining: d.remaining, retryAfterMs: 0 };
 }
 

@@ -26,6 +26,11 @@ export interface PolicyOutcome {
   readonly delayMs?: number;
   /** What the quota counts (draft-11's `qu`); absent means `requests`. */
   readonly quotaUnit?: QuotaUnit;
+  /**
+   * Gradual and soft enforcement (src/limiter/enforcement.ts): `soft`, allowed past the limit as written;
+   * `not-enforced`, refused by the counter but forwarded. Absent: the decision stands.
+   */
+  readonly enforcement?: "soft" | "not-enforced";
 }
 
 /** The quota units of draft-ietf-httpapi-ratelimit-headers-11's registry. */
@@ -41,6 +46,8 @@ export interface DescriptorOutcome {
   readonly match?: DescriptorMatch;
   /** One per enforced limit (none when unmatched, whitelisted, unlimited or replaced). */
   readonly policies: readonly PolicyOutcome[];
+  /** One per `candidate` of those limits: counted, never enforced (docs/rules.md, "Gradual and soft enforcement"). */
+  readonly candidates?: readonly PolicyOutcome[];
   /** The object and call that decided it (absent when no limit applied); the queue paces with them. */
   readonly counter?: { readonly object: string; readonly call: CounterCall };
   /** The unit of `cost` when not requests (a route's `body_bytes` cost). */
@@ -56,6 +63,8 @@ export type DecisionReason =
   | "allowed" // every applicable limit had room
   | "limited" // at least one enforcing limit was exceeded
   | "shadow" // a limit was exceeded but SHADOW_MODE let the request through
+  | "not_enforced" // a limit refused it, but its enforce_percent forwards this key's refusals
+  | "soft" // past a soft_percent limit as written, within its ceiling: forwarded tagged soft
   | "delayed" // over an `on_limit: "delay"` limit: admitted at a reserved slot, `delayMs` from now
   | "queued" // over only `on_limit: "queue"` limits: to be queued for later delivery
   | "no_limit" // no limit applied (no route, whitelisted or unlimited)

@@ -31,6 +31,12 @@ export const CONFIG_LOAD_ERROR = "ratelimit_service_config_load_error";
 /** Decisions FAILURE_MODE made because counters could not be reached, labelled `mode="local"|"open"|"closed"`. */
 export const FAILURE_MODE_DECISIONS = "floodgate_failure_mode_decisions_total";
 
+/** Requests a limit's `enforce_percent` or `soft_percent` forwarded, labelled `domain`, `descriptor`, `limit`, `decision="not-enforced"|"soft"`. */
+export const ENFORCEMENT_DECISIONS = "floodgate_enforcement_decisions_total";
+
+/** Requests a `candidate` limit would have refused, labelled `domain`, `descriptor`, `limit` (the live one) and `candidate`. */
+export const CANDIDATE_REFUSALS = "floodgate_candidate_refusals_total";
+
 /** One-line help per metric name, for the `# HELP` lines. */
 export const HELP: Readonly<Record<string, string>> = {
   [limitMetric("total_hits")]: "Hits counted against a rate limit.",
@@ -43,4 +49,6 @@ export const HELP: Readonly<Record<string, string>> = {
   [CONFIG_LOAD_SUCCESS]: "Rules accepted by PUT /__ratelimit/rules.",
   [CONFIG_LOAD_ERROR]: "Rules rejected by PUT /__ratelimit/rules.",
   [FAILURE_MODE_DECISIONS]: "Decisions made by FAILURE_MODE because counters could not be reached in time.",
+  [ENFORCEMENT_DECISIONS]: "Requests forwarded by enforce_percent (not-enforced) or soft_percent (soft).",
+  [CANDIDATE_REFUSALS]: "Requests a candidate limit would have refused, beside the live limit that decided.",
 };

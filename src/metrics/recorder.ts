@@ -9,7 +9,8 @@
  */
 import type { Env } from "../config.ts";
 import type { Defer } from "../http/defer.ts";
-import type { DescriptorOutcome } from "../limiter/types.ts";
+import type { DescriptorOutcome, PolicyOutcome } from "../limiter/types.ts";
+import { candidateRefusalSample, enforcementSample } from "./enforcement-samples.ts";
 import { cutLabel, shownEntries } from "./labels.ts";
 import { CONFIG_LOAD_ERROR, CONFIG_LOAD_SUCCESS, DOMAIN_NOT_FOUND, FAILURE_MODE_DECISIONS, GLOBAL_SHADOW_MODE, limitMetric } from "./names.ts";
 import { OVERFLOW, SampleSums, type Sample } from "./samples.ts";
@@ -77,32 +78,63 @@ export class MetricsRecorder {
       const descriptor = node.detailedMetric ? cutLabel(shown.map((e) => `${e.key}_${e.value}`).join(".")) : node.statKey;
       const consumed = outcome.policies.every((p) => p.decision.allowed);
       for (const policy of outcome.policies) {
-        const delta = limitStats(policy.decision, outcome.cost, consumed, policy.shadow);
-        this.traffic.record(outcome.domain, node.statKey, policy, delta, shown, now);
-        let key = `${outcome.domain}\u0000${descriptor}\u0000${policy.name}`;
-        let entry = this.limitSums.get(key);
-        if (entry === undefined) {
-          const full = this.limitSums.size >= ISOLATE_MAX_SERIES;
-          if (full) key = OVERFLOW_KEY;
-          entry = this.limitSums.get(key);
-          if (entry === undefined) {
-            const labels = full
-              ? ([
-                  ["domain", OVERFLOW],
-                  ["descriptor", OVERFLOW],
-                  ["limit", OVERFLOW],
-                ] as const)
-              : ([
-                  ["domain", outcome.domain],
-                  ["descriptor", descriptor],
-                  ["limit", policy.name],
-                ] as const);
-            this.limitSums.set(key, (entry = { labels, delta: { total_hits: 0, over_limit: 0, near_limit: 0, within_limit: 0, shadow_mode: 0 } }));
-          }
-        }
-        for (const stat of LIMIT_STATS) entry.delta[stat] += delta[stat];
+        // A refusal enforce_percent forwards is counted as a shadow one is (docs/metrics.md).
+        const delta = limitStats(policy.decision, outcome.cost, consumed, policy.shadow || policy.enforcement === "not-enforced");
+        this.addLimit(outcome.domain, node.statKey, descriptor, policy, delta, shown, now);
+        if (policy.enforcement !== undefined) this.pending.add(enforcementSample(outcome.domain, descriptor, policy));
+      }
+      const candidates = outcome.candidates;
+      if (candidates === undefined) continue;
+      // A candidate's own call took its hits only when all its windows allowed; it never blocks, so its refusals count as shadow ones.
+      const taken = candidates.every((p) => p.decision.allowed);
+      for (const policy of candidates) {
+        this.addLimit(
+          outcome.domain,
+          node.statKey,
+          descriptor,
+          { ...policy, shadow: true },
+          limitStats(policy.decision, outcome.cost, taken, true),
+          shown,
+          now,
+        );
+        if (!policy.decision.allowed) this.pending.add(candidateRefusalSample(outcome.domain, descriptor, policy));
       }
     }
+  }
+
+  // One limit's stats into its series and the dashboard's traffic.
+  private addLimit(
+    domain: string,
+    statKey: string,
+    descriptor: string,
+    policy: PolicyOutcome,
+    delta: StatDelta,
+    shown: readonly { readonly key: string; readonly value: string }[],
+    now: number,
+  ): void {
+    this.traffic.record(domain, statKey, policy, delta, shown, now);
+    let key = `${domain}\u0000${descriptor}\u0000${policy.name}`;
+    let entry = this.limitSums.get(key);
+    if (entry === undefined) {
+      const full = this.limitSums.size >= ISOLATE_MAX_SERIES;
+      if (full) key = OVERFLOW_KEY;
+      entry = this.limitSums.get(key);
+      if (entry === undefined) {
+        const labels = full
+          ? ([
+              ["domain", OVERFLOW],
+              ["descriptor", OVERFLOW],
+              ["limit", OVERFLOW],
+            ] as const)
+          : ([
+              ["domain", domain],
+              ["descriptor", descriptor],
+              ["limit", policy.name],
+            ] as const);
+        this.limitSums.set(key, (entry = { labels, delta: { total_hits: 0, over_limit: 0, near_limit: 0, within_limit: 0, shadow_mode: 0 } }));
+      }
+    }
+    for (const stat of LIMIT_STATS) entry.delta[stat] += delta[stat];
   }
 
   /**

@@ -14,6 +14,7 @@ import { readConcurrency } from "./concurrency.ts";
 import { readName, readOnLimit, readPrecount, readReplaces } from "./limit-options.ts";
 import { readPenalty } from "./penalty.ts";
 import { readScope, withScope } from "./scope.ts";
+import { withEnforcement } from "./enforcement.ts";
 import { COUNT_WHEN_SUFFIX } from "../stored/counter-ids.ts";
 import { derivedName, limitId } from "./names.ts";
 import { readQueueOptions } from "./queue-options.ts";
@@ -41,6 +42,9 @@ const COUNTING_KEYS = [
   "queue_credentials",
   "scope",
   "penalty",
+  "enforce_percent",
+  "soft_percent",
+  "candidate",
 ] as const;
 
 /**
@@ -68,10 +72,11 @@ export function readRateLimit(ctx: DomainContext, value: unknown, path: string, 
     return ctx.d.errors.length > before ? undefined : { kind: "unlimited", replaces };
   }
   const scope = readScope(ctx.d, obj, path);
-  const limit = Object.hasOwn(obj, "concurrency")
+  const counted = Object.hasOwn(obj, "concurrency")
     ? readConcurrency(ctx, obj, path, label, name, replaces)
     : readCounting(ctx, obj, path, label, name, replaces);
-  return limit === undefined || ctx.d.errors.length > before ? undefined : { kind: "limit", limit: withScope(limit, scope) };
+  const limit = withEnforcement(ctx, obj, path, label, counted === undefined ? undefined : withScope(counted, scope), readRateLimit);
+  return limit === undefined || ctx.d.errors.length > before ? undefined : { kind: "limit", limit };
 }
 
 function readCounting(

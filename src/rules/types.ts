@@ -57,6 +57,14 @@ export interface CompiledLimit extends LimitSpec {
   readonly penalty?: PenaltySpec;
   /** What the engine keeps of this limit (src/rules/facts.ts); made by the compiler, absent on limits made by hand. */
   readonly kept?: LimitKept;
+  /** `enforce_percent` below 100 (docs/rules.md, "Gradual and soft enforcement"): the share of keys whose refusals are enforced. */
+  readonly enforcePercent?: number;
+  /** `soft_percent`: the limit as written; `limit` and `burst` above are the ceiling the counter enforces. */
+  readonly soft?: { readonly percent: number; readonly limit: number; readonly burst: number };
+  /** `candidate`: a limit counted on the same key beside this one, never enforced. */
+  readonly candidate?: CompiledLimit;
+  /** On a candidate: the name of the live limit it stands beside. */
+  readonly candidateOf?: string;
 }
 
 /** `count_when`: the response statuses charged, as inclusive ranges. */

@@ -35,6 +35,9 @@ export function limitId(algorithm: AlgorithmName, limit: number, windowMs: numbe
 /** Appended to the id of a limit with `count_when`: it keeps its own counter beside an otherwise equal one. */
 export const COUNT_WHEN_SUFFIX = ":cw";
 
+/** Appended to the id of a `candidate` limit: it counts beside its live limit on the same key, never in the live counter. */
+export const CANDIDATE_SUFFIX = ":cand";
+
 /**
  * The limit id of every concurrency limit: the slots of a key stay the same
  * table when the rule's N changes, so requests in flight keep counting.

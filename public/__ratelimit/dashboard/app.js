@@ -1,6 +1,7 @@
 // The dashboard page: asks for the admin token, then refreshes every panel
 // from the admin API's JSON every few seconds (docs/dashboard.md).
 import { Unauthorized, api, token } from "./api.js";
+import { renderCandidates } from "./candidates.js";
 import { fitCharts } from "./charts.js";
 import { lookUpCounter } from "./lookup.js";
 import { allCharts, renderHealth, renderTopKeys, renderTraffic } from "./panels.js";
@@ -36,6 +37,7 @@ async function refresh() {
     renderTraffic($("traffic"), view, $("filter").value, seconds);
     renderTopKeys($("top-keys"), view, lookUp);
     renderHealth($("health"), health, view, seconds);
+    renderCandidates($("candidates"), view);
     $("status").textContent = `Live · updated ${new Date().toLocaleTimeString()} · refreshes every ${REFRESH_MS / 1000} s`;
   } catch (error) {
     if (error instanceof Unauthorized) return signOut(error.message);
