@@ -54,7 +54,8 @@ export async function quotaStatus<E extends { Bindings: Env }>(c: Context<E>, is
   const query = parseStatusQuery(url.searchParams);
   if (!query.ok) return problem(400, "Bad Request", query.message);
   const asked = new Request(url.origin + query.path, { method: query.method, headers: sent.headers });
-  if (adminPath(asked.url) !== "none") return problem(400, "Bad Request", "path names a floodgate endpoint (/__ratelimit/…): those are never rate limited by the rules.");
+  if (adminPath(asked.url) !== "none")
+    return problem(400, "Bad Request", "path names a floodgate endpoint (/__ratelimit/…): those are never rate limited by the rules.");
   const isolate = isolateOf(c.env);
   const defer = deferOf(c);
   const { settings } = isolate;
@@ -87,5 +88,11 @@ export async function quotaStatus<E extends { Bindings: Env }>(c: Context<E>, is
 
 function describe(policy: PolicyOutcome): QuotaPolicy {
   const d = policy.decision;
-  return { name: policy.name, limit: d.limit, remaining: d.remaining, reset_after_s: Math.max(0, Math.ceil(d.resetAfterMs / 1000)), window_s: policy.windowMs / 1000 };
+  return {
+    name: policy.name,
+    limit: d.limit,
+    remaining: d.remaining,
+    reset_after_s: Math.max(0, Math.ceil(d.resetAfterMs / 1000)),
+    window_s: policy.windowMs / 1000,
+  };
 }

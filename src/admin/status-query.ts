@@ -22,7 +22,9 @@ export type StatusQuery = { readonly ok: true; readonly method: string; readonly
 export function parseStatusQuery(params: URLSearchParams): StatusQuery {
   for (const name of params.keys())
     if (name !== "method" && name !== "path")
-      return fail(`Unknown query parameter ${JSON.stringify(name.slice(0, 40))}: the status takes only method and path (the caller's own headers, cookies and address say who it is for).`);
+      return fail(
+        `Unknown query parameter ${JSON.stringify(name.slice(0, 40))}: the status takes only method and path (the caller's own headers, cookies and address say who it is for).`,
+      );
   const methods = params.getAll("method");
   const paths = params.getAll("path");
   if (methods.length !== 1) return fail(methods.length === 0 ? "method is required, e.g. method=GET." : "method is given more than once.");

@@ -43,7 +43,9 @@ export function createApp(isolateOf: IsolateOf): Gateway {
   app.get("/__ratelimit/queued/:id", (c) => queuedStatus(c, isolateOf));
   // No token either: the caller's own quotas, limited per client (docs/admin-api.md, "Status").
   app.get("/__ratelimit/status", (c) => quotaStatus(c, isolateOf));
-  app.all("/__ratelimit/status", (c) => problem(405, "Method Not Allowed", `${c.req.method} is not supported on /__ratelimit/status; use GET, HEAD.`, {}, { Allow: "GET, HEAD" }));
+  app.all("/__ratelimit/status", (c) =>
+    problem(405, "Method Not Allowed", `${c.req.method} is not supported on /__ratelimit/status; use GET, HEAD.`, {}, { Allow: "GET, HEAD" }),
+  );
   app.route("/__ratelimit", adminRoutes(isolateOf));
   app.all("/__ratelimit/*", () => problem(404, "Not Found", "No such floodgate endpoint."));
   // Reached only by paths the router decodes into something else (see hasEscape).

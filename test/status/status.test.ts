@@ -7,9 +7,9 @@
  * - reading at cost 1 instead of 0 (the `costs` map in src/admin/quota-status.ts):
  *   "spends nothing" and "equals what the next real request sees";
  * - no per-client limit (the `limitReads` call removed): "is limited per client address";
- * - the as-if request built with the status URL's own query params as headers:
+ * - the as-if request given the query inside `path` as headers:
  *   "never reveals another caller's counter";
- * - the method check removed from src/admin/status-query.ts: "answers 400".
+ * - the method check removed from src/admin/status-query.ts: "answers 400…".
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
@@ -130,6 +130,8 @@ describe("GET /__ratelimit/status", () => {
     // A query inside the path is the path's, as a real request's: it sets no header.
     const viaPath = await statusOf(await ask(`method=GET&path=${encodeURIComponent(`/api/x?x-api-key=${victim}&api_key=${victim}`)}`));
     expect(viaPath.find((p) => p.name === "per-key")?.remaining).toBe(3);
+    const keylessViaPath = await statusOf(await ask(`method=GET&path=${encodeURIComponent(`/api/x?x-api-key=${victim}`)}`, {}));
+    expect(keylessViaPath.map((p) => p.name)).toEqual(["per-ip"]);
     // Without the header, no counter keyed on it is read at all.
     const keyless = await statusOf(await ask(`method=GET&path=/api/x&`, {}));
     expect(keyless.map((p) => p.name)).toEqual(["per-ip"]);
