@@ -33,6 +33,8 @@ export const QUOTA_STATUS_DOMAIN = "__floodgate_quota_status";
 
 const limitReads = clientLimit({ domain: QUOTA_STATUS_DOMAIN, name: "quota-status", perMinute: QUOTA_STATUS_READS_PER_MINUTE });
 
+const RETRY_HEADERS = new Set(["Retry-After", "X-RateLimit-Retry-After"]);
+
 /** One policy as the status endpoint reports it. */
 export interface QuotaPolicy {
   readonly name: string;
@@ -81,7 +83,8 @@ export async function quotaStatus<E extends { Bindings: Env }>(c: Context<E>, is
   );
   // A guess made without the counters is no status.
   if (result.reason === "failure_open" || result.reason === "failure_closed" || result.decidedLocally === true) return countersUnreachableResponse();
-  const headers = new Headers(rateLimitHeaders(result, settings.headerDialect));
+  // A status is never a refusal: a limit of 0 reads as refused, but its reset is in the body, not a Retry-After.
+  const headers = new Headers(rateLimitHeaders(result, settings.headerDialect).filter(([name]) => !RETRY_HEADERS.has(name)));
   headers.set("Cache-Control", "no-store");
   return Response.json({ policies: result.policies.filter((p) => !p.shadow).map(describe) }, { headers });
 }

@@ -22,6 +22,7 @@ const rules = {
   domain: "st",
   descriptors: [
     { key: "remote_address", rate_limit: { name: "per-ip", unit: "minute", requests_per_unit: 5, algorithm: "fixed_window" } },
+    { key: "remote_address", value: "192.0.2.250", rate_limit: { name: "banned", unit: "minute", requests_per_unit: 0 } },
     { key: "api_key", rate_limit: { name: "per-key", unit: "hour", requests_per_unit: 3, algorithm: "sliding_window_counter" } },
   ],
   routes: [{ match: { path: "/api/*" }, descriptors: [[{ key: "remote_address" }], [{ key: "api_key", header: "x-api-key" }]] }],
@@ -94,6 +95,15 @@ describe("GET /__ratelimit/status", () => {
     const [perIp] = await statusOf(await call("/__ratelimit/status?method=GET&path=/api/x", { ip }));
     expect(perIp.remaining).toBe(0);
     expect(perIp.reset_after_s).toBeGreaterThan(0);
+  });
+
+  it("reads a limit of 0 as 0 left, with a 200 and no Retry-After: a status is never a refusal", async () => {
+    const { call } = drivenGateway();
+    const res = await call("/__ratelimit/status?method=GET&path=/api/x", { ip: "192.0.2.250" });
+    expect((await statusOf(res)).map((p) => [p.name, p.limit, p.remaining])).toEqual([["banned", 0, 0]]);
+    expect(res.headers.get("X-RateLimit-Remaining")).toBe("0");
+    expect(res.headers.get("Retry-After")).toBeNull();
+    expect(res.headers.get("X-RateLimit-Retry-After")).toBeNull();
   });
 
   it("answers for the route asked: a path no route matches has no policies", async () => {
