@@ -28,7 +28,11 @@ test("the status endpoint reports the same remaining quota that the next real re
       ],
     );
     // Many reads spend nothing.
-    for (let i = 0; i < 10; i++) assert.deepEqual((await status()).map((p) => p.remaining), [10, 60, 1000]);
+    for (let i = 0; i < 10; i++)
+      assert.deepEqual(
+        (await status()).map((p) => p.remaining),
+        [10, 60, 1000],
+      );
     // The next real request sees one less than reported, on every policy.
     const response = await real();
     await response.arrayBuffer();
@@ -36,7 +40,10 @@ test("the status endpoint reports the same remaining quota that the next real re
     assert.equal(response.headers.get("x-ratelimit-remaining"), "9");
     assert.match(response.headers.get("ratelimit") ?? "", /"demo";r=9;.*"per-ip";r=59;.*"per-key";r=999;/);
     const now = await status();
-    assert.deepEqual(now.map((p) => p.remaining), [9, 59, 999]);
+    assert.deepEqual(
+      now.map((p) => p.remaining),
+      [9, 59, 999],
+    );
     // Exactly the limit passes: 9 more, then 429, whatever the status reads in between.
     const statuses = [];
     for (let i = 0; i < 10; i++) {
