@@ -5,6 +5,7 @@
  * a face may import (.dependency-cruiser.cjs, "faces-use-the-pipeline").
  */
 export { type FailureMode, FAILURE_CLOSED, FAILURE_OPEN } from "./failure-policy.ts";
+export { type ClientLimit, type ClientLimitOptions, clientLimit } from "./client-limit.ts";
 export { knownRefusalMs } from "./known-refusal.ts";
 export { type AdmissionOptions, admitDescriptors, admitThen, type Engine, recordUnknownDomain } from "./pipeline.ts";
 export { admittedHeaders, COUNTERS_UNREACHABLE_DETAIL, countersUnreachableResponse, FAILURE_OPEN_HEADER, LOCAL_DECISION_HEADER, refusal } from "./render.ts";

@@ -11,6 +11,7 @@ import { jitteredBackoff, originKey, Throttle } from "./throttle.ts";
 
 export { quotaHint, retryAfterMs, serverWaitMs, type QuotaHint } from "./headers.ts";
 export { jitteredBackoff, originKey, Throttle } from "./throttle.ts";
+export { type QuotaPolicy, rateLimitStatus, type RateLimitStatusOptions, RateLimitStatusError, type StatusRoute } from "./status.ts";
 
 /** Options of `rateLimitedFetch`; every one has a default. */
 export interface RateLimitedFetchOptions {

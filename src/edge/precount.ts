@@ -175,6 +175,23 @@ export class PrecountTable {
     return entry === undefined ? undefined : leaseVerdict(entry, this.now()).decisions;
   }
 
+  /**
+   * A read (a cost-0 call) of a counter as the object answered it, less the
+   * hits this isolate allowed on it that the object has not charged yet
+   * (pending, and in flight, which it may or may not have counted by then:
+   * counted as not, so a read never says more is left than is). Other
+   * isolates' unsynced hits are theirs to report (docs/precount.md, "Reads").
+   *
+   * @example
+   * const read = table.withOwnHits(call, verdict); // verdict.decisions[i].remaining less this isolate's unsynced hits
+   */
+  withOwnHits(call: CounterCall, verdict: CounterVerdict): CounterVerdict {
+    const entry = this.entries.size === 0 ? undefined : this.entries.get(precountId(call));
+    const unsynced = entry === undefined ? 0 : entry.pending + entry.inflight;
+    if (unsynced === 0) return verdict;
+    return { ...verdict, decisions: verdict.decisions.map((d) => ({ ...d, remaining: Math.max(0, d.remaining - unsynced) })) };
+  }
+
   /** Number of counters this isolate is pre-counting. */
   get size(): number {
     return this.entries.size;

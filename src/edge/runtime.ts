@@ -162,7 +162,8 @@ export class EdgeRuntime {
     // Most requests are one call the object decides: no per-call bookkeeping for them. Its route is found once.
     const only = items.length === 1 ? routeOf(items[0], this.blocks, now, this.precount.hints) : undefined;
     if (only?.kind === "remote") {
-      const answers = await this.send(objectName, [items[0].call], defer);
+      const sent = await this.send(objectName, [items[0].call], defer);
+      const answers = items[0].call.cost === 0 ? [this.read(items[0].call, sent[0])] : sent;
       rememberBlock(items[0], answers[0], this.blocks, now, this.now());
       this.learnHot(items[0], answers[0]);
       return answers;
@@ -194,13 +195,19 @@ export class EdgeRuntime {
       );
       const receivedAt = this.now();
       remote.forEach((i, j) => {
-        verdicts[i] = answers[j];
+        verdicts[i] = this.read(items[i].call, answers[j]);
         rememberBlock(items[i], answers[j], this.blocks, now, receivedAt);
         this.learnHot(items[i], answers[j]);
       });
     }
     await Promise.all(local);
     return verdicts;
+  }
+
+  /** A read (a cost-0 decide) counts this isolate's own unsynced pre-counted hits (PrecountTable.withOwnHits). */
+  private read(call: CounterCall, verdict: CounterVerdict): CounterVerdict {
+    if (call.cost !== 0 || (call.kind !== undefined && call.kind !== "decide") || this.precount.size === 0) return verdict;
+    return this.precount.withOwnHits(call, verdict);
   }
 
   /** An object's answer to a leasable call may say its counter is hot: its next calls are pre-counted (hot-hints.ts). */

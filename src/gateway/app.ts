@@ -7,6 +7,7 @@
  * is a visible share of a pass-through's cost (bench/README.md).
  */
 import { Hono } from "hono";
+import { quotaStatus } from "../admin/quota-status.ts";
 import { adminRoutes } from "../admin/routes.ts";
 import { ConfigError, type Env } from "../config.ts";
 import type { IsolateOf } from "../context/isolate.ts";
@@ -40,6 +41,11 @@ export function createApp(isolateOf: IsolateOf): Gateway {
   app.get("/__ratelimit/healthcheck", (c) => c.text("OK"));
   // Before the admin routes: the client that queued a request may read it without the token.
   app.get("/__ratelimit/queued/:id", (c) => queuedStatus(c, isolateOf));
+  // No token either: the caller's own quotas, limited per client (docs/admin-api.md, "Status").
+  app.get("/__ratelimit/status", (c) => quotaStatus(c, isolateOf));
+  app.all("/__ratelimit/status", (c) =>
+    problem(405, "Method Not Allowed", `${c.req.method} is not supported on /__ratelimit/status; use GET, HEAD.`, {}, { Allow: "GET, HEAD" }),
+  );
   app.route("/__ratelimit", adminRoutes(isolateOf));
   app.all("/__ratelimit/*", () => problem(404, "Not Found", "No such floodgate endpoint."));
   // Reached only by paths the router decodes into something else (see hasEscape).
