@@ -12,6 +12,7 @@ import { getHealth } from "./health.ts";
 import { handleJson } from "./json.ts";
 import { getMetrics } from "./metrics.ts";
 import { deleteRules, getRules, putRules } from "./rules.ts";
+import { getSample } from "./sample.ts";
 import { getTraffic } from "./traffic.ts";
 
 type Handler = (c: Context<{ Bindings: Env }>, isolate: Isolate) => Response | Promise<Response>;
@@ -31,6 +32,8 @@ export function adminRoutes(isolateOf: IsolateOf): Hono<{ Bindings: Env }> {
     // The dashboard's JSON (docs/dashboard.md); the page itself is a static asset.
     "/traffic": { GET: getTraffic },
     "/health": { GET: getHealth },
+    // The rule advisor's traffic sample as NDJSON (docs/advisor.md, "Sample").
+    "/sample": { GET: getSample },
   };
   const admin = new Hono<{ Bindings: Env }>();
   admin.use("*", requireAdminToken(isolateOf));
