@@ -8,6 +8,9 @@
 import { SAMPLE_TABLE } from "../stored/sample-tables.ts";
 import type { SampleRow, SampleSend } from "./sample-row.ts";
 
+/** Most characters of one batch's JSON (a SQLite row holds at most 2 MB; a character may take up to 3 bytes). */
+export const MAX_BATCH_CHARS = 600_000;
+
 interface Batch {
   readonly seq: number;
   readonly count: number;
@@ -50,7 +53,13 @@ export class SampleStore {
       else rows.push(row);
     }
     for (const [domain, all] of byDomain) {
-      const rows = all.length > cap ? all.slice(all.length - cap) : all;
+      let rows = all.length > cap ? all.slice(all.length - cap) : all;
+      let text = JSON.stringify(rows);
+      // A SQLite row holds at most 2 MB: a batch of long values loses its oldest rows until it fits.
+      while (text.length > MAX_BATCH_CHARS && rows.length > 0) {
+        rows = rows.slice(Math.ceil(rows.length / 4));
+        text = JSON.stringify(rows);
+      }
       if (rows.length === 0) continue;
       this.seq += 1;
       const tLast = rows.reduce((most, row) => Math.max(most, row.t), -Infinity);
@@ -62,7 +71,7 @@ export class SampleStore {
         tFirst,
         tLast,
         rows.length,
-        JSON.stringify(rows),
+        text,
       );
       const list = this.listOf(domain);
       list.push({ seq: this.seq, count: rows.length, tLast });

@@ -102,7 +102,14 @@ export class MetricsObject extends DurableObject {
    * await stub.add(batch, traffic);
    */
   add(samples: readonly Sample[], traffic?: TrafficBatch, now: number = Date.now(), sample?: SampleSend): void {
-    if (sample !== undefined) this.sample.add(sample, METRICS_SHARDS);
+    if (sample !== undefined) {
+      try {
+        this.sample.add(sample, METRICS_SHARDS);
+      } catch (error) {
+        // The sample never costs the counts of the send it rode with (docs/advisor.md, "Sample").
+        console.error(JSON.stringify({ event: "floodgate.sample_write_failed", error: String(error) }));
+      }
+    }
     this.apply(samples, traffic, now);
     this.seq += 1;
     this.sql.exec(

@@ -255,7 +255,11 @@ describe("the cost of collecting it", () => {
         return api.call(path, init);
       };
       await traffic(call, uniqueIp());
-      runs.push({ sends: sends.length, withRows: sends.filter((s) => s.sample !== undefined).flatMap((s) => s.sample?.rows ?? []).length, objects: addressed.length });
+      runs.push({
+        sends: sends.length,
+        withRows: sends.filter((s) => s.sample !== undefined).flatMap((s) => s.sample?.rows ?? []).length,
+        objects: addressed.length,
+      });
     }
     const [sampled, unsampled] = runs;
     expect(sampled.sends).toBe(unsampled.sends);

@@ -19,7 +19,12 @@ export function sampledGateway(rules: unknown, vars: Partial<Env> = {}, options:
     const res = await exportText(query);
     if (res.status !== 200) throw new Error(`${res.status} ${await res.text()}`);
     const text = await res.text();
-    return text === "" ? [] : text.trimEnd().split("\n").map((line) => JSON.parse(line) as SampleRow);
+    return text === ""
+      ? []
+      : text
+          .trimEnd()
+          .split("\n")
+          .map((line) => JSON.parse(line) as SampleRow);
   }
   return { ...api, exportText, exportSample };
 }
