@@ -18,7 +18,7 @@ export function sampledGateway(rules: unknown, vars: Partial<Env> = {}, options:
   async function exportSample(query: string): Promise<SampleRow[]> {
     const res = await exportText(query);
     if (res.status !== 200) throw new Error(`${res.status} ${await res.text()}`);
-    const text = await res.text();
+    const text = await bodyText(res);
     return text === ""
       ? []
       : text
@@ -27,6 +27,11 @@ export function sampledGateway(rules: unknown, vars: Partial<Env> = {}, options:
           .map((line) => JSON.parse(line) as SampleRow);
   }
   return { ...api, exportText, exportSample };
+}
+
+/** A response's body as UTF-8 text (workerd warns on `.text()` of a type it does not know for text, such as NDJSON). */
+export async function bodyText(res: Response): Promise<string> {
+  return new TextDecoder().decode(await res.arrayBuffer());
 }
 
 /**
