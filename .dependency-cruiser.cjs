@@ -12,6 +12,7 @@ const LAYERS = [
   ["admission"], // the one admission pipeline: decide, failure policy, metrics, answers
   ["context"], // the per-isolate context: settings, live rules, edge runtime, metrics recorder
   ["metrics"], // recorder, Prometheus text, MetricsObject
+  ["advisor"], // the rule advisor: the traffic sample's rows, digests and store (docs/advisor.md)
   ["limiter"], // plan, fold, summarize; the result as HTTP
   ["request", "edge", "identity"], // request → descriptors; the isolate side of the counters; verified tokens' claims
   ["durable"], // CounterObject, its store, placement, protocol

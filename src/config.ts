@@ -54,6 +54,10 @@ export interface Env {
   ENCODED_SLASHES?: string;
   /** A Durable Object jurisdiction (`eu`, …) the counter objects are kept in (docs/operations.md, "Jurisdiction"). */
   COUNTERS_JURISDICTION?: string;
+  /** The traffic sample (docs/advisor.md, "Sample"): share of keys sampled, rows kept per domain, hours kept. */
+  SAMPLE_KEY_RATE?: string;
+  SAMPLE_MAX_ROWS?: string;
+  SAMPLE_RETENTION_HOURS?: string;
 }
 
 /**

@@ -13,6 +13,7 @@ import { handleJson } from "./json.ts";
 import { getMetrics } from "./metrics.ts";
 import { deleteOverride, listOverrides, putOverride } from "./overrides.ts";
 import { deleteRules, getRules, putRules } from "./rules.ts";
+import { getSample } from "./sample.ts";
 import { getTraffic } from "./traffic.ts";
 
 type Handler = (c: Context<{ Bindings: Env }>, isolate: Isolate) => Response | Promise<Response>;
@@ -33,6 +34,8 @@ export function adminRoutes(isolateOf: IsolateOf): Hono<{ Bindings: Env }> {
     "/traffic": { GET: getTraffic },
     "/health": { GET: getHealth },
     "/overrides": { GET: listOverrides, PUT: putOverride, DELETE: deleteOverride },
+    // The rule advisor's traffic sample as NDJSON (docs/advisor.md, "Sample").
+    "/sample": { GET: getSample },
   };
   const admin = new Hono<{ Bindings: Env }>();
   admin.use("*", requireAdminToken(isolateOf));

@@ -32,6 +32,8 @@ export interface AdmissionOptions extends DecideOptions {
    * only their failures: their domains are not the operator's rules.
    */
   readonly countOutcomes?: boolean;
+  /** Offer the result to the traffic sample (docs/advisor.md, "Sample") before the metrics send is scheduled, so its row rides with it. */
+  recordSample?(result: RateLimitResult): void;
 }
 
 /**
@@ -58,6 +60,7 @@ export async function admitThen<O extends AdmissionOptions, T>(
   } catch (error) {
     if (!(error instanceof CounterUnavailableError)) throw error;
     result = failureDecision(engine.settings.failureMode, error, options.where?.() ?? {}, engine.metrics, engine.edge, options.shadowAll);
+    if (options.countOutcomes !== false) options.recordSample?.(result);
     engine.metrics?.scheduleFlush(background);
     return answer(result, options);
   }
@@ -65,6 +68,7 @@ export async function admitThen<O extends AdmissionOptions, T>(
   if (metrics !== undefined && result.descriptors !== undefined && options.countOutcomes !== false) {
     metrics.recordOutcomes(result.descriptors);
     if (result.reason === "shadow") metrics.recordGlobalShadow();
+    options.recordSample?.(result);
     metrics.scheduleFlush(background);
   }
   return answer(result, options);

@@ -5,6 +5,8 @@
  * passes it down; no module of ours keeps per-isolate state of its own, so
  * no caller's options can decide another caller's.
  */
+import { sampleSettings } from "../advisor/sample-settings.ts";
+import { TrafficSampler } from "../advisor/sampler.ts";
 import { countersIn, readSettings, type Env, type Settings } from "../config.ts";
 import { EdgeRuntime } from "../edge/runtime.ts";
 import type { Defer } from "../http/defer.ts";
@@ -72,7 +74,9 @@ export class Isolate<R = LiveRules> {
       decisionTimeoutMs: this.settings.decisionTimeoutMs,
       shardSecret: this.settings.shardKey,
     });
-    this.metrics = new MetricsRecorder(parts.metrics, this.settings.metricsFlushMs, this.now);
+    // The traffic sample (docs/advisor.md, "Sample") rides with the metrics sends.
+    const sampler = new TrafficSampler(sampleSettings(parts.env), this.now);
+    this.metrics = new MetricsRecorder(parts.metrics, this.settings.metricsFlushMs, this.now, undefined, sampler);
     // Said once, when the isolate starts; every admin request is answered 503 with it.
     if (this.settings.adminTokenRefused !== undefined) console.error(`floodgate: ${this.settings.adminTokenRefused}`);
   }

@@ -7,12 +7,15 @@
  * or an `Admitted` request to let through.
  */
 import { type AdmissionOptions, admitThen, reconcileWithResponse, refusal } from "../admission/index.ts";
+import type { SampleSource } from "../advisor/sampler.ts";
 import type { Isolate } from "../context/isolate.ts";
 import type { SlotLease } from "../durable/protocol.ts";
 import type { Region } from "../durable/regions.ts";
 import type { Defer } from "../http/defer.ts";
 import type { HeaderDialect } from "../http/header-dialect.ts";
+import { canonicalPath, foldPathCase } from "../http/canonical-path.ts";
 import { problem } from "../http/problem.ts";
+import { urlParts } from "../http/url-parts.ts";
 import type { RateLimitResult } from "../limiter/types.ts";
 import { enqueueRequest } from "../queue/enqueue.ts";
 import { type DomainClaims, readsClaims, requestClaims } from "../identity/claims.ts";
@@ -20,7 +23,8 @@ import { InvalidClientIpError } from "../request/client-ip.ts";
 import { RequestCostError } from "../request/cost.ts";
 import { DuplicateValueError, requestDescriptors } from "../request/descriptors.ts";
 import { requestRegion } from "../request/location.ts";
-import type { CompiledRules, DomainDescriptors } from "../rules/types.ts";
+import { originMethod, originPath } from "../request/origin-view.ts";
+import type { CompiledDomain, CompiledRules, DomainDescriptors } from "../rules/types.ts";
 import { Admitted } from "./admitted.ts";
 import { newSlotLease, SlotHold } from "./slots.ts";
 
@@ -68,7 +72,7 @@ function admitAs(
       return Promise.resolve({ response: problem(error.status, error.status === 411 ? "Length Required" : "Bad Request", error.message) });
     throw error;
   }
-  return admitThen(isolate, descriptors, new GatewayAdmission(isolate, request, defer, dialect), defer, answer);
+  return admitThen(isolate, descriptors, new GatewayAdmission(isolate, request, defer, dialect, descriptors), defer, answer);
 }
 
 /** The gateway's output of the pipeline's one result. */
@@ -96,7 +100,7 @@ async function queued(admission: GatewayAdmission, result: RateLimitResult): Pro
  * otherwise cost every request. A class, so a request allocates one object
  * and no getter closures.
  */
-class GatewayAdmission implements AdmissionOptions {
+class GatewayAdmission implements AdmissionOptions, SampleSource {
   readonly onLimit = true;
   readonly timeoutMs: number;
   readonly shadowAll: boolean;
@@ -104,16 +108,31 @@ class GatewayAdmission implements AdmissionOptions {
   readonly isolate: Isolate<unknown>;
   readonly request: Request;
   readonly dialect: HeaderDialect;
+  readonly domains: readonly DomainDescriptors[];
   private lease: SlotLease | undefined;
   private arrivedIn: Region | undefined;
 
-  constructor(isolate: Isolate<unknown>, request: Request, defer: Defer, dialect: HeaderDialect) {
+  constructor(isolate: Isolate<unknown>, request: Request, defer: Defer, dialect: HeaderDialect, domains: readonly DomainDescriptors[]) {
     this.timeoutMs = isolate.settings.decisionTimeoutMs;
     this.shadowAll = isolate.settings.shadowMode;
     this.defer = defer;
     this.isolate = isolate;
     this.request = request;
     this.dialect = dialect;
+    this.domains = domains;
+  }
+
+  /** The decision offered to the traffic sample: its own outcomes, nothing decided again (docs/advisor.md, "Sample"). */
+  recordSample(result: RateLimitResult): void {
+    this.isolate.metrics.sampler?.record(result, this);
+  }
+
+  /** `METHOD path` as `domain`'s routes read the request; made only for a sampled request. */
+  route(domain: CompiledDomain): string {
+    const { methodOverride = "strip", encodedSlashes = "decode" } = this.isolate.settings;
+    const canonical = originPath(canonicalPath(urlParts(this.request.url).path), encodedSlashes);
+    const method = originMethod(this.request.method, methodOverride === "count" ? this.request.headers : new Headers(), methodOverride);
+    return `${method} ${domain.paths.caseSensitive ? canonical : foldPathCase(canonical)}`;
   }
 
   get slot(): SlotLease {

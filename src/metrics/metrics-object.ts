@@ -7,9 +7,12 @@
  * (docs/metrics.md, "Where counts go").
  */
 import { DurableObject } from "cloudflare:workers";
+import type { SampleRow, SampleSend } from "../advisor/sample-row.ts";
+import { SampleStore } from "../advisor/sample-store.ts";
 import { SAMPLES_SEEN_AT_COLUMN, SAMPLES_TABLE, SENDS_PER_FOLD, SENDS_TABLES } from "../stored/metrics-tables.ts";
 import { cutLabel } from "./labels.ts";
 import { OVERFLOW, type Sample, sampleId } from "./samples.ts";
+import { METRICS_SHARDS } from "./shards.ts";
 import type { TrafficBatch } from "./traffic-shape.ts";
 import { TrafficStore } from "./traffic-store.ts";
 import type { TrafficState, TrafficView } from "./traffic-view.ts";
@@ -47,6 +50,8 @@ export class MetricsObject extends DurableObject {
   private prunedAt = -Infinity;
   /** The dashboard's rings (series and heavy hitters per policy). */
   private readonly traffic: TrafficStore;
+  /** This shard's part of the traffic sample (docs/advisor.md, "Sample"). */
+  private readonly sample: SampleStore;
   /** Sample sums of the sends not folded yet, by series id. */
   private readonly unfolded = new Map<string, { name: string; labels: readonly (readonly [string, string])[]; value: number; seenAt: number }>();
   /** Series dropped as idle whose rows the next fold deletes (read() leaves those rows out until then). */
@@ -70,6 +75,7 @@ export class MetricsObject extends DurableObject {
     }
     for (const row of this.sql.exec<{ id: string; seen_at: number }>("SELECT id, seen_at FROM samples")) this.series.set(row.id, row.seen_at);
     this.traffic = new TrafficStore(this.sql);
+    this.sample = new SampleStore(this.sql);
     for (const statement of SENDS_TABLES) this.sql.exec(statement);
     this.folded = this.sql.exec<{ seq: number }>("SELECT seq FROM sends_folded WHERE id = 0").toArray()[0]?.seq ?? 0;
     this.seq = this.folded;
@@ -89,12 +95,21 @@ export class MetricsObject extends DurableObject {
    * (label values cut to METRIC_LABEL_MAX_LENGTH), and merge the dashboard's
    * traffic of the same send: one row written (the send, in the `sends`
    * log), and on every SENDS_PER_FOLD-th send the fold. `now` is the
-   * object's clock unless a test drives it.
+   * object's clock unless a test drives it. `sample`: the traffic sample's
+   * rows that ride with the send, kept at once (one row written per domain).
    *
    * @example
    * await stub.add(batch, traffic);
    */
-  add(samples: readonly Sample[], traffic?: TrafficBatch, now: number = Date.now()): void {
+  add(samples: readonly Sample[], traffic?: TrafficBatch, now: number = Date.now(), sample?: SampleSend): void {
+    if (sample !== undefined) {
+      try {
+        this.sample.add(sample, METRICS_SHARDS);
+      } catch (error) {
+        // The sample never costs the counts of the send it rode with (docs/advisor.md, "Sample").
+        console.error(JSON.stringify({ event: "floodgate.sample_write_failed", error: String(error) }));
+      }
+    }
     this.apply(samples, traffic, now);
     this.seq += 1;
     this.sql.exec(
@@ -200,5 +215,16 @@ export class MetricsObject extends DurableObject {
    */
   trafficState(now: number = Date.now()): TrafficState {
     return this.traffic.state(now);
+  }
+
+  /**
+   * This shard's sampled rows of `domain` from `since` (epoch ms), within
+   * `retentionMs` of `now` (the reader's clock, the one rows are stamped with).
+   *
+   * @example
+   * const rows = await stub.sampleRows("api", 0, Date.now(), 7 * 86_400_000);
+   */
+  sampleRows(domain: string, since: number, now: number, retentionMs: number): SampleRow[] {
+    return this.sample.read(domain, since, now, retentionMs);
   }
 }

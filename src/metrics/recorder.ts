@@ -7,6 +7,7 @@
  * (plus one RPC) to be visible. One recorder per isolate, held by the
  * isolate's context (src/context/).
  */
+import type { TrafficSampler } from "../advisor/sampler.ts";
 import type { Env } from "../config.ts";
 import type { Defer } from "../http/defer.ts";
 import type { DescriptorOutcome, PolicyOutcome } from "../limiter/types.ts";
@@ -46,14 +47,24 @@ export class MetricsRecorder {
   private readonly now: () => number;
   /** The metrics object this isolate sends to: its shard, drawn when the isolate starts. */
   readonly shard: string;
+  /** The traffic sample's buffer (docs/advisor.md, "Sample"), sent with the counts; absent: no sample kept. */
+  readonly sampler: TrafficSampler | undefined;
 
   /**
    * `metrics` absent: an app using the middleware without a METRICS binding
    * keeps no metrics. `shard`: the object to send to (default: a random
-   * isolate id's shard).
+   * isolate id's shard). `sampler`: the traffic sample's buffer, whose rows
+   * ride with the sends (none without `metrics`).
    */
-  constructor(metrics: Env["METRICS"] | undefined, flushMs: number, now: () => number = Date.now, shard: string = metricsShardOf(crypto.randomUUID())) {
+  constructor(
+    metrics: Env["METRICS"] | undefined,
+    flushMs: number,
+    now: () => number = Date.now,
+    shard: string = metricsShardOf(crypto.randomUUID()),
+    sampler?: TrafficSampler,
+  ) {
     this.metrics = metrics;
+    this.sampler = metrics === undefined ? undefined : sampler;
     this.flushMs = flushMs;
     this.now = now;
     this.shard = shard;
@@ -188,7 +199,7 @@ export class MetricsRecorder {
    * metrics.scheduleFlush((p) => ctx.waitUntil(p));
    */
   scheduleFlush(defer: Defer): void {
-    if (this.scheduled || (this.pending.size === 0 && this.limitSums.size === 0 && this.traffic.size === 0)) return;
+    if (this.scheduled || (this.pending.size === 0 && this.limitSums.size === 0 && this.traffic.size === 0 && !this.sampler?.due())) return;
     this.scheduled = true;
     const wait = Math.max(0, this.lastSendAt + this.flushMs - Date.now());
     defer(
@@ -203,17 +214,17 @@ export class MetricsRecorder {
 
   /**
    * Send this isolate's pending counts now (the metrics endpoint does, so its
-   * own isolate is never stale). Never throws: counts that could not be sent
-   * are kept for the next send.
+   * own isolate is never stale), with every sampled row buffered. Never
+   * throws: counts that could not be sent are kept for the next send.
    *
    * @example
    * await metrics.flushNow();
    */
   async flushNow(): Promise<void> {
-    await this.send();
+    await this.send(true);
   }
 
-  private async send(): Promise<void> {
+  private async send(withSample = false): Promise<void> {
     const batch = this.pending.take();
     for (const { labels, delta } of this.limitSums.values()) {
       for (const stat of LIMIT_STATS) batch.push({ name: limitMetric(stat), labels, value: delta[stat] });
@@ -221,10 +232,12 @@ export class MetricsRecorder {
     this.limitSums.clear();
     // The dashboard's traffic is not resent after a failed send (its rings are a view, not counters to keep exact).
     const traffic = this.traffic.take();
-    if (batch.length === 0 || this.metrics === undefined) return;
+    // Sampled rows ride with this send when due (docs/advisor.md, "Sample"): never a call of their own.
+    const sample = this.sampler !== undefined && (withSample || this.sampler.due()) ? await this.sampler.take() : undefined;
+    if ((batch.length === 0 && sample === undefined) || this.metrics === undefined) return;
     this.lastSendAt = Date.now();
     try {
-      await this.metrics.getByName(this.shard).add(batch, traffic);
+      await this.metrics.getByName(this.shard).add(batch, traffic, undefined, sample);
     } catch (error) {
       for (const sample of batch) this.pending.add(sample as Sample);
       console.error(JSON.stringify({ event: "floodgate.metrics_send_failed", error: String(error) }));

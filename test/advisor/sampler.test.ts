@@ -1,0 +1,75 @@
+/**
+ * The isolate's buffer of sampled rows (src/advisor/sampler.ts): bounded,
+ * oldest dropped first, due for a send after SAMPLE_HOLD_MS or half full.
+ */
+import { describe, expect, it } from "vitest";
+import { SAMPLE_BUFFER_ROWS, SAMPLE_HOLD_MS, TrafficSampler } from "../../src/advisor/sampler.ts";
+import type { RateLimitResult } from "../../src/limiter/types.ts";
+import { compiled } from "../support/app.ts";
+
+const rules = compiled({
+  domain: "buffer",
+  descriptors: [{ key: "api_key", rate_limit: { unit: "minute", requests_per_unit: 10 } }],
+  routes: [{ match: {}, descriptors: [[{ key: "api_key", header: "x-api-key" }]] }],
+});
+const domain = rules.domains.get("buffer");
+if (domain === undefined) throw new Error("no domain");
+const source = { domains: [{ domain, descriptors: [] }], route: () => "GET /" };
+
+function result(value: string): RateLimitResult {
+  return {
+    allowed: true,
+    reason: "no_limit",
+    limit: 0,
+    remaining: 0,
+    resetAfterMs: 0,
+    retryAfterMs: 0,
+    policies: [],
+    descriptors: [{ domain: "buffer", descriptor: [{ key: "api_key", value }], cost: 1, policies: [] }],
+  };
+}
+
+describe("TrafficSampler", () => {
+  it("holds at most SAMPLE_BUFFER_ROWS rows, the oldest dropped first", async () => {
+    let now = 1_000;
+    const sampler = new TrafficSampler({ keyRate: 1, maxRows: 100_000, retentionMs: 3_600_000 }, () => now);
+    for (let i = 0; i < SAMPLE_BUFFER_ROWS + 500; i++) {
+      now += 1;
+      sampler.record(result(`key-${i}`), source);
+    }
+    expect(sampler.size).toBe(SAMPLE_BUFFER_ROWS);
+    const send = await sampler.take();
+    expect(send?.rows).toHaveLength(SAMPLE_BUFFER_ROWS);
+    expect(send?.rows[0].t).toBe(1_000 + 501);
+    expect(send?.rows.at(-1)?.t).toBe(1_000 + SAMPLE_BUFFER_ROWS + 500);
+    expect(sampler.size).toBe(0);
+    expect(await sampler.take()).toBeUndefined();
+  });
+
+  it("is due once the oldest row is SAMPLE_HOLD_MS old, or the buffer half full", () => {
+    let now = 5_000;
+    const sampler = new TrafficSampler({ keyRate: 1, maxRows: 100, retentionMs: 1 }, () => now);
+    expect(sampler.due()).toBe(false);
+    sampler.record(result("a"), source);
+    now += SAMPLE_HOLD_MS - 1;
+    expect(sampler.due()).toBe(false);
+    now += 1;
+    expect(sampler.due()).toBe(true);
+    const full = new TrafficSampler({ keyRate: 1, maxRows: 100, retentionMs: 1 }, () => 0);
+    for (let i = 0; i < SAMPLE_BUFFER_ROWS / 2 - 1; i++) full.record(result(`k${i}`), source);
+    expect(full.due()).toBe(false);
+    full.record(result("last"), source);
+    expect(full.due()).toBe(true);
+  });
+
+  it("keeps nothing at rate 0 or with no rows allowed", () => {
+    for (const settings of [
+      { keyRate: 0, maxRows: 100, retentionMs: 1 },
+      { keyRate: 1, maxRows: 0, retentionMs: 1 },
+    ]) {
+      const sampler = new TrafficSampler(settings, () => 0);
+      sampler.record(result("a"), source);
+      expect(sampler.size).toBe(0);
+    }
+  });
+});

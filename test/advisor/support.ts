@@ -1,0 +1,64 @@
+/**
+ * Helpers for the traffic sample's tests (docs/advisor.md, "Sample"): a
+ * gateway with an ADMIN_TOKEN over test rules, the sample's export as rows,
+ * and the METRICS namespace seen through a wrapper that counts its sends.
+ */
+import type { SampleRow, SampleSend } from "../../src/advisor/sample-row.ts";
+import type { Env } from "../../src/config.ts";
+import type { IsolateOptions } from "../../src/context/isolate.ts";
+import { testEnv } from "../support/app.ts";
+import { envoyApi } from "../support/envoy.ts";
+
+/** A gateway over `rules` (token set) and `exportSample`: GET /__ratelimit/sample as parsed rows. */
+export function sampledGateway(rules: unknown, vars: Partial<Env> = {}, options: IsolateOptions = {}) {
+  const api = envoyApi(rules, vars, options);
+  async function exportText(query: string): Promise<Response> {
+    return api.admin(`/__ratelimit/sample?${query}`);
+  }
+  async function exportSample(query: string): Promise<SampleRow[]> {
+    const res = await exportText(query);
+    if (res.status !== 200) throw new Error(`${res.status} ${await res.text()}`);
+    const text = await bodyText(res);
+    return text === ""
+      ? []
+      : text
+          .trimEnd()
+          .split("\n")
+          .map((line) => JSON.parse(line) as SampleRow);
+  }
+  return { ...api, exportText, exportSample };
+}
+
+/** A response's body as UTF-8 text (workerd warns on `.text()` of a type it does not know for text, such as NDJSON). */
+export async function bodyText(res: Response): Promise<string> {
+  return new TextDecoder().decode(await res.arrayBuffer());
+}
+
+/**
+ * The test runtime's real METRICS namespace, through a wrapper that records
+ * every `add` (a metrics send) with the sample rows it carried.
+ *
+ * @example
+ * const { sends, metrics } = countingMetrics();
+ * const call = gateway(rules, { METRICS: metrics });
+ */
+export function countingMetrics() {
+  const sends: { shard: string; sample?: SampleSend }[] = [];
+  const real = testEnv.METRICS;
+  const metrics = {
+    getByName(name: string) {
+      const stub = real.getByName(name);
+      return {
+        add: (...args: Parameters<typeof stub.add>) => {
+          sends.push({ shard: name, sample: args[3] as SampleSend | undefined });
+          return stub.add(...args);
+        },
+        read: () => stub.read(),
+        trafficState: (now?: number) => stub.trafficState(now),
+        sampleRows: (domain: string, since: number, now: number, retentionMs: number) => stub.sampleRows(domain, since, now, retentionMs),
+      };
+    },
+    idFromName: (name: string) => real.idFromName(name),
+  } as unknown as Env["METRICS"];
+  return { sends, metrics };
+}

@@ -1,0 +1,59 @@
+// The rule advisor's traffic sample (docs/advisor.md, "Sample") under
+// `wrangler dev` with the bundled rules.json: traffic driven with a known
+// pattern appears in GET /__ratelimit/sample, in order, with its decisions,
+// and the client's address and API key only as digests.
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { digestValue } from "../../src/advisor/digest.ts";
+import { startDev } from "../browser/dev-server.mjs";
+
+// At least 32 characters, as ADMIN_TOKEN must be.
+const TOKEN = "dev-sample-test-token-0123456789abcdef";
+const IP = "198.51.100.23";
+const KEY = "devsample-SECRETKEY-8842";
+
+let dev;
+before(async () => {
+  dev = await startDev({ ADMIN_TOKEN: TOKEN, SAMPLE_KEY_RATE: "1" });
+});
+after(async () => {
+  await dev?.stop();
+});
+
+const sample = async (query) => {
+  const res = await fetch(`${dev.base}/__ratelimit/sample?${query}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+  return { status: res.status, type: res.headers.get("content-type"), text: await res.text() };
+};
+
+test("traffic with a known pattern appears in GET /__ratelimit/sample", async () => {
+  const started = Date.now();
+  // `GET /` is limited to 10 a minute per address ("demo"): 14 requests, 10 allowed then 4 refused.
+  const statuses = [];
+  for (let i = 0; i < 14; i++) statuses.push((await fetch(`${dev.base}/`, { headers: { "cf-connecting-ip": IP, "x-api-key": KEY } })).status);
+  assert.deepEqual(statuses, [...Array(10).fill(200), ...Array(4).fill(429)]);
+  for (let i = 0; i < 3; i++) assert.equal((await fetch(`${dev.base}/search`, { headers: { "cf-connecting-ip": IP, "x-api-key": KEY } })).status, 200);
+
+  const { status, type, text } = await sample(`domain=api&since=${started}`);
+  assert.equal(status, 200);
+  assert.equal(type, "application/x-ndjson");
+  assert.ok(!text.includes(IP) && !text.includes("SECRETKEY"), "a raw address or key in the sample");
+  const rows = text.trimEnd().split("\n").map((line) => JSON.parse(line));
+  const address = await digestValue(IP);
+  const key = await digestValue(KEY);
+  const mine = rows.filter((row) => row.descriptors.some((d) => d.entries.some((e) => e.value === address)));
+  assert.deepEqual(
+    mine.map((row) => `${row.route} ${row.decision}`),
+    [...Array(10).fill("GET / allowed"), ...Array(4).fill("GET / refused"), ...Array(3).fill("GET /search allowed")],
+  );
+  for (let i = 1; i < mine.length; i++) assert.ok(mine[i].t >= mine[i - 1].t, "rows out of order");
+  assert.ok(mine.every((row) => row.v === 1 && row.domain === "api" && row.cost === 1 && row.t >= started && row.t <= Date.now()));
+  // GET /'s descriptors in rule order: path + address ("demo" decided), the address alone, the API key.
+  assert.deepEqual(mine[13].descriptors, [
+    { entries: [{ key: "path", value: "/" }, { key: "remote_address", value: address }], sampled: true, limit: "demo", allowed: false },
+    { entries: [{ key: "remote_address", value: address }], sampled: true, limit: "per-ip", allowed: true },
+    { entries: [{ key: "api_key", value: key }], sampled: true, limit: mine[13].descriptors[2].limit, allowed: mine[13].descriptors[2].allowed },
+  ]);
+
+  assert.equal((await sample("domain=nowhere")).status, 400);
+  assert.equal((await sample("domain=api&since=soon")).status, 400);
+});
