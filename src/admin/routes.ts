@@ -13,6 +13,7 @@ import { handleJson } from "./json.ts";
 import { getMetrics } from "./metrics.ts";
 import { deleteRules, getRules, putRules } from "./rules.ts";
 import { getTraffic } from "./traffic.ts";
+import { ownSample, postReplay } from "./replay.ts";
 
 type Handler = (c: Context<{ Bindings: Env }>, isolate: Isolate) => Response | Promise<Response>;
 
@@ -31,6 +32,8 @@ export function adminRoutes(isolateOf: IsolateOf): Hono<{ Bindings: Env }> {
     // The dashboard's JSON (docs/dashboard.md); the page itself is a static asset.
     "/traffic": { GET: getTraffic },
     "/health": { GET: getHealth },
+    // The what-if panel (docs/advisor.md): the sample read through its own export, with the caller's token.
+    "/replay": { POST: (c, isolate) => postReplay(c, isolate, ownSample(admin, c)) },
   };
   const admin = new Hono<{ Bindings: Env }>();
   admin.use("*", requireAdminToken(isolateOf));

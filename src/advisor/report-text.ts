@@ -51,6 +51,7 @@ function limitLines(l: LimitReport): string[] {
   if (l.candidate !== undefined) lines.push(`  candidate refused ${figures(l.candidate)}`);
   if (l.top_keys.length > 0) lines.push(`  top keys: ${l.top_keys.map((k) => `${k.key} (${k.requests} requests, ${k.refusals} refused)`).join("; ")}`);
   const a = l.advice;
+  if (l.requests === 0) return [...lines, "  advice: no sampled request met it"];
   const flag = a.never_fires ? "NEVER FIRES; " : "";
   const suggestion =
     a.suggested_limit === null

@@ -3,10 +3,11 @@
  * rules, what it would have done to the sample, beside what the rules in
  * force do to the same sample, with advice.
  */
-import type { CompiledLimit } from "../rules/types.ts";
+import type { CompiledLimit, CompiledRules } from "../rules/types.ts";
 import { adviseLimit, type KeyArrivals, type LimitAdvice, roundPct } from "./advice.ts";
 import { candidateOf } from "./candidate.ts";
 import type { ReplayedDescriptor, ReplayRun } from "./replay.ts";
+import { limitsOf } from "./rule-limits.ts";
 
 /** How many keys `top_keys` lists. */
 export const TOP_KEYS = 5;
@@ -73,8 +74,13 @@ interface Tally {
  * const report = replayReport(replay(proposed, rows), replay(inForce, rows));
  * report.limits[0].refused_pct;
  */
-export function replayReport(proposed: ReplayRun, inForce: ReplayRun): ReplayReport {
+export function replayReport(proposed: ReplayRun, inForce: ReplayRun, rules?: CompiledRules): ReplayReport {
   const mine = tallies(proposed);
+  // Limits no sampled request met are listed too, with no traffic.
+  for (const { domain, limit, shadow } of rules === undefined ? [] : limitsOf(rules)) {
+    const id = tallyId(domain, limit.name);
+    if (!mine.has(id)) mine.set(id, newTally(limit, domain, shadow));
+  }
   const theirs = tallies(inForce);
   const limits = [...mine.values()].map((tally) => {
     const before = theirs.get(tallyId(tally.domain, tally.limit.name));
@@ -131,19 +137,7 @@ function tallies(run: ReplayRun): Map<string, Tally> {
     for (const { limit, allowed, candidate } of d.limits) {
       const id = tallyId(d.domain, limit.name);
       let tally = byLimit.get(id);
-      if (tally === undefined)
-        byLimit.set(
-          id,
-          (tally = {
-            limit,
-            domain: d.domain,
-            shadow: false,
-            requests: 0,
-            refusals: 0,
-            keys: new Map(),
-            candidate: { refusals: 0, keysRefused: new Set() },
-          }),
-        );
+      if (tally === undefined) byLimit.set(id, (tally = newTally(limit, d.domain, false)));
       tally.shadow ||= d.shadow;
       tally.requests += 1;
       if (!allowed) tally.refusals += 1;
@@ -155,6 +149,10 @@ function tallies(run: ReplayRun): Map<string, Tally> {
     }
   }
   return byLimit;
+}
+
+function newTally(limit: CompiledLimit, domain: string, shadow: boolean): Tally {
+  return { limit, domain, shadow, requests: 0, refusals: 0, keys: new Map(), candidate: { refusals: 0, keysRefused: new Set() } };
 }
 
 function arrive(keys: Map<string, KeyArrivals>, d: ReplayedDescriptor, allowed: boolean): void {
