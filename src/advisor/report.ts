@@ -74,14 +74,14 @@ interface Tally {
  * const report = replayReport(replay(proposed, rows), replay(inForce, rows));
  * report.limits[0].refused_pct;
  */
-export function replayReport(proposed: ReplayRun, inForce: ReplayRun, rules?: CompiledRules): ReplayReport {
-  const mine = tallies(proposed);
+export function replayReport(
+  proposed: ReplayRun,
+  inForce: ReplayRun,
+  rules?: { readonly proposed: CompiledRules; readonly inForce: CompiledRules },
+): ReplayReport {
   // Limits no sampled request met are listed too, with no traffic.
-  for (const { domain, limit, shadow } of rules === undefined ? [] : limitsOf(rules)) {
-    const id = tallyId(domain, limit.name);
-    if (!mine.has(id)) mine.set(id, newTally(limit, domain, shadow));
-  }
-  const theirs = tallies(inForce);
+  const mine = tallies(proposed, rules?.proposed);
+  const theirs = tallies(inForce, rules?.inForce);
   const limits = [...mine.values()].map((tally) => {
     const before = theirs.get(tallyId(tally.domain, tally.limit.name));
     const figures = figuresOf(tally);
@@ -103,8 +103,10 @@ export function replayReport(proposed: ReplayRun, inForce: ReplayRun, rules?: Co
     const candidate = { requests: tally.requests, refusals, refused_pct: pct(refusals, tally.requests), keys_refused: keysRefused.size };
     return { ...report, candidate };
   });
+  // Only domains the proposed rules have: the sample was read for those.
+  const domains = new Set(rules?.proposed.domains.keys() ?? [...mine.values()].map((t) => t.domain));
   const dropped = [...theirs.values()]
-    .filter((t) => !mine.has(tallyId(t.domain, t.limit.name)))
+    .filter((t) => domains.has(t.domain) && !mine.has(tallyId(t.domain, t.limit.name)))
     .map((t) => ({ domain: t.domain, name: t.limit.name, ...figuresOf(t) }));
   const before = new Map(inForce.decided.map((d) => [`${d.row}:${d.index}`, d.allowed]));
   let newlyRefused = 0;
@@ -131,8 +133,12 @@ function tallyId(domain: string, name: string): string {
   return `${domain}\u0000${name}`;
 }
 
-function tallies(run: ReplayRun): Map<string, Tally> {
+function tallies(run: ReplayRun, rules: CompiledRules | undefined): Map<string, Tally> {
   const byLimit = new Map<string, Tally>();
+  for (const { domain, limit, shadow } of rules === undefined ? [] : limitsOf(rules)) {
+    const id = tallyId(domain, limit.name);
+    if (!byLimit.has(id)) byLimit.set(id, newTally(limit, domain, shadow));
+  }
   for (const d of run.decided) {
     for (const { limit, allowed, candidate } of d.limits) {
       const id = tallyId(d.domain, limit.name);

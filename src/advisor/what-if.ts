@@ -16,5 +16,5 @@ import type { SampleRow } from "./sample-row.ts";
  */
 export async function whatIf(proposed: CompiledRules, inForce: CompiledRules, rows: readonly SampleRow[]): Promise<ReplayReport> {
   const [mine, theirs] = await Promise.all([replayRules(proposed), replayRules(inForce)]);
-  return replayReport(replay(mine, rows), replay(theirs, rows), proposed);
+  return replayReport(replay(mine, rows), replay(theirs, rows), { proposed, inForce });
 }

@@ -16,7 +16,7 @@ import { isolateContexts } from "../../src/context/isolate.ts";
 import { LiveRules } from "../../src/rules/live.ts";
 import { compiled, testEnv } from "../support/app.ts";
 import { drivenCounters, OBJECT_EPOCH } from "../support/driven-object.ts";
-import { auth, d, envoyApi } from "../support/envoy.ts";
+import { d, envoyApi } from "../support/envoy.ts";
 
 const suffix = `${Date.now()}`;
 const clock = { at: OBJECT_EPOCH + 7_200_000 };
