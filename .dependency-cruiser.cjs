@@ -15,6 +15,7 @@ const LAYERS = [
   ["limiter"], // plan, fold, summarize; the result as HTTP
   ["request", "edge"], // request → descriptors; the isolate side of the counters
   ["durable"], // CounterObject, its store, placement, protocol
+  ["advisor"], // the rule advisor: the sample replayed through compiled rules and the algorithms (docs/advisor.md)
   ["rules"], // compile, validate, match, live rules, RulesObject
   ["stored"], // every name and shape that outlives a deploy (docs/stored-formats.md)
   ["algorithms"], // pure algorithms
@@ -98,10 +99,10 @@ module.exports = {
     },
     {
       name: "tools-use-rules-only",
-      comment: "The Node command-line tools (rules:check, rules:import) use the rules compiler and nothing of the Worker's request path",
+      comment: "The Node command-line tools (rules:check, rules:import, rules:replay) use the rules compiler, the advisor's replay and nothing of the Worker's request path",
       severity: "error",
       from: { path: "^tools/" },
-      to: { path: "^src/", pathNot: "^src/(rules|algorithms)/" },
+      to: { path: "^src/", pathNot: "^src/(rules|algorithms|advisor)/" },
     },
     {
       name: "no-circular",
