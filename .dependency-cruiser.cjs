@@ -99,7 +99,7 @@ module.exports = {
     },
     {
       name: "tools-use-rules-only",
-      comment: "The Node command-line tools (rules:check, rules:import, rules:replay) use the rules compiler, the advisor's replay and nothing of the Worker's request path",
+      comment: "The Node command-line tools (rules:check, rules:import, rules:replay) use the rules compiler, the replay and nothing of the request path",
       severity: "error",
       from: { path: "^tools/" },
       to: { path: "^src/", pathNot: "^src/(rules|algorithms|advisor)/" },
