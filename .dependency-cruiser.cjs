@@ -12,7 +12,7 @@ const LAYERS = [
   ["admission"], // the one admission pipeline: decide, failure policy, metrics, answers
   ["context"], // the per-isolate context: settings, live rules, edge runtime, metrics recorder
   ["metrics"], // recorder, Prometheus text, MetricsObject
-  ["advisor"], // the rule advisor: the traffic sample's rows, digests and store (docs/advisor.md)
+  ["advisor"], // the rule advisor: the traffic sample's rows, digests and store; its replay through compiled rules and the algorithms (docs/advisor.md)
   ["limiter"], // plan, fold, summarize; the result as HTTP
   ["request", "edge", "identity"], // request → descriptors; the isolate side of the counters; verified tokens' claims
   ["durable"], // CounterObject, its store, placement, protocol
@@ -100,10 +100,10 @@ module.exports = {
     },
     {
       name: "tools-use-rules-only",
-      comment: "The Node command-line tools (rules:check, rules:import) use the rules compiler and nothing of the Worker's request path",
+      comment: "The Node command-line tools (rules:check, rules:import, rules:replay) use the rules compiler, the replay and nothing of the request path",
       severity: "error",
       from: { path: "^tools/" },
-      to: { path: "^src/", pathNot: "^src/(rules|algorithms)/" },
+      to: { path: "^src/", pathNot: "^src/(rules|algorithms|advisor)/" },
     },
     {
       name: "no-circular",

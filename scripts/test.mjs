@@ -93,6 +93,8 @@ if (extra.length === 0 && existsSync(browserTest)) {
     console.log(`> node --test ${browserTest} (the dashboard in ${chromium})`);
     process.env.CHROMIUM_PATH = chromium;
     nodeTests([browserTest]);
+    // The rule advisor's panels (docs/advisor.md), after: one wrangler dev at a time.
+    nodeTests([join("test", "browser", "whatif.test.mjs")]);
   } else if (process.env.CI === "true") {
     console.error("dashboard browser test: FAILED, no Chromium (install it: apt-get install -y chromium, or set CHROMIUM_PATH)");
     failed += 1;

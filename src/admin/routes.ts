@@ -15,6 +15,7 @@ import { deleteOverride, listOverrides, putOverride } from "./overrides.ts";
 import { deleteRules, getRules, putRules } from "./rules.ts";
 import { getSample } from "./sample.ts";
 import { getTraffic } from "./traffic.ts";
+import { ownSample, postReplay } from "./replay.ts";
 
 type Handler = (c: Context<{ Bindings: Env }>, isolate: Isolate) => Response | Promise<Response>;
 
@@ -36,6 +37,8 @@ export function adminRoutes(isolateOf: IsolateOf): Hono<{ Bindings: Env }> {
     "/overrides": { GET: listOverrides, PUT: putOverride, DELETE: deleteOverride },
     // The rule advisor's traffic sample as NDJSON (docs/advisor.md, "Sample").
     "/sample": { GET: getSample },
+    // The what-if panel (docs/advisor.md): the sample read through its own export, with the caller's token.
+    "/replay": { POST: (c, isolate) => postReplay(c, isolate, ownSample(admin, c)) },
   };
   const admin = new Hono<{ Bindings: Env }>();
   admin.use("*", requireAdminToken(isolateOf));

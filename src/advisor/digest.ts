@@ -26,3 +26,17 @@ export async function digestValue(value: string): Promise<string> {
   for (let i = 0; i < 8; i++) hex += hash[i].toString(16).padStart(2, "0");
   return `${prefix}~${hex}`;
 }
+
+const DIGEST_SHAPE = /~[0-9a-f]{16}$/;
+
+/**
+ * Whether a sampled value has a digest's shape (a raw value could too; the
+ * replay tries a raw match first).
+ *
+ * @example
+ * looksDigested("cu~0123456789abcdef"); // true
+ * looksDigested("/v1/items");           // false
+ */
+export function looksDigested(value: string): boolean {
+  return value.length <= 4 * 2 + 1 + 16 && DIGEST_SHAPE.test(value);
+}

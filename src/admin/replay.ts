@@ -1,0 +1,64 @@
+/**
+ * `POST /__ratelimit/replay`: the dashboard's what-if panel
+ * (docs/advisor.md, "What-if panel"). The body is a rules document; the
+ * answer is the replay report of those rules against the traffic sample,
+ * beside the rules in force. Invalid rules: 400 with every `{ path,
+ * message }`, as `PUT /__ratelimit/rules` and `rules:check` give them.
+ */
+import type { Context, Hono } from "hono";
+import type { Env } from "../config.ts";
+import type { Isolate } from "../context/isolate.ts";
+import { httpSample, SampleUnreadableError } from "../advisor/http-sample.ts";
+import { inClockOrder, type SampleRow } from "../advisor/sample-row.ts";
+import type { SampleSource } from "../advisor/sample-source.ts";
+import { whatIf } from "../advisor/what-if.ts";
+import { BodyTooLargeError, readBodyText } from "../http/body.ts";
+import { deferOf } from "../http/defer.ts";
+import { problem } from "../http/problem.ts";
+import { compileRulesText } from "../rules/index.ts";
+import { MAX_RULES_BODY_BYTES } from "./rules.ts";
+
+type C = Context<{ Bindings: Env }>;
+
+/**
+ * Replay the posted rules against `source`'s sample.
+ *
+ * @example
+ * admin.post("/replay", (c) => postReplay(c, isolateOf(c.env), fixedSample(rows)));
+ */
+export async function postReplay(c: C, isolate: Isolate, source: SampleSource): Promise<Response> {
+  let text: string;
+  try {
+    text = await readBodyText(c.req.raw, MAX_RULES_BODY_BYTES);
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) return problem(413, "Payload Too Large", `${error.message}.`);
+    throw error;
+  }
+  const proposed = compileRulesText(text, { source: "rules" });
+  if (!proposed.ok) {
+    const n = proposed.errors.length;
+    return problem(400, "Bad Request", `The proposed rules are invalid (${n} error${n === 1 ? "" : "s"}).`, { errors: proposed.errors });
+  }
+  const inForce = await isolate.currentRules(deferOf(c));
+  const rows: SampleRow[] = [];
+  try {
+    for (const domain of proposed.rules.domains.keys()) rows.push(...(await source.rows(domain)));
+  } catch (error) {
+    if (error instanceof SampleUnreadableError) return problem(502, "Bad Gateway", `${error.message}.`);
+    throw error;
+  }
+  const report = await whatIf(proposed.rules, inForce, inClockOrder(rows));
+  return Response.json({ sample_rows: rows.length, ...report }, { headers: { "cache-control": "no-store" } });
+}
+
+/**
+ * The Worker's own sample, read through its export (`GET /__ratelimit/sample`)
+ * with the caller's token: the replay needs nothing of the store behind it.
+ *
+ * @example
+ * admin.post("/replay", (c) => postReplay(c, isolateOf(c.env), ownSample(admin, c)));
+ */
+export function ownSample(admin: Hono<{ Bindings: Env }>, c: C): SampleSource {
+  const headers = { authorization: c.req.header("authorization") ?? "" };
+  return httpSample(async (path) => admin.request(`http://self${path}`, { headers }, c.env, c.executionCtx));
+}
