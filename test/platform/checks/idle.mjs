@@ -59,7 +59,10 @@ export async function idleChecks({ port, log = () => {} }) {
   return [
     {
       check: `idle: regional object of a relayed global key, ${IDLE_MS / 1000} s without traffic: evicted, no alarm left`,
-      measured: before.regional === undefined ? "no regional object was used" : `${evicted(before.regional, after.regional) ? "evicted" : "still awake"}, alarm ${alarmText(after.regional?.alarmAt ?? null)}`,
+      measured:
+        before.regional === undefined
+          ? "no regional object was used"
+          : `${evicted(before.regional, after.regional) ? "evicted" : "still awake"}, alarm ${alarmText(after.regional?.alarmAt ?? null)}`,
       bound: "evicted, alarm none",
       pass: evicted(before.regional, after.regional) && after.regional.alarmAt === null,
     },
