@@ -47,10 +47,12 @@ function get(agent, port, path, key) {
   return new Promise((resolve) => {
     const req = request({ host: "127.0.0.1", port, path, agent, headers: { "x-api-key": key, [CF_HEADER]: FRANKFURT } }, (res) => {
       res.resume();
-      res.on("end", () => resolve(res.statusCode));
-      res.on("error", () => resolve(0));
+      // The status, and how it was decided (e.g. "200 local": FAILURE_MODE answered because the objects did not in time).
+      const decision = res.headers["x-ratelimit-decision"];
+      res.on("end", () => resolve(decision ? `${res.statusCode} ${decision}` : String(res.statusCode)));
+      res.on("error", () => resolve("failed"));
     });
-    req.on("error", () => resolve(0));
+    req.on("error", () => resolve("failed"));
     req.end();
   });
 }

@@ -13,7 +13,8 @@
  *   developers.cloudflare.com/workers/platform/limits (Standard usage model;
  *   Free: 100,000 requests a day, 10 ms CPU per invocation);
  * - developers.cloudflare.com/queues/platform/pricing (an operation is a
- *   write, read or delete of up to 64 KB).
+ *   write, read or delete of up to 64 KB: a delivered message is about 3;
+ *   Free: 10,000 a day).
  *
  * USD. `paid` prices are past the included monthly amounts (`included`);
  * Workers Paid is at least $5 a month.
@@ -57,6 +58,7 @@ export const PRICES = {
       gbSeconds: 13_000,
       rowsRead: 5_000_000,
       rowsWritten: 100_000,
+      queueOperations: 10_000,
     },
     cpuMsPerInvocation: 10,
     storageGb: 5,
