@@ -90,38 +90,37 @@ async function runScenario({ floodgate, workDir, scenario, edges, inFlight, seco
   }
 }
 
+/** Warm every isolate up, then load and wait; what the objects and the process did meanwhile. */
 async function loadAndCount({ server, portList, agents, scenario, run, inFlight, seconds, clients }) {
-  {
-    // Every isolate compiles the bundle on its first request: one each, before anything is counted, on a path no counter
-    // object takes part in (so no object's alarm of the warm-up falls in the count); its first metrics send goes at once.
-    await Promise.all(portList.map((port, e) => get(agents[e], port, WARM_PATH, `warm-${run}-${e}`)));
-    await sleep(500);
-    const before = await tallyOf(portList[0]);
-    const ticksBefore = processCpuTicks(server.pid);
-    const statuses = {};
-    let requests = 0;
-    // For `seconds`, or longer (at most MAX_LOAD_FACTOR times) until MIN_REQUESTS were answered: a slow machine still gives
-    // every key recurring (per-client keys) and per-request figures not made of a handful of requests.
-    const startedAt = Date.now();
-    const going = () => Date.now() - startedAt < seconds * 1000 || (answered < MIN_REQUESTS && Date.now() - startedAt < seconds * 1000 * MAX_LOAD_FACTOR);
-    let answered = 0;
-    await Promise.all(
-      portList.flatMap((port, e) =>
-        Array.from({ length: inFlight }, async () => {
-          while (going()) {
-            const status = await get(agents[e], port, scenario.path, scenario.key(requests++, run, clients));
-            answered += 1;
-            statuses[status] = (statuses[status] ?? 0) + 1;
-          }
-        }),
-      ),
-    );
-    const loadSeconds = (Date.now() - startedAt) / 1000;
-    await sleep(SETTLE_MS);
-    const cpuMs = ((processCpuTicks(server.pid) - ticksBefore) / TICKS_PER_SECOND) * 1000;
-    const byClass = delta(before, await tallyOf(portList[0]));
-    return { requests, statuses, loadSeconds, rps: requests / loadSeconds, cpuMs, byClass, server };
-  }
+  // Every isolate compiles the bundle on its first request: one each, before anything is counted, on a path no counter
+  // object takes part in (so no object's alarm of the warm-up falls in the count); its first metrics send goes at once.
+  await Promise.all(portList.map((port, e) => get(agents[e], port, WARM_PATH, `warm-${run}-${e}`)));
+  await sleep(500);
+  const before = await tallyOf(portList[0]);
+  const ticksBefore = processCpuTicks(server.pid);
+  const statuses = {};
+  let requests = 0;
+  // For `seconds`, or longer (at most MAX_LOAD_FACTOR times) until MIN_REQUESTS were answered: a slow machine still gives
+  // every key recurring (per-client keys) and per-request figures not made of a handful of requests.
+  const startedAt = Date.now();
+  const going = () => Date.now() - startedAt < seconds * 1000 || (answered < MIN_REQUESTS && Date.now() - startedAt < seconds * 1000 * MAX_LOAD_FACTOR);
+  let answered = 0;
+  await Promise.all(
+    portList.flatMap((port, e) =>
+      Array.from({ length: inFlight }, async () => {
+        while (going()) {
+          const status = await get(agents[e], port, scenario.path, scenario.key(requests++, run, clients));
+          answered += 1;
+          statuses[status] = (statuses[status] ?? 0) + 1;
+        }
+      }),
+    ),
+  );
+  const loadSeconds = (Date.now() - startedAt) / 1000;
+  await sleep(SETTLE_MS);
+  const cpuMs = ((processCpuTicks(server.pid) - ticksBefore) / TICKS_PER_SECOND) * 1000;
+  const byClass = delta(before, await tallyOf(portList[0]));
+  return { requests, statuses, loadSeconds, rps: requests / loadSeconds, cpuMs, byClass, server };
 }
 
 /** Per request: what a gateway request used, summed over classes; and the $ and Free figures. */
