@@ -15,6 +15,8 @@
  *   npm run bench -- --quick       smoke run (~3 min): 8 scenarios, 1 round of 1 s, small traces, the mixed pass, a small geography
  *   npm run bench -- --mixed       also with --only: every scenario alone and then mixed in one long-lived workerd (full and quick runs always)
  *   npm run bench -- --geo         the simulated geography alone (bench/lib/geography.mjs; --skip-geo leaves it out)
+ *   npm run bench -- --cost        what a deployment costs alone: every object class's requests, rows and active time for per-client
+ *                                  keys, a hot key and a key scan, in $ per million (bench/lib/object-costs.mjs; --skip-cost leaves it out)
  *   options: --rounds N  --duration S  --connections C  --only id,id  --client wrk|autocannon
  *            --skip-load  --skip-accuracy  --skip-memory  --skip-overshoot  --skip-scan  --scan-keys N  --scan-rows hour,minute,hour-4k  --profile <scenario id>
  *            --edges N,N (the overshoot's isolate counts; default 1,2,4,8,16,32,64, --quick 2)
@@ -31,6 +33,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { replayAccuracy } from "./lib/accuracy.mjs";
 import { costOf, printCost, settledUsage, settles, usageDelta } from "./lib/cost.mjs";
+import { measureObjectCosts, printObjectCosts } from "./lib/object-costs.mjs";
 import { measureScan, printScan } from "./lib/scan.mjs";
 import { mixedTargets, oneProcess, printMixed, sideBySide } from "./lib/mixed.mjs";
 import { EDGE_COUNTS, measureOvershoot, printOvershoot } from "./lib/overshoot.mjs";
@@ -366,17 +369,21 @@ async function main() {
 
   // --geo: the geography alone; otherwise it runs in full and quick runs (not with --only or --profile) unless --skip-geo.
   const geoAlone = flag("geo");
-  const geo = geoAlone || (!only && !profileScenario && !flag("skip-geo"));
-  const loads = !geoAlone && (!flag("skip-load") || profileScenario);
-  const overshoot = !geoAlone && !profileScenario && !flag("skip-overshoot");
-  const scan = !geoAlone && !profileScenario && !flag("skip-scan");
+  // --cost: the object costs alone; otherwise, as the geography, in full and quick runs unless --skip-cost.
+  const costAlone = flag("cost");
+  const alone = geoAlone || costAlone;
+  const geo = geoAlone || (!costAlone && !only && !profileScenario && !flag("skip-geo"));
+  const objectCosts = costAlone || (!geoAlone && !only && !profileScenario && !flag("skip-cost"));
+  const loads = !alone && (!flag("skip-load") || profileScenario);
+  const overshoot = !alone && !profileScenario && !flag("skip-overshoot");
+  const scan = !alone && !profileScenario && !flag("skip-scan");
   // Every workerd the run stopped, with the runtime warnings its log holds: said at once when there are any, and tallied at the end.
   const stopped = [];
   const noteStopped = (id, warnings) => {
     stopped.push({ workerd: id, ...warnings });
     if (warnings.total > 0) log(`WARNING: workerd of ${id} logged runtime warnings: ${warningCounts(warnings)}\n${warningLines(warnings).join("\n")}`);
   };
-  if (loads || overshoot || scan || geo) {
+  if (loads || overshoot || scan || geo || objectCosts) {
     checkBenchRules(SCENARIOS);
     rmSync(work, { recursive: true, force: true });
     log("building floodgate, origin, bare, peer and probe workers (wrangler deploy --dry-run)");
@@ -470,10 +477,16 @@ async function main() {
       noteStopped("scan", runtimeWarnings);
     }
     if (geo) results.geography = await measureGeography({ built, workDir: join(work, "geography"), quick, log, noteStopped });
+    if (objectCosts) {
+      log("cost: per-client keys, a hot key and a key scan from FRA, every object class counted (bench/lib/object-costs.mjs)");
+      const costStart = Date.now();
+      results.objectCosts = await measureObjectCosts({ floodgate: built.floodgate, workDir: join(work, "cost"), quick, log, noteStopped });
+      results.objectCosts.elapsedSeconds = Math.round((Date.now() - costStart) / 1000);
+    }
   }
   results.runtimeWarnings = tallyWarnings(stopped);
 
-  if (!geoAlone && !flag("skip-accuracy")) {
+  if (!alone && !flag("skip-accuracy")) {
     log("accuracy: replaying the seeded traces through every algorithm and the exact oracle");
     const spec = { limit: 100, windowMs: 60_000 };
     const scale = quick ? 0.1 : 1;
@@ -487,7 +500,7 @@ async function main() {
     ];
   }
 
-  if (!geoAlone && !flag("skip-memory")) {
+  if (!alone && !flag("skip-memory")) {
     log("memory: state per key, in the V8 heap and in SQLite");
     const child = spawnSync(
       process.execPath,
@@ -502,7 +515,7 @@ async function main() {
   // Every run keeps its full raw document under the ignored bench/runs/.
   // Only a full run replaces the summary and chart bench/README.md shows; a quick
   // or partial run writes them beside the build, under the ignored bench/.work/.
-  const full = !quick && !only && !geoAlone && !argv.some((a) => a.startsWith("--skip-"));
+  const full = !quick && !only && !alone && !argv.some((a) => a.startsWith("--skip-"));
   const runs = join(root, "bench", "runs");
   mkdirSync(runs, { recursive: true });
   const raw = join(runs, `${results.generatedAt.replace(/[:.]/g, "-")}${full ? "" : "-partial"}.json`);
@@ -517,6 +530,7 @@ async function main() {
   if (results.scenarios) console.log(`\n${printCost(results)}`);
   if (results.scan) console.log(`\n${printScan(results.scan)}`);
   if (results.geography) console.log(`\n${printGeography(results.geography)}`);
+  if (results.objectCosts) console.log(`\n${printObjectCosts(results.objectCosts)}`);
   // Last before the paths, where it cannot scroll by unseen: the run does not fail on warnings, but says so.
   console.log(`\n${printWarnings(results.runtimeWarnings)}\n`);
   const shown = (f) => f.slice(root.length + 1);

@@ -3,21 +3,19 @@
  * scenario (counted by the bench build's tally, bench/workers/usage.ts), and
  * what a million such requests cost at Cloudflare's published prices.
  *
- * Prices (USD, Workers Paid, beyond the included amounts), as published on
- * developers.cloudflare.com/workers/platform/pricing and
- * developers.cloudflare.com/durable-objects/platform/pricing, read 2026-11-24:
- * Worker requests $0.30/M; Durable Object requests $0.15/M (each RPC call
- * and each alarm is one); SQLite rows read $0.001/M, rows written $1.00/M;
- * duration $12.50/M GB-s at 128 MB per active object.
+ * Prices: Workers Paid past the included amounts, from lib/prices.mjs
+ * (where they are written once, with the pages and the date read).
  */
+import { PRICES as PUBLISHED } from "./prices.mjs";
+
 export const PRICES = {
-  asOf: "2026-11-24",
-  workerRequestPerM: 0.3,
-  objectRequestPerM: 0.15,
-  rowsReadPerM: 0.001,
-  rowsWrittenPerM: 1.0,
-  gbSecondPerM: 12.5,
-  objectGb: 0.128,
+  asOf: PUBLISHED.readOn,
+  workerRequestPerM: PUBLISHED.paid.perMillion.workerRequests,
+  objectRequestPerM: PUBLISHED.paid.perMillion.objectRequests,
+  rowsReadPerM: PUBLISHED.paid.perMillion.rowsRead,
+  rowsWrittenPerM: PUBLISHED.paid.perMillion.rowsWritten,
+  gbSecondPerM: PUBLISHED.paid.perMillion.gbSeconds,
+  objectGb: PUBLISHED.objectGb,
 };
 
 /**
@@ -145,7 +143,7 @@ export function printCost(results) {
   }
   if (rows.length === 0) return "";
   const lines = [
-    `Cost per request (counted in this run; prices of ${PRICES.asOf}: bench/lib/cost.mjs):`,
+    `Cost per request (counted in this run; prices read ${PRICES.asOf}: bench/lib/prices.mjs):`,
     "",
     "| scenario | object calls / request | rows written / 1,000 req | rows read / 1,000 req | alarms / 1,000 req | $ per 1M requests | peer $ per 1M (1 call + 1 row per request) |",
     "| --- | --- | --- | --- | --- | --- | --- |",

@@ -18,11 +18,11 @@
  * stopped, to see that its view agrees with the object's count
  * (convergence).
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { Agent, request } from "node:http";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { seededRandom, seedOf } from "./random.mjs";
-import { capnpText, freePorts, startWorkerd } from "./workerd.mjs";
+import { startWorkerd, writeConfig } from "./workerd.mjs";
 
 const RULES = new URL("../rules/bench.json", import.meta.url);
 
@@ -278,36 +278,6 @@ function get(agent, port, path, key) {
   });
 }
 
-const text = capnpText;
-
-/**
- * Cap'n Proto text for edge `n`. Edge 1 declares the Durable Object
- * namespaces; the others bind the same ones with `serviceName = "edge-1"`
- * (workerd.capnp, DurableObjectNamespaceDesignator), so every edge reaches
- * the same objects while keeping its own isolate.
- */
-function edgeConfig(n, worker, configDir) {
-  const modules = worker.modules.map((m) => `(name = ${text(m)}, esModule = embed ${text(relative(configDir, join(worker.dir, m)))})`);
-  const home = n === 1 ? "" : `, serviceName = "edge-1"`;
-  const bindings = [
-    ...Object.entries({ ...worker.vars, ...VARS }).map(([name, value]) => `(name = ${text(name)}, text = ${text(value)})`),
-    ...worker.durableObjects.map((d) => `(name = ${text(d.binding)}, durableObjectNamespace = (className = ${text(d.className)}${home}))`),
-  ];
-  const classes = [...new Set(worker.durableObjects.map((d) => d.className))];
-  const namespaces = classes.map((c) => `(className = ${text(c)}, uniqueKey = ${text(`overshoot-${c}`)}, enableSql = ${worker.sqliteClasses.has(c)})`);
-  return [
-    `const edge${n}Worker :Workerd.Worker = (`,
-    `  modules = [${modules.join(", ")}],`,
-    `  compatibilityDate = ${text(worker.compatibilityDate)},`,
-    `  compatibilityFlags = [${worker.compatibilityFlags.map(text).join(", ")}],`,
-    `  bindings = [${bindings.join(", ")}],`,
-    ...(n === 1 && classes.length > 0 ? [`  durableObjectNamespaces = [${namespaces.join(", ")}],`, `  durableObjectStorage = (localDisk = "do-disk"),`] : []),
-    // Nothing here calls out (no ORIGIN_URL: allowed requests get the echo); keep any stray fetch on this machine.
-    `  globalOutbound = "loopback-only",`,
-    `);`,
-  ].join("\n");
-}
-
 /**
  * Write the config of `edges` edges into `dir` and return its path and the
  * port of each edge ("edge-1" → port, in order).
@@ -316,26 +286,8 @@ function edgeConfig(n, worker, configDir) {
  * const { path, ports } = await writeOvershootConfig(workDir, built.floodgate, 4, join(workDir, "storage"));
  */
 export async function writeOvershootConfig(dir, worker, edges, storageDir) {
-  mkdirSync(dir, { recursive: true });
-  mkdirSync(storageDir, { recursive: true });
   const ids = Array.from({ length: edges }, (_, i) => `edge-${i + 1}`);
-  const free = await freePorts(edges);
-  const ports = Object.fromEntries(ids.map((id, i) => [id, free[i]]));
-  const lines = [
-    `using Workerd = import "/workerd/workerd.capnp";`,
-    `const config :Workerd.Config = (`,
-    `  services = [`,
-    ...ids.map((id, i) => `    (name = ${text(id)}, worker = .edge${i + 1}Worker),`),
-    `    (name = "do-disk", disk = (path = ${text(storageDir)}, writable = true)),`,
-    `    (name = "loopback-only", network = (allow = ["local"])),`,
-    `  ],`,
-    `  sockets = [`,
-    ...ids.map((id) => `    (name = ${text(id)}, address = ${text(`127.0.0.1:${ports[id]}`)}, http = (), service = ${text(id)}),`),
-    `  ],`,
-    `);`,
-    ...ids.map((_, i) => edgeConfig(i + 1, worker, dir)),
-  ];
-  const path = join(dir, "overshoot.capnp");
-  writeFileSync(path, `${lines.join("\n")}\n`);
-  return { path, ports };
+  // Edge 1 declares the objects; the others bind the same ones (objectsFrom), so every edge keeps its own isolate.
+  const services = Object.fromEntries(ids.map((id, i) => [id, { worker, vars: VARS, ...(i > 0 ? { objectsFrom: ids[0] } : {}) }]));
+  return writeConfig(dir, services, storageDir, { file: "overshoot.capnp" });
 }

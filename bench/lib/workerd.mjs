@@ -122,11 +122,14 @@ function workerConfig(id, worker, configDir, vars, objectsFrom) {
  * With `ports` (taken beforehand, covering these services and any others
  * their vars name, as when each workerd of a set serves one service), those
  * are used; `file` names the config in `dir` (one per workerd of a set).
+ * With `cfBlobHeader`, every socket reads `request.cf` from that request
+ * header (workerd.capnp, HttpOptions), so a request can arrive as from a
+ * Cloudflare location.
  *
  * @example
  * const { path, ports } = await writeConfig(dir, { bare: { worker: built.bare, vars: {} } }, storageDir);
  */
-export async function writeConfig(dir, services, storageDir, { ports: given, file = "bench.capnp" } = {}) {
+export async function writeConfig(dir, services, storageDir, { ports: given, file = "bench.capnp", cfBlobHeader } = {}) {
   mkdirSync(dir, { recursive: true });
   mkdirSync(storageDir, { recursive: true });
   const ids = Object.keys(services);
@@ -140,7 +143,10 @@ export async function writeConfig(dir, services, storageDir, { ports: given, fil
     `    (name = "loopback-only", network = (allow = ["local"])),`,
     `  ],`,
     `  sockets = [`,
-    ...Object.keys(services).map((id) => `    (name = ${text(id)}, address = ${text(`127.0.0.1:${ports[id]}`)}, http = (), service = ${text(id)}),`),
+    ...Object.keys(services).map(
+      (id) =>
+        `    (name = ${text(id)}, address = ${text(`127.0.0.1:${ports[id]}`)}, http = (${cfBlobHeader ? `cfBlobHeader = ${text(cfBlobHeader)}` : ""}), service = ${text(id)}),`,
+    ),
     `  ],`,
     `);`,
     ...Object.entries(services).map(([id, s]) => workerConfig(id, s.worker, dir, (typeof s.vars === "function" ? s.vars(ports) : s.vars) ?? {}, s.objectsFrom)),

@@ -8,6 +8,8 @@
  *
  * `GET /__bench/usage` answers the counter objects' tally for the cost model,
  * and what the simulated distance's calls really waited (round-trip.ts);
+ * `GET /__bench/objects` every object class's requests, rows and active
+ * time (object-tally.ts);
  * `POST /__bench/scan` drives the memory scan (bench/workers/scan.ts).
  * Bench-only variables: `BENCH_RTT_MS`, a one-way delay put before and after
  * every call to a counter object, as if the objects lived that far away
@@ -26,10 +28,18 @@ import { type GeoEnv, inPlanetRegion, PlanetCounterObject, planetTally } from ".
 import { simulatedRoundTrips, withRoundTrip } from "./round-trip.ts";
 import { scanSlice } from "./scan.ts";
 import { usageResponse } from "./usage.ts";
+import { counted, objectTally } from "./object-tally.ts";
+import { MetricsObject as Metrics } from "../../src/metrics/metrics-object.ts";
+import { QueueStatusObject as QueueStatus } from "../../src/queue/status-object.ts";
+import { RulesObject as Rules } from "../../src/rules/rules-object.ts";
 
 export * from "../../src/worker.ts";
-// The same class, counted for the cost model (bench/README.md, "Cost"), and on the simulated planet when its service has a BENCH_REGION.
-export { PlanetCounterObject as CounterObject };
+// The same classes, counted for the cost model (bench/README.md, "Cost" and "What a deployment costs"; object-tally.ts),
+// the counter object also on the simulated planet when its service has a BENCH_REGION.
+export const CounterObject = counted(PlanetCounterObject, (ctx) => (ctx.id.name?.includes("@") ? "CounterObject (regional)" : "CounterObject"));
+export const RulesObject = counted(Rules, () => "RulesObject");
+export const MetricsObject = counted(Metrics, () => "MetricsObject");
+export const QueueStatusObject = counted(QueueStatus, () => "QueueStatusObject");
 
 /**
  * The compiled bench rules, once per isolate (as `bundledRules` does).
@@ -49,6 +59,7 @@ export default {
     if (request.url.includes("/__bench/")) {
       const url = new URL(request.url);
       if (url.pathname === "/__bench/usage") return usageResponse(simulatedRoundTrips());
+      if (url.pathname === "/__bench/objects") return objectTally();
       if (url.pathname === "/__bench/scan") return scanSlice(url, env);
       if (url.pathname === "/__bench/geo") return planetTally();
     }

@@ -7,10 +7,10 @@
 // as several services (each its own isolate, all on the same counter
 // objects), then: (a) evictions, (b) object calls failing overloaded, reset
 // or unreachable at a rate, (c) bursts with and without request.cf, (d) one
-// hot key through many isolates. Prints a table (check, measured, bound,
+// hot key through many isolates, (e) idle objects evicted (none kept awake). Prints a table (check, measured, bound,
 // pass) and exits 1 on any failure. Only 127.0.0.1 is contacted.
 //
-// Options: --isolates E (default 64) · --only eviction,faults,bursts,isolates ·
+// Options: --isolates E (default 64) · --only eviction,idle,faults,bursts,isolates ·
 // --keep (leave the build, config, log and storage in place; their folder is printed).
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -22,6 +22,7 @@ import { startWorkerd } from "../../bench/lib/workerd.mjs";
 import { BURST_SERVICES, burstChecks } from "./checks/bursts.mjs";
 import { evictionCheck } from "./checks/eviction.mjs";
 import { FAULT_SERVICES, faultChecks } from "./checks/faults.mjs";
+import { idleChecks } from "./checks/idle.mjs";
 import { edgeServices, isolateChecks } from "./checks/isolates.mjs";
 import { writePlatformConfig } from "./lib/config.mjs";
 import { closeConnections } from "./lib/traffic.mjs";
@@ -30,12 +31,12 @@ process.env.WRANGLER_SEND_METRICS = "false";
 const { values: options } = parseArgs({
   options: {
     isolates: { type: "string", default: "64" },
-    only: { type: "string", default: "eviction,faults,bursts,isolates" },
+    only: { type: "string", default: "eviction,idle,faults,bursts,isolates" },
     keep: { type: "boolean", default: false },
   },
 });
 const edges = Number(options.isolates);
-const CHECKS = ["eviction", "faults", "bursts", "isolates"];
+const CHECKS = ["eviction", "idle", "faults", "bursts", "isolates"];
 const only = new Set(options.only.split(","));
 for (const name of only) if (!CHECKS.includes(name)) throw new Error(`--only takes ${CHECKS.join(", ")}, not ${name}`);
 if (!(Number.isInteger(edges) && edges >= 1 && edges <= 128)) throw new Error(`--isolates must be 1-128, not ${options.isolates}`);
@@ -59,11 +60,15 @@ try {
   const evictions = Promise.all((only.has("eviction") ? ["idle", "abort"] : []).map((mode) => evictionCheck({ port: ports.home, mode, log })))
     .then((r) => r.flat())
     .catch((error) => [{ check: "eviction: the run itself", measured: String(error.message ?? error).split("\n")[0], bound: "no error", pass: false }]);
+  // Idle objects sleeping: a wait too, on objects of their own (domain platform-idle).
+  const idle = (only.has("idle") ? idleChecks({ port: ports.home, log }) : Promise.resolve([])).catch((error) => [
+    { check: "idle: the run itself", measured: String(error.message ?? error).split("\n")[0], bound: "no error", pass: false },
+  ]);
   const others = [];
   if (only.has("faults")) others.push(...(await faultChecks({ ports, failureMode: platform.vars.FAILURE_MODE ?? "(unset)", log })));
   if (only.has("bursts")) others.push(...(await burstChecks({ port: ports.bursts, log })));
   if (only.has("isolates")) others.push(...(await isolateChecks({ ports, edges, log })));
-  rows.push(...(await evictions), ...others);
+  rows.push(...(await evictions), ...(await idle), ...others);
 } catch (error) {
   console.error(error);
   rows.push({ check: "the run itself", measured: String(error.message ?? error).split("\n")[0], bound: "no error", pass: false });
