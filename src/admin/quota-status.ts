@@ -20,6 +20,7 @@ import { problem } from "../http/problem.ts";
 import type { PolicyOutcome } from "../limiter/types.ts";
 import { InvalidClientIpError } from "../request/client-ip.ts";
 import { RequestCostError } from "../request/cost.ts";
+import { readsClaims, requestClaims } from "../identity/claims.ts";
 import { DuplicateValueError, requestDescriptors } from "../request/descriptors.ts";
 import { requestRegion } from "../request/location.ts";
 import type { DomainDescriptors } from "../rules/types.ts";
@@ -66,7 +67,10 @@ export async function quotaStatus<E extends { Bindings: Env }>(c: Context<E>, is
     const refused = await limitReads(isolate, sent, defer);
     if (refused) return refused;
     const pending = isolate.currentRules(defer);
-    descriptors = requestDescriptors(pending instanceof Promise ? await pending : pending, asked, settings);
+    const rules = pending instanceof Promise ? await pending : pending;
+    // A token's claims key the caller's own counters exactly as on a real request (docs/rules.md, "Verified identity (jwt)").
+    const claims = readsClaims(rules) ? await requestClaims(rules, asked, isolate.env, isolate.now()) : undefined;
+    descriptors = requestDescriptors(rules, asked, claims === undefined ? settings : { ...settings, claims });
   } catch (error) {
     if (error instanceof InvalidClientIpError || error instanceof DuplicateValueError || error instanceof RequestCostError)
       return problem(400, "Bad Request", error.message);
