@@ -4,13 +4,15 @@
  * without asking the object. Exact, because a rejected request consumes
  * nothing and time only frees quota: nothing another isolate does can make
  * the request fit before T. (An admin counter reset or a rules change can;
- * rules changes give limits new ids and so new cache keys, and a reset is
- * seen by an isolate at the latest when its cached block expires.)
+ * rules changes give limits new ids and so new cache keys. A reset is seen
+ * by every isolate within `BLOCK_CACHE_HOLD_MS`: a longer block, such as a
+ * penalty's, is asked of the object again after that hold, its Retry-After
+ * still the object's.)
  */
 import type { CounterVerdict } from "../durable/protocol.ts";
 
 interface Block {
-  /** Local-clock instant before which the object would certainly reject (when the request was sent + retry-after). */
+  /** Local-clock instant until which this isolate answers for the object: when the request was sent + retry-after, at most the hold. */
   readonly blockedUntil: number;
   /** Local-clock instant at which the object certainly allows again (when the answer arrived + retry-after), for Retry-After. */
   readonly allowedBy: number;
@@ -20,6 +22,13 @@ interface Block {
   /** Bytes it takes with its key (see `blockBytes`). */
   readonly weight: number;
 }
+
+/**
+ * The longest an isolate answers a block without asking its object again:
+ * the bound on how long an admin reset elsewhere goes unseen here
+ * (docs/precount.md, "Certain-block cache").
+ */
+export const BLOCK_CACHE_HOLD_MS = 60_000;
 
 /**
  * Default bytes of blocks remembered per isolate (about 9,000 blocks of
@@ -82,7 +91,7 @@ export class BlockCache {
     const weight = blockBytes(key, verdict);
     // A block heavier than the whole cache (every block, with a cache of 0 bytes: the cache off) is not kept.
     if (weight > this.capacity) return;
-    this.blocks.set(key, { blockedUntil: sentAt + wait, allowedBy: receivedAt + wait, verdict, receivedAt, weight });
+    this.blocks.set(key, { blockedUntil: sentAt + Math.min(wait, BLOCK_CACHE_HOLD_MS), allowedBy: receivedAt + wait, verdict, receivedAt, weight });
     this.held += weight;
     for (const oldest of this.blocks.keys()) {
       if (this.held <= this.capacity || oldest === key) break;
@@ -119,7 +128,7 @@ export class BlockCache {
 
   /**
    * Drop every cached block of a counter key (after an admin reset in this
-   * isolate; other isolates drop theirs when the block expires).
+   * isolate; other isolates ask the object again within the hold).
    *
    * @example
    * cache.forget(counterKey);

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Env } from "../../src/config.ts";
 import type { CounterVerdict, LimitCall } from "../../src/durable/protocol.ts";
-import { BLOCK_CACHE_BYTES, BlockCache } from "../../src/edge/block-cache.ts";
+import { BLOCK_CACHE_BYTES, BLOCK_CACHE_HOLD_MS, BlockCache } from "../../src/edge/block-cache.ts";
 import { PrecountTable } from "../../src/edge/precount.ts";
 import { EdgeRuntime } from "../../src/edge/runtime.ts";
 import { drivenTime } from "../support/driven-time.ts";
@@ -42,6 +42,14 @@ describe("certain-block cache", () => {
     expect(cached.decisions[0].remaining).toBe(7);
     expect(cache.lookup("k", 899)).toBeDefined();
     expect(cache.lookup("k", 900)).toBeUndefined();
+  });
+
+  it("answers a long block for the hold only, then asks the object again; Retry-After stays the object's", () => {
+    const cache = new BlockCache();
+    const dayMs = 86_400_000;
+    cache.remember("k", rejected(dayMs), 10_000, 10_000);
+    expect(cache.lookup("k", 10_000 + BLOCK_CACHE_HOLD_MS - 1)?.decisions[0].retryAfterMs).toBe(dayMs - BLOCK_CACHE_HOLD_MS + 1);
+    expect(cache.lookup("k", 10_000 + BLOCK_CACHE_HOLD_MS)).toBeUndefined();
   });
 
   it("never caches allowed answers or rejections that can never pass", () => {
