@@ -107,7 +107,8 @@ describe("every error is reported, not just the first", () => {
     expect(errorsOf({ domain: "t", "rate limit": 1 })).toEqual([
       {
         path: '$["rate limit"]',
-        message: 'unknown key "rate limit" (expected one of: $schema, domain, descriptors, routes, placement, shards, paths, duplicate_values, ipv6_prefix, jwt)',
+        message:
+          'unknown key "rate limit" (expected one of: $schema, domain, descriptors, routes, placement, shards, paths, duplicate_values, ipv6_prefix, jwt)',
       },
     ]);
   });
