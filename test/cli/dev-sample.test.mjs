@@ -37,7 +37,10 @@ test("traffic with a known pattern appears in GET /__ratelimit/sample", async ()
   assert.equal(status, 200);
   assert.equal(type, "application/x-ndjson");
   assert.ok(!text.includes(IP) && !text.includes("SECRETKEY"), "a raw address or key in the sample");
-  const rows = text.trimEnd().split("\n").map((line) => JSON.parse(line));
+  const rows = text
+    .trimEnd()
+    .split("\n")
+    .map((line) => JSON.parse(line));
   const address = await digestValue(IP);
   const key = await digestValue(KEY);
   const mine = rows.filter((row) => row.descriptors.some((d) => d.entries.some((e) => e.value === address)));
@@ -49,7 +52,15 @@ test("traffic with a known pattern appears in GET /__ratelimit/sample", async ()
   assert.ok(mine.every((row) => row.v === 1 && row.domain === "api" && row.cost === 1 && row.t >= started && row.t <= Date.now()));
   // GET /'s descriptors in rule order: path + address ("demo" decided), the address alone, the API key.
   assert.deepEqual(mine[13].descriptors, [
-    { entries: [{ key: "path", value: "/" }, { key: "remote_address", value: address }], sampled: true, limit: "demo", allowed: false },
+    {
+      entries: [
+        { key: "path", value: "/" },
+        { key: "remote_address", value: address },
+      ],
+      sampled: true,
+      limit: "demo",
+      allowed: false,
+    },
     { entries: [{ key: "remote_address", value: address }], sampled: true, limit: "per-ip", allowed: true },
     { entries: [{ key: "api_key", value: key }], sampled: true, limit: mine[13].descriptors[2].limit, allowed: mine[13].descriptors[2].allowed },
   ]);
