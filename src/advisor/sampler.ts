@@ -135,7 +135,17 @@ export class TrafficSampler {
 }
 
 /** The request's decision as the gateway tags it (docs/advisor.md, "Sample"). */
-function decisionOf(result: RateLimitResult): SampleDecision {
+/**
+ * The row's `decision`: the tag the gateway answered with (docs/advisor.md,
+ * "What a row holds"); `not-enforced` and `soft` stay so under
+ * `FAILURE_MODE=local`, as their `X-RateLimit-Decision` does.
+ *
+ * @example
+ * decisionOf({ ...result, reason: "soft" }); // "soft"
+ */
+export function decisionOf(result: RateLimitResult): SampleDecision {
+  if (result.reason === "not_enforced") return "not-enforced";
+  if (result.reason === "soft") return "soft";
   if (result.decidedLocally) return "local";
   if (result.reason === "shadow") return "shadow";
   return result.allowed && result.reason !== "queued" ? "allowed" : "refused";

@@ -3,7 +3,7 @@
  * oldest dropped first, due for a send after SAMPLE_HOLD_MS or half full.
  */
 import { describe, expect, it } from "vitest";
-import { SAMPLE_BUFFER_ROWS, SAMPLE_HOLD_MS, TrafficSampler } from "../../src/advisor/sampler.ts";
+import { decisionOf, SAMPLE_BUFFER_ROWS, SAMPLE_HOLD_MS, TrafficSampler } from "../../src/advisor/sampler.ts";
 import type { RateLimitResult } from "../../src/limiter/types.ts";
 import { compiled } from "../support/app.ts";
 
@@ -30,6 +30,19 @@ function result(value: string): RateLimitResult {
 }
 
 describe("TrafficSampler", () => {
+  it("tags a row as the gateway tagged the answer: not-enforced and soft kept under FAILURE_MODE=local", () => {
+    const base = result("k");
+    expect(decisionOf(base)).toBe("allowed");
+    expect(decisionOf({ ...base, allowed: false, reason: "limited" })).toBe("refused");
+    expect(decisionOf({ ...base, reason: "shadow" })).toBe("shadow");
+    expect(decisionOf({ ...base, reason: "queued" })).toBe("refused");
+    expect(decisionOf({ ...base, reason: "not_enforced" })).toBe("not-enforced");
+    expect(decisionOf({ ...base, reason: "soft", decidedLocally: true })).toBe("soft");
+    expect(decisionOf({ ...base, reason: "not_enforced", decidedLocally: true })).toBe("not-enforced");
+    expect(decisionOf({ ...base, decidedLocally: true })).toBe("local");
+  });
+
+
   it("holds at most SAMPLE_BUFFER_ROWS rows, the oldest dropped first", async () => {
     let now = 1_000;
     const sampler = new TrafficSampler({ keyRate: 1, maxRows: 100_000, retentionMs: 3_600_000 }, () => now);
