@@ -42,7 +42,6 @@ describe("TrafficSampler", () => {
     expect(decisionOf({ ...base, decidedLocally: true })).toBe("local");
   });
 
-
   it("holds at most SAMPLE_BUFFER_ROWS rows, the oldest dropped first", async () => {
     let now = 1_000;
     const sampler = new TrafficSampler({ keyRate: 1, maxRows: 100_000, retentionMs: 3_600_000 }, () => now);
