@@ -10,7 +10,6 @@ import { digestValue } from "../../src/advisor/digest.ts";
 import { parseSample } from "../../src/advisor/sample-row.ts";
 import { whatIf } from "../../src/advisor/what-if.ts";
 import { compileOnce } from "../../src/rules/index.ts";
-import type { CompiledDomain, CompiledLimit, CompiledNode, CompiledRules } from "../../src/rules/types.ts";
 import { keyRows, keyRules, row } from "./rows.ts";
 
 const rules = (doc: unknown) => compileOnce(doc, "rules")();
