@@ -7,7 +7,7 @@ import type { Context } from "hono";
 import { countersUnreachableResponse, FAILURE_OPEN_HEADER } from "../admission/index.ts";
 import type { Env } from "../config.ts";
 import { shouldRateLimit } from "../envoy/service.ts";
-import { BodyTooLargeError, readBodyText } from "../http/body.ts";
+import { bodyTextOr413 } from "./body.ts";
 import { deferOf } from "../http/defer.ts";
 import { problem } from "../http/problem.ts";
 import { requestRegion } from "../request/location.ts";
@@ -24,13 +24,8 @@ export const MAX_JSON_BODY_BYTES = 1024 * 1024;
  * admin.post("/json", (c) => handleJson(c, isolateOf(c.env)));
  */
 export async function handleJson(c: Context<{ Bindings: Env }>, isolate: Isolate): Promise<Response> {
-  let text: string;
-  try {
-    text = await readBodyText(c.req.raw, MAX_JSON_BODY_BYTES);
-  } catch (error) {
-    if (error instanceof BodyTooLargeError) return problem(413, "Payload Too Large", `${error.message}; send fewer descriptors per request.`);
-    throw error;
-  }
+  const text = await bodyTextOr413(c.req.raw, MAX_JSON_BODY_BYTES, "send fewer descriptors per request");
+  if (text instanceof Response) return text;
   const parsed = parseRulesText(text);
   if (!parsed.ok) {
     return problem(400, "Bad Request", `The body is not JSON (line ${parsed.line}, column ${parsed.column}: ${parsed.reason}).`);

@@ -7,7 +7,7 @@
 import type { Context } from "hono";
 import type { Env } from "../config.ts";
 import type { Isolate } from "../context/isolate.ts";
-import { BodyTooLargeError, readBodyText } from "../http/body.ts";
+import { bodyTextOr413 } from "./body.ts";
 import { deferOf } from "../http/defer.ts";
 import { problem } from "../http/problem.ts";
 import { checkOverride } from "../overrides/validate.ts";
@@ -26,13 +26,8 @@ type C = Context<{ Bindings: Env }>;
  * admin.put("/overrides", (c) => putOverride(c, isolateOf(c.env)));
  */
 export async function putOverride(c: C, isolate: Isolate): Promise<Response> {
-  let text: string;
-  try {
-    text = await readBodyText(c.req.raw, MAX_OVERRIDE_BODY_BYTES);
-  } catch (error) {
-    if (error instanceof BodyTooLargeError) return problem(413, "Payload Too Large", `${error.message}.`);
-    throw error;
-  }
+  const text = await bodyTextOr413(c.req.raw, MAX_OVERRIDE_BODY_BYTES);
+  if (text instanceof Response) return text;
   let body: unknown;
   try {
     body = JSON.parse(text);

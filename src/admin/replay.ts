@@ -12,7 +12,7 @@ import { httpSample, SampleUnreadableError } from "../advisor/http-sample.ts";
 import { inClockOrder, type SampleRow } from "../advisor/sample-row.ts";
 import type { SampleSource } from "../advisor/sample-source.ts";
 import { whatIf } from "../advisor/what-if.ts";
-import { BodyTooLargeError, readBodyText } from "../http/body.ts";
+import { bodyTextOr413 } from "./body.ts";
 import { deferOf } from "../http/defer.ts";
 import { problem } from "../http/problem.ts";
 import { compileRulesText } from "../rules/index.ts";
@@ -27,13 +27,8 @@ type C = Context<{ Bindings: Env }>;
  * admin.post("/replay", (c) => postReplay(c, isolateOf(c.env), fixedSample(rows)));
  */
 export async function postReplay(c: C, isolate: Isolate, source: SampleSource): Promise<Response> {
-  let text: string;
-  try {
-    text = await readBodyText(c.req.raw, MAX_RULES_BODY_BYTES);
-  } catch (error) {
-    if (error instanceof BodyTooLargeError) return problem(413, "Payload Too Large", `${error.message}.`);
-    throw error;
-  }
+  const text = await bodyTextOr413(c.req.raw, MAX_RULES_BODY_BYTES);
+  if (text instanceof Response) return text;
   const proposed = compileRulesText(text, { source: "rules" });
   if (!proposed.ok) {
     const n = proposed.errors.length;

@@ -6,7 +6,7 @@
 import type { Context } from "hono";
 import type { Env } from "../config.ts";
 import type { Isolate } from "../context/isolate.ts";
-import { BodyTooLargeError, readBodyText } from "../http/body.ts";
+import { bodyTextOr413 } from "./body.ts";
 import { deferOf } from "../http/defer.ts";
 import { problem } from "../http/problem.ts";
 import { compileRulesText, type CompileResult } from "../rules/index.ts";
@@ -51,13 +51,8 @@ export async function getRules(c: C, isolate: Isolate): Promise<Response> {
  */
 export async function putRules(c: C, isolate: Isolate): Promise<Response> {
   const live = isolate.rules;
-  let text: string;
-  try {
-    text = await readBodyText(c.req.raw, MAX_RULES_BODY_BYTES);
-  } catch (error) {
-    if (error instanceof BodyTooLargeError) return problem(413, "Payload Too Large", `${error.message}.`);
-    throw error;
-  }
+  const text = await bodyTextOr413(c.req.raw, MAX_RULES_BODY_BYTES);
+  if (text instanceof Response) return text;
   const compiled = compileRulesText(text, { source: "rules" });
   const bound = compiled.ok ? queueBindingCheck(compiled, text, isolate.env) : compiled;
   const checked = bound.ok ? queueSecretCheck(bound, text, isolate.settings.queueSecret) : bound;
