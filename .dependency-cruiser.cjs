@@ -58,6 +58,18 @@ const PIPELINE_INSIDES = [
   "^src/admission/(?!index\\.ts$)",
 ];
 
+// The Node tier (docs/testing.md, "Tiers"): its tests run in plain Node, so nothing they run may be a cloudflare:*
+// module. What runs is the graph without type-only imports (config.ts names every object class in Env, as a type):
+// .dependency-cruiser-node-tier.cjs checks this rule on that graph, as the second pass of `npm run deps`.
+const NODE_TIER_RULE = {
+  name: "node-tier-needs-no-workerd",
+  comment:
+    "A test of the Node tier (test/**/*.node.test.ts, scripts/tiers.mjs) runs in plain Node: nothing it imports, directly or through what that imports, is a cloudflare:* module. A test that needs one is a workerd test: name it *.test.ts",
+  severity: "error",
+  from: { path: "^test/.+\\.node\\.test\\.ts$" },
+  to: { path: "^cloudflare:", reachable: true },
+};
+
 module.exports = {
   forbidden: [
     ...layerRules,
@@ -128,3 +140,5 @@ module.exports = {
     enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "default"] },
   },
 };
+// For .dependency-cruiser-node-tier.cjs (not enumerable: a configuration holds only the keys dependency-cruiser reads).
+Object.defineProperty(module.exports, "nodeTierRule", { value: NODE_TIER_RULE });

@@ -12,7 +12,7 @@ export default {
   ...full,
   mutate: ["src/algorithms/**/*.ts"],
   // draft11-fields holds every algorithm's effective window to exact oracles (the draft-11 `t` parameter).
-  testFiles: ["test/algorithms/*.test.ts", "test/limiter/draft11-fields.test.ts"],
+  testFiles: ["test/algorithms/*.test.ts", "test/limiter/draft11-fields.node.test.ts"],
   incremental: true,
   incrementalFile: "test/mutation/algorithms-baseline.json",
   reporters: ["clear-text", "progress-append-only", "html", "json"],

@@ -32,7 +32,7 @@ export function leaseId(call: CounterCall): string {
 /**
  * The largest k ≤ n for which `fits(k)`, by bisection: fitting only turns
  * false as k grows (k hits at once are k single hits at one instant,
- * test/algorithms/batched-cost.test.ts), so a few checks, not one per hit.
+ * test/algorithms/batched-cost.node.test.ts), so a few checks, not one per hit.
  */
 export function mostThatFit(n: number, fits: (k: number) => boolean): number {
   if (n <= 0) return 0;

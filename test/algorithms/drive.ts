@@ -3,7 +3,7 @@ import type { Algorithm, Decision, LimitSpec } from "../../src/algorithms/types.
 
 /**
  * The fields the worked examples state. The effective window has its own
- * property test against an oracle (test/limiter/draft11-fields.test.ts).
+ * property test against an oracle (test/limiter/draft11-fields.node.test.ts).
  */
 export type ExampleDecision = Omit<Decision, "effectiveWindowMs">;
 

@@ -4,7 +4,7 @@
  * misconfigured 503 and says why in its log, rather than keep the counters
  * outside the jurisdiction or fail with a 500. Where the counters go on
  * Cloudflare (`COUNTERS.jurisdiction(j)`) is held by
- * test/config/platform-limits.test.ts.
+ * test/config/platform-limits.node.test.ts.
  */
 import { describe, expect, it, vi } from "vitest";
 import { d, envoyApi } from "../support/envoy.ts";

@@ -3,7 +3,7 @@
  * the verdict a holder answers from its lease (lease-verdict.ts) and the
  * regional sizing policy (relay-lease.ts): plain data on chosen instants, so
  * the boundaries are pinned for mutation testing (docs/testing.md). The same
- * steps through both users, end to end: test/durable/lease-holder.test.ts.
+ * steps through both users, end to end: test/durable/lease-holder.node.test.ts.
  */
 import { describe, expect, it } from "vitest";
 import type { Decision } from "../../src/algorithms/types.ts";
