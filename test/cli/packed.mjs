@@ -1,4 +1,4 @@
-// The package as a user's Worker installs it (test/cli/package.test.mjs, package-dropins.test.mjs): the
+// The package as a user's Worker installs it (test/cli/package.slow.test.mjs, package-dropins.slow.test.mjs): the
 // repository packed with `npm pack` and unpacked into a scratch project's node_modules/floodgate.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";

@@ -64,7 +64,7 @@ describe("TRACE and CONNECT", () => {
     expect(await originRecords(tag)).toEqual([]);
   });
 
-  it("CONNECT cannot even be made a Request in workerd (test/cli/origin-probes.test.mjs sends it over a socket)", () => {
+  it("CONNECT cannot even be made a Request in workerd (test/cli/origin-probes.slow.test.mjs sends it over a socket)", () => {
     expect(() => new Request("http://gateway.test/", { method: "CONNECT" })).toThrow(TypeError);
   });
 });

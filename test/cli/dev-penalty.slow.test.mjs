@@ -4,7 +4,7 @@
 // machine's, so the test asserts on answers, and waits only as the scenario needs:
 // the window (2 a second) has refilled once a second has passed, and the block
 // (3 s) ends at the time its own Retry-After gave.
-//   ./node_modules/.bin/node --test test/cli/dev-penalty.test.mjs
+//   ./node_modules/.bin/node --test test/cli/dev-penalty.slow.test.mjs
 // Break tried: decidePenalized (src/durable/penalties.ts) starting no block on a refusal:
 // the request after the window refilled was a 200.
 import assert from "node:assert/strict";

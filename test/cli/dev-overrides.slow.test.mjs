@@ -3,7 +3,7 @@
 // without a deploy, a wildcard applies to every matching key, and an expired
 // override stops applying. The bundled rules give `api_key` (header
 // x-api-key) 1000 a minute; each test uses keys of its own.
-//   ./node_modules/.bin/node --test test/cli/dev-overrides.test.mjs
+//   ./node_modules/.bin/node --test test/cli/dev-overrides.slow.test.mjs
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { startDev } from "../browser/dev-server.mjs";

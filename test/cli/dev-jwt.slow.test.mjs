@@ -3,7 +3,7 @@
 // whose secret is a Worker var; a verified token reaches its own counter, while a
 // forged, expired or `alg: none` token naming the same `sub` does not (it is
 // limited by address only).
-//   ./node_modules/.bin/node --test test/cli/dev-jwt.test.mjs
+//   ./node_modules/.bin/node --test test/cli/dev-jwt.slow.test.mjs
 import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
 import { after, before, test } from "node:test";

@@ -3,7 +3,7 @@
 // remaining quota the next real request sees and spends nothing. Break tried:
 // the status read at cost 1 (src/admin/quota-status.ts): the first status
 // already said 9 of 10 left, and the test failed.
-//   ./node_modules/.bin/node --test test/cli/dev-status.test.mjs
+//   ./node_modules/.bin/node --test test/cli/dev-status.slow.test.mjs
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { startDev } from "../browser/dev-server.mjs";
