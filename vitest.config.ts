@@ -168,6 +168,7 @@ export default defineConfig({
           name: "workerd",
           ...VITEST_TIERS.workerd,
           globalSetup: ["test/support/global-setup.mjs"],
+          setupFiles: ["test/support/each-file.ts"],
           testTimeout: 30_000,
           isolate: false,
           maxWorkers: 3,

@@ -1,9 +1,14 @@
 // The penalty box against `wrangler dev` (npm run dev), with the example rules of
 // docs/rules.md ("Penalty box") as they stand there: a penalty keeps refusing after
-// the window has refilled, and Retry-After says until when. The clock is the
-// machine's, so the test asserts on answers, and waits only as the scenario needs:
-// the window (2 a second) has refilled once a second has passed, and the block
-// (3 s) ends at the time its own Retry-After gave.
+// the window has refilled, and Retry-After says until when.
+// The worker's clock is the machine's, and the test reads the same clock: it asserts
+// only what the times it measured make certain, whatever the load. A refusal seen
+// back at `refusedAt` was decided before then, so its one-second window has ended
+// by `refusedAt + 1 s`; its block began after the burst was sent (`sentAt`), so it
+// lasts until `sentAt + 3 s` at least. A request answered before that instant is
+// inside the block; one sent after the end its own Retry-After gave is past it. An
+// attempt the machine made too slow to place a request inside the block is started
+// again with a fresh client (at most ATTEMPTS), never counted as a pass.
 //   ./node_modules/.bin/node --test test/cli/dev-penalty.slow.test.mjs
 // Break tried: decidePenalized (src/durable/penalties.ts) starting no block on a refusal:
 // the request after the window refilled was a 200.
@@ -40,33 +45,56 @@ after(async () => {
   await dev?.stop();
 });
 
+/** Wait until the machine's clock reads `at` (ms). */
+const until = (at) => sleep(Math.max(0, at - Date.now()));
+const ATTEMPTS = 5;
+const BLOCK_MS = 3_000;
+
+/**
+ * One try with a fresh client: undefined when the machine was too slow to place a request
+ * inside the block (nothing asserted then), else after asserting every step.
+ */
+async function attempt(n) {
+  const client = `c-${Date.now()}-${n}`;
+  const hit = () => fetch(`${dev.base}/api/x`, { headers: { "x-client": client } });
+  // Just after a second begins, so the three land in one window of the fixed one-second windows.
+  await until(Math.ceil(Date.now() / 1_000) * 1_000 + 5);
+  const sentAt = Date.now();
+  const first = await Promise.all([hit(), hit(), hit()]);
+  const refusedAt = Date.now();
+  for (const r of first) if (r.status !== 429) await r.body?.cancel();
+  // Three in one second need not share a window if the machine stalled past its end: try again.
+  if (Math.floor(refusedAt / 1_000) !== Math.floor(sentAt / 1_000) && first.every((r) => r.status === 200)) return undefined;
+  assert.deepEqual(first.map((r) => r.status).sort(), [200, 200, 429]);
+  const refused = first.find((r) => r.status === 429);
+  const retryAfter = Number(refused.headers.get("retry-after"));
+  assert.ok(retryAfter >= 1 && retryAfter <= 3, `Retry-After ${retryAfter} within the 3 s block`);
+  const body = await refused.json();
+  assert.equal(body.retry_after, retryAfter);
+
+  // The refusal's window has ended: without the penalty this request would pass.
+  await until(refusedAt + 1_000);
+  const during = await hit();
+  const duringAt = Date.now();
+  await during.body?.cancel();
+  // Answered after the block could have ended: nothing certain about it.
+  if (duringAt >= sentAt + BLOCK_MS) return undefined;
+  assert.equal(during.status, 429, "refused inside the block although the window has refilled");
+  const left = Number(during.headers.get("retry-after"));
+  assert.ok(left >= 1 && left <= retryAfter, `Retry-After ${left} still counts down to the block's end`);
+  assert.match(during.headers.get("ratelimit") ?? "", /;r=0;t=\d+/);
+
+  // Past the end it said (this isolate's cached block ended with the object's), the key is let through again.
+  await until(duringAt + left * 1_000);
+  const afterBlock = await hit();
+  await afterBlock.body?.cancel();
+  assert.equal(afterBlock.status, 200, `after the block: ${afterBlock.status} ${afterBlock.headers.get("retry-after")}`);
+  return true;
+}
+
 describe("penalty box against wrangler dev", { timeout: 180_000 }, () => {
   it("keeps refusing after the window has refilled, and Retry-After says until when", async () => {
-    const client = `c-${Date.now()}`;
-    const hit = () => fetch(`${dev.base}/api/x`, { headers: { "x-client": client } });
-    const first = await Promise.all([hit(), hit(), hit()]);
-    const statuses = first.map((r) => r.status).sort();
-    assert.deepEqual(statuses, [200, 200, 429]);
-    const refused = first.find((r) => r.status === 429);
-    const retryAfter = Number(refused.headers.get("retry-after"));
-    assert.ok(retryAfter >= 1 && retryAfter <= 3, `Retry-After ${retryAfter} within the 3 s block`);
-    const body = await refused.json();
-    assert.equal(body.retry_after, retryAfter);
-    for (const r of first) if (!r.bodyUsed) await r.body?.cancel();
-
-    // The 2-a-second window has refilled: without the penalty this request would pass.
-    await sleep(1_100);
-    const during = await hit();
-    assert.equal(during.status, 429);
-    const left = Number(during.headers.get("retry-after"));
-    assert.ok(left >= 1 && left <= retryAfter, `Retry-After ${left} still counts down to the block's end`);
-    assert.match(during.headers.get("ratelimit") ?? "", /;r=0;t=\d+/);
-    await during.body?.cancel();
-
-    // At the time it said, the key is let through again (this isolate's cached block ended with the object's).
-    await sleep(left * 1_000 + 200);
-    const afterBlock = await hit();
-    assert.equal(afterBlock.status, 200, `after the block: ${afterBlock.status} ${afterBlock.headers.get("retry-after")}`);
-    await afterBlock.body?.cancel();
+    for (let n = 1; n <= ATTEMPTS; n++) if (await attempt(n)) return;
+    assert.fail(`the machine was too slow in ${ATTEMPTS} attempts to place a request inside a 3 s block`);
   });
 });

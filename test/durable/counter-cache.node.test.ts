@@ -6,7 +6,7 @@
  * first), and what a sweep keeps. The store here keeps rows in a Map with
  * the SQLite store's semantics, so the file also runs in Node (mutation
  * testing, docs/testing.md); the same paths through real storage are in
- * test/durable/checkpoint.test.ts.
+ * test/durable/checkpoint.slow.test.ts.
  */
 import { describe, expect, it } from "vitest";
 import { CounterCache, markerBytes, UNWRITTEN_MIN_LIMIT, windowBytes } from "../../src/durable/counter-cache.ts";

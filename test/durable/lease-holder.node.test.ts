@@ -5,7 +5,7 @@
  * each against plain counter objects (test/support/plain-counters.ts: the
  * object's own lease modules and algorithms) on driven time, so the suite
  * also runs in Node for mutation testing. The same users against real
- * objects: test/edge/precount*.test.ts, test/durable/regional-relay.test.ts.
+ * objects: test/edge/precount*.test.ts, test/durable/regional-relay.slow.test.ts.
  *
  * For each user:
  * - a weighted hit (cost > 1) allowed from the lease is charged its whole

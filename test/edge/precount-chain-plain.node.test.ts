@@ -5,7 +5,7 @@
  * when a chain syncs (aligned to sync_ms), when it stops (exact counts of
  * calls), where it is hosted and for how long, one sync at a time, and the
  * overshoot an object restart can cause (at most the leases outstanding,
- * once). The same rules through real objects: test/edge/precount.test.ts.
+ * once). The same rules through real objects: test/edge/precount.slow.test.ts.
  */
 import { describe, expect, it } from "vitest";
 import type { CounterCall, SendBatch } from "../../src/durable/protocol.ts";

@@ -5,7 +5,7 @@
  * it also runs in Node for mutation testing (docs/testing.md). Exact counts:
  * which hits are local, which go to the object, what the object holds once
  * the isolates are quiet. The same rules against real objects:
- * test/edge/precount.test.ts.
+ * test/edge/precount.slow.test.ts.
  */
 import { describe, expect, it } from "vitest";
 import type { CounterCall, SendBatch } from "../../src/durable/protocol.ts";

@@ -4,7 +4,7 @@
  * (the budget, the lease's end, the view's freshness: each bound exact to
  * the millisecond), what a sync asks for and gives back, how a view ages,
  * and when a counter is hot. The pre-counting tests through real objects
- * (test/edge/precount.test.ts) run these together; this file pins each
+ * (test/edge/precount.slow.test.ts) run these together; this file pins each
  * boundary (mutation testing, docs/testing.md).
  */
 import { describe, expect, it } from "vitest";

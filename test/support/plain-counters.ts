@@ -6,7 +6,7 @@
  * `CounterObject.decideOne` applies them, without its storage, alarms or
  * RPC. Decide and absorb calls only; `restart()` drops every object's
  * leases and keeps its counts, as a restarted object does. The same scenarios through a real
- * object run in workerd (test/edge/precount.test.ts).
+ * object run in workerd (test/edge/precount.slow.test.ts).
  */
 import { getAlgorithm } from "../../src/algorithms/index.ts";
 import type { Env } from "../../src/config.ts";
