@@ -12,6 +12,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, sep } from "node:path";
+import { DEV_TOKEN, startDev } from "../test/browser/dev-server.mjs";
 import { ALL_TIERS, QUICK_TIERS, VITEST_TIERS, filesOf, tierCheck, tierOf } from "./tiers.mjs";
 
 process.env.WRANGLER_SEND_METRICS = "false";
@@ -140,8 +141,18 @@ if (tiers.includes("dev") && !withFilter) {
   const toRun = files.filter((path) => chromium !== "" || !browser.includes(path));
   console.log(`> node --test (the dev tier: wrangler dev${chromium !== "" ? `, the browser in ${chromium}` : ""})`);
   if (toRun.length > 0) {
+    // One wrangler dev for the files that ask for `{ ADMIN_TOKEN: DEV_TOKEN }` (test/browser/dev-server.mjs).
+    let shared;
+    try {
+      shared = await startDev({ ADMIN_TOKEN: DEV_TOKEN });
+      process.env.FLOODGATE_DEV_SERVER = JSON.stringify({ base: shared.base, logFile: shared.logFile, vars: shared.vars });
+    } catch (error) {
+      console.error(`the dev tier's shared wrangler dev did not start; each file starts its own: ${error.message}`);
+    }
     const { passed: p, failed: f } = nodeTests(toRun, true);
     result = { passed: result.passed + p, failed: result.failed + f };
+    delete process.env.FLOODGATE_DEV_SERVER;
+    await shared?.stop();
   }
   count("dev", result.passed, result.failed, started);
 }

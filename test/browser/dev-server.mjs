@@ -1,5 +1,7 @@
-// `wrangler dev` for the browser test: a free port, fresh persisted state, the
-// given vars, output to a log file; stopped with its whole process group.
+// `wrangler dev` for the dev tier's tests (docs/testing.md, "Tiers"): a free port, fresh persisted state, the
+// given vars, output to a log file; stopped with its whole process group. `npm run test:slow` starts one
+// server with `{ ADMIN_TOKEN: DEV_TOKEN }` for the whole tier (FLOODGATE_DEV_SERVER): a test asking for exactly
+// those vars gets that one, a test asking for others starts its own.
 import { spawn } from "node:child_process";
 import { mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
@@ -15,8 +17,22 @@ export async function freePort() {
   return port;
 }
 
+/** The admin token of the dev tier's shared server (at least 32 characters, as ADMIN_TOKEN must be). */
+export const DEV_TOKEN = "dev-tier-token-of-at-least-32-characters";
+
+/** The shared server of FLOODGATE_DEV_SERVER (`{ base, logFile, vars }`) when it was started with `vars`. */
+function sharedDev(vars) {
+  if (!process.env.FLOODGATE_DEV_SERVER) return undefined;
+  const shared = JSON.parse(process.env.FLOODGATE_DEV_SERVER);
+  const same = (a, b) => JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(b).sort());
+  if (!same(shared.vars, vars)) return undefined;
+  // Its owner stops it, after the whole tier.
+  return { base: shared.base, log: () => readFileSync(shared.logFile, "utf8"), stop: async () => {} };
+}
+
 /**
- * Start `wrangler dev` with `vars` and wait for its healthcheck.
+ * Start `wrangler dev` with `vars` and wait for its healthcheck (or hand out the tier's shared server, if it
+ * has exactly these vars).
  *
  * @example
  * const dev = await startDev({ ADMIN_TOKEN: "a-token-of-at-least-32-characters" });
@@ -24,6 +40,8 @@ export async function freePort() {
  * await dev.stop();
  */
 export async function startDev(vars, timeoutMs = 90_000) {
+  const shared = sharedDev(vars);
+  if (shared) return shared;
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), "floodgate-browser-"));
   const logFile = join(dir, "wrangler.log");
@@ -57,7 +75,7 @@ export async function startDev(vars, timeoutMs = 90_000) {
   while (Date.now() - started < timeoutMs) {
     if (child.exitCode !== null) throw new Error(`wrangler dev exited early:\n${log()}`);
     try {
-      if ((await fetch(`${base}/__ratelimit/healthcheck`)).ok) return { base, log, stop };
+      if ((await fetch(`${base}/__ratelimit/healthcheck`)).ok) return { base, log, logFile, vars, stop };
     } catch {}
     await new Promise((resolve) => setTimeout(resolve, 250));
   }

@@ -5,16 +5,24 @@
 // x-api-key) 1000 a minute; each test uses keys of its own.
 //   ./node_modules/.bin/node --test test/cli/dev-overrides.slow.test.mjs
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { after, before, test } from "node:test";
-import { startDev } from "../browser/dev-server.mjs";
+import { DEV_TOKEN, startDev } from "../browser/dev-server.mjs";
 
-// At least 32 characters, as ADMIN_TOKEN must be.
-const TOKEN = "dev-overrides-token-0123456789abcdef";
+// The dev tier's token: with it, this file runs on the tier's shared server.
+const TOKEN = DEV_TOKEN;
 const auth = { authorization: `Bearer ${TOKEN}` };
 let dev;
 
 before(async () => {
   dev = await startDev({ ADMIN_TOKEN: TOKEN });
+  // The bundled rules, put back: on the tier's shared server another file may have uploaded its own.
+  const put = await fetch(`${dev.base}/__ratelimit/rules`, {
+    method: "PUT",
+    headers: { ...auth, "content-type": "application/json" },
+    body: readFileSync(new URL("../../rules.json", import.meta.url), "utf8"),
+  });
+  assert.equal(put.status, 200, await put.text());
 });
 after(async () => {
   await dev?.stop();
