@@ -69,7 +69,7 @@ export async function quotaStatus<E extends { Bindings: Env }>(c: Context<E>, is
     const pending = isolate.currentRules(defer);
     const rules = pending instanceof Promise ? await pending : pending;
     // A token's claims key the caller's own counters exactly as on a real request (docs/rules.md, "Verified identity (jwt)").
-    const claims = readsClaims(rules) ? await requestClaims(rules, asked, isolate.env, isolate.now()) : undefined;
+    const claims = readsClaims(rules) ? await requestClaims(rules, asked, isolate.secrets, isolate.now()) : undefined;
     descriptors = requestDescriptors(rules, asked, claims === undefined ? settings : { ...settings, claims });
   } catch (error) {
     if (error instanceof InvalidClientIpError || error instanceof DuplicateValueError || error instanceof RequestCostError)
