@@ -10,7 +10,7 @@ import type { QueuedMessage } from "./queue/message.ts";
 import type { RulesAndOverridesObject } from "./overrides/overrides-object.ts";
 import type { FailureMode } from "./admission/failure-policy.ts";
 import type { TrustedProxyHeader } from "./request/client-ip.ts";
-import { DEFAULT_HEADER_DIALECT, HEADER_DIALECTS, type HeaderDialect } from "./http/header-dialect.ts";
+import { DEFAULT_HEADER_DIALECT, HEADER_DIALECTS } from "./http/header-dialect.ts";
 import type { EncodedSlashes, MethodOverride } from "./http/origin-settings.ts";
 
 /**
