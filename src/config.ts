@@ -8,8 +8,6 @@ import type { MetricsObject } from "./metrics/metrics-object.ts";
 import type { QueueStatusObject } from "./queue/status-object.ts";
 import type { QueuedMessage } from "./queue/message.ts";
 import type { RulesAndOverridesObject } from "./overrides/overrides-object.ts";
-import type { FailureMode } from "./admission/failure-policy.ts";
-import type { TrustedProxyHeader } from "./request/client-ip.ts";
 import { DEFAULT_HEADER_DIALECT, HEADER_DIALECTS } from "./http/header-dialect.ts";
 import type { EncodedSlashes, MethodOverride } from "./http/origin-settings.ts";
 
@@ -127,7 +125,7 @@ export const SETTINGS = {
     option: "failureMode",
     kind: "choice",
     fallback: "local",
-    choices: ["local", "open", "closed"] satisfies FailureMode[],
+    choices: ["local", "open", "closed"],
     doc: "what a request is when its counters cannot be reached in time or are overloaded: decided by the isolate's own counters (local), let through (open) or refused with a 503 (closed)",
   },
   decisionTimeoutMs: {
@@ -153,7 +151,7 @@ export const SETTINGS = {
     option: "trustedProxyHeader",
     kind: "choice",
     fallback: "x-forwarded-for",
-    choices: ["x-forwarded-for", "x-real-ip"] satisfies TrustedProxyHeader[],
+    choices: ["x-forwarded-for", "x-real-ip"],
     doc: "the header those proxies write the client address into",
   },
   headerDialect: {

@@ -3,11 +3,11 @@
  * "Routes"): an IPv4 address as is, an IPv6 address as its network of the
  * domain's `ipv6_prefix` (default /56), IPv4-mapped IPv6 in any spelling as IPv4.
  */
-import { DEFAULT_SETTINGS } from "../config.ts";
+import { DEFAULT_SETTINGS, type Settings } from "../config.ts";
 import { IPV6_PREFIX } from "../rules/keys.ts";
 
 /** The header a proxy of yours writes the client address into (`TRUSTED_PROXY_HEADER`, docs/operations.md). */
-export type TrustedProxyHeader = "x-forwarded-for" | "x-real-ip";
+export type TrustedProxyHeader = Settings["trustedProxyHeader"];
 
 /** Key used for requests that carry no client IP, so they share one bucket instead of going unlimited. */
 export const UNKNOWN_CLIENT = "unknown";

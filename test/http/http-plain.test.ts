@@ -28,7 +28,8 @@ import { DEFAULT_HEADER_DIALECT, HEADER_DIALECTS, isHeaderDialect } from "../../
 import { DECISION_HEADER, DELAY_HEADER, withHeaders } from "../../src/http/headers.ts";
 import { METHOD_OVERRIDE_HEADERS } from "../../src/http/origin-settings.ts";
 import { ConfigError, readSettings } from "../../src/config.ts";
-import { misconfigured, originUnreachable, PROBLEM_TYPES, problem } from "../../src/http/problem.ts";
+import { originUnreachable, PROBLEM_TYPES, problem } from "../../src/http/problem.ts";
+import { misconfigured } from "../../src/admission/refusal.ts";
 
 afterEach(() => {
   vi.restoreAllMocks();
