@@ -42,7 +42,7 @@ const layerRules = LAYERS.flatMap((layer, index) =>
 
 // The faces of the admission pipeline (docs/architecture.md, "The admission pipeline"): each turns its input into
 // descriptors and the pipeline's one result into its own output, so none may reach the decision, the failure
-// policy, the metrics recorder or the 429's rendering except through the pipeline's public entry.
+// policy, the metrics recorder or the refusals' rendering except through the pipeline's public entry.
 const FACES = [
   "^src/gateway/",
   "^src/hono/",
@@ -76,10 +76,18 @@ module.exports = {
     {
       name: "faces-use-the-pipeline",
       comment:
-        "A face (gateway, Hono middlewares, drop-ins, /json and RPC, the queued-status limit, the admin throttle) reaches the decision engine, the failure policy, the metrics recorder and the 429's rendering only through src/admission/index.ts",
+        "A face (gateway, Hono middlewares, drop-ins, /json and RPC, the queued-status limit, the admin throttle) reaches the decision engine, the failure policy, the metrics recorder and the refusals (every 429 and 503) only through src/admission/index.ts",
       severity: "error",
       from: { path: FACES },
       to: { path: PIPELINE_INSIDES },
+    },
+    {
+      name: "one-refusal-renderer",
+      comment:
+        'Every 429 and 503 is rendered by src/admission/refusal.ts (docs/architecture.md, "The admission pipeline"); the quota-exceeded 429 it builds on is imported by nothing else',
+      severity: "error",
+      from: { path: "^src/", pathNot: "^src/admission/refusal\\.ts$" },
+      to: { path: "^src/admission/quota-exceeded\\.ts$" },
     },
     {
       name: "leaves-import-nothing-of-ours",

@@ -8,8 +8,7 @@ import type { MetricsObject } from "./metrics/metrics-object.ts";
 import type { QueueStatusObject } from "./queue/status-object.ts";
 import type { QueuedMessage } from "./queue/message.ts";
 import type { RulesAndOverridesObject } from "./overrides/overrides-object.ts";
-import type { TrustedProxyHeader } from "./request/client-ip.ts";
-import { DEFAULT_HEADER_DIALECT, HEADER_DIALECTS, type HeaderDialect } from "./http/header-dialect.ts";
+import { DEFAULT_HEADER_DIALECT, HEADER_DIALECTS } from "./http/header-dialect.ts";
 import type { EncodedSlashes, MethodOverride } from "./http/origin-settings.ts";
 
 /**
@@ -60,49 +59,6 @@ export interface Env {
   SAMPLE_RETENTION_HOURS?: string;
 }
 
-/**
- * The settings that shape a decision, wherever it is made: the gateway
- * reads them from `[vars]`, `rateLimit()` from its options (SETTINGS
- * names both).
- */
-export interface DecisionSettings {
-  readonly failureMode: "local" | "open" | "closed";
-  readonly decisionTimeoutMs: number;
-  /** Global shadow mode (Envoy's SHADOW_MODE): every limit is counted, none blocks. */
-  readonly shadowMode: boolean;
-  /** Proxies of yours in front of Cloudflare whose X-Forwarded-For entries are trusted (0: only CF-Connecting-IP). */
-  readonly trustedProxyHops: number;
-  /** The one header a trusted proxy writes the client address into (read only when trustedProxyHops > 0). */
-  readonly trustedProxyHeader: TrustedProxyHeader;
-  /** Which rate-limit header fields responses carry (docs/headers.md). */
-  readonly headerDialect: HeaderDialect;
-  /** SHARD_KEY: the secret counters are placed in shards with; undefined: derived from the COUNTERS namespace. */
-  readonly shardKey?: string;
-}
-
-/** The settings only the gateway Worker has: its origin, admin API, metrics sends and queue. */
-export interface GatewaySettings {
-  readonly originUrl?: URL;
-  /** ADMIN_TOKEN when it is long enough (ADMIN_TOKEN_MIN_LENGTH). */
-  readonly adminToken?: string;
-  /** Why the ADMIN_TOKEN given is refused (too short): the admin endpoints answer 503 with it. */
-  readonly adminTokenRefused?: string;
-  /** Least time between two sends of an isolate's metric counts. */
-  readonly metricsFlushMs: number;
-  /** Deliveries of a queued request (the first included) before it is dead-lettered. */
-  readonly queueMaxAttempts: number;
-  /** First retry delay of a failed delivery; doubled per further failure. */
-  readonly queueRetryBaseSeconds: number;
-  /** QUEUE_SECRET: signs queued deliveries, encrypts kept credentials; unset: no signature, no credentials kept. */
-  readonly queueSecret?: string;
-  /** METHOD_OVERRIDE (absent: `strip`): a method-override header is removed before the origin (`strip`) or counted as the method it names (`count`). */
-  readonly methodOverride?: MethodOverride;
-  /** ENCODED_SLASHES (absent: `decode`): `%2F` and `%5C` in a path read as `/` (`decode`), kept apart (`keep`) or refused with 400 (`reject`). */
-  readonly encodedSlashes?: EncodedSlashes;
-  /** COUNTERS_JURISDICTION: the jurisdiction the counter objects live in; absent: none (anywhere). */
-  readonly countersJurisdiction?: CountersJurisdiction;
-}
-
 /** The Durable Object jurisdictions COUNTERS_JURISDICTION takes (`DurableObjectNamespace.jurisdiction()`). */
 export const COUNTERS_JURISDICTIONS = ["eu", "fedramp", "fedramp-high", "us"] as const satisfies readonly DurableObjectJurisdiction[];
 
@@ -118,123 +74,195 @@ export type CountersJurisdiction = (typeof COUNTERS_JURISDICTIONS)[number];
  */
 export const QUEUE_CONSUMER_MAX_RETRIES = 10;
 
-/** Typed, defaulted view of the environment. */
-export interface Settings extends DecisionSettings, GatewaySettings {}
+/** The shortest ADMIN_TOKEN taken; a shorter one turns the admin endpoints off (docs/deploy.md). */
+export const ADMIN_TOKEN_MIN_LENGTH = 32;
+
+/** Shortest QUEUE_SECRET accepted: an HMAC key guessable in less is no signature. */
+export const QUEUE_SECRET_MIN_LENGTH = 32;
+
+/**
+ * How a setting's text is read: one of `choices` (any case), a whole number
+ * or a number inside `range`, `true`/`false`, a secret (kept as written), or
+ * an http(s) URL.
+ */
+export type SettingKind = "choice" | "whole" | "number" | "flag" | "secret" | "url";
 
 /** One row of the settings table: its `[vars]` name, its `rateLimit()` option (if any), default, range and meaning. */
 export interface SettingRow {
-  readonly variable: string;
-  /** The option of `rateLimit()` (and the drop-ins, where they take it) that sets it. */
+  readonly variable: keyof Env & string;
+  /** The option of `rateLimit()` (and the middleware without rules, where it takes it) that sets it; absent: the middleware keeps the default. */
   readonly option?: string;
-  readonly fallback: string | number | boolean | undefined;
+  readonly kind: SettingKind;
+  /** The value when unset or empty; absent: the setting is unset (undefined). */
+  readonly fallback?: string | number | boolean;
   /** Inclusive bounds of a number. */
   readonly range?: readonly [number, number];
   /** The unit a number is in, as its error names it. */
   readonly unit?: string;
-  /** The values a text may take. */
+  /** The values a choice may take. */
   readonly choices?: readonly string[];
+  /** The shortest secret taken. */
+  readonly minLength?: number;
+  /** A secret shorter than `minLength` turns its feature off (said in `refused`) instead of being a ConfigError. */
+  readonly shortTurnsOff?: true;
   /** Said after the error of a value it does not take: why the bounds are what they are. */
   readonly why?: string;
+  /** One line: what it does (docs/operations.md, "Configuration", says more). */
   readonly doc: string;
 }
 
 /**
- * Every setting, in one table (docs/operations.md, "Configuration"):
- * decision settings first, then the gateway's own. `readSettings` and
- * `rateLimit()`'s options both read their defaults and ranges here.
+ * Every `[vars]` setting, in one table (docs/operations.md, "Configuration";
+ * test/config/settings-table.test.ts holds that page to it): the decision
+ * settings (those with an `option`: also `rateLimit()`'s options, with the
+ * same defaults and ranges), the gateway's own, the traffic sample's.
+ * `readSettings` reads `[vars]` by it and `settingsFromOptions` a
+ * middleware's options; a new setting is one row here.
  */
 export const SETTINGS = {
-  decision: {
-    failureMode: {
-      variable: "FAILURE_MODE",
-      option: "failureMode",
-      fallback: "local",
-      choices: ["local", "open", "closed"],
-      doc: "what a request is when its counters cannot be reached in time or are overloaded: decided by the isolate's own counters (local), let through (open) or refused with a 503 (closed)",
-    },
-    decisionTimeoutMs: {
-      variable: "DECISION_TIMEOUT_MS",
-      option: "timeoutMs",
-      fallback: 1000,
-      range: [1, 600_000],
-      unit: "milliseconds",
-      doc: "how long a decision waits for its counters before FAILURE_MODE applies",
-    },
-    shadowMode: { variable: "SHADOW_MODE", option: "shadowMode", fallback: false, doc: "count every limit, block none" },
-    trustedProxyHops: {
-      variable: "TRUSTED_PROXY_HOPS",
-      option: "trustedProxyHops",
-      fallback: 0,
-      range: [0, 16],
-      doc: "proxies of yours in front of Cloudflare whose client-address header is trusted",
-    },
-    trustedProxyHeader: {
-      variable: "TRUSTED_PROXY_HEADER",
-      option: "trustedProxyHeader",
-      fallback: "x-forwarded-for",
-      choices: ["x-forwarded-for", "x-real-ip"],
-      doc: "the header those proxies write the client address into",
-    },
-    headerDialect: {
-      variable: "RATELIMIT_HEADERS",
-      option: "headers",
-      fallback: DEFAULT_HEADER_DIALECT,
-      choices: HEADER_DIALECTS,
-      doc: "the rate-limit header fields responses carry",
-    },
-    shardKey: { variable: "SHARD_KEY", option: "shardKey", fallback: undefined, doc: "the secret key of the shard hash" },
+  failureMode: {
+    variable: "FAILURE_MODE",
+    option: "failureMode",
+    kind: "choice",
+    fallback: "local",
+    choices: ["local", "open", "closed"],
+    doc: "what a request is when its counters cannot be reached in time or are overloaded: decided by the isolate's own counters (local), let through (open) or refused with a 503 (closed)",
   },
-  gateway: {
-    originUrl: { variable: "ORIGIN_URL", fallback: undefined, doc: "where admitted requests go (unset: the built-in echo)" },
-    adminToken: { variable: "ADMIN_TOKEN", fallback: undefined, doc: "the bearer token of the admin API (unset: the admin API is off)" },
-    metricsFlushMs: {
-      variable: "METRICS_FLUSH_MS",
-      fallback: 5000,
-      range: [0, 25_000],
-      unit: "milliseconds",
-      doc: "least time between two sends of an isolate's metric counts",
-    },
-    queueMaxAttempts: {
-      variable: "QUEUE_MAX_ATTEMPTS",
-      fallback: 5,
-      range: [1, QUEUE_CONSUMER_MAX_RETRIES],
-      why: `at most the queue consumer's max_retries (${QUEUE_CONSUMER_MAX_RETRIES} in wrangler.toml), past which Cloudflare Queues dead-letters a message itself, without its failure`,
-      doc: "deliveries of a queued request before it is dead-lettered",
-    },
-    queueRetryBaseSeconds: {
-      variable: "QUEUE_RETRY_BASE_SECONDS",
-      fallback: 10,
-      range: [0, 3600],
-      doc: "first retry delay of a failed delivery, doubled per failure",
-    },
-    queueSecret: { variable: "QUEUE_SECRET", fallback: undefined, doc: "signs queued deliveries and encrypts kept credentials" },
-    methodOverride: {
-      variable: "METHOD_OVERRIDE",
-      fallback: "strip",
-      choices: ["strip", "count"],
-      doc: "a method-override header: removed before the origin (strip) or counted as the method it names (count)",
-    },
-    encodedSlashes: {
-      variable: "ENCODED_SLASHES",
-      fallback: "decode",
-      choices: ["decode", "keep", "reject"],
-      doc: "%2F and %5C in a path: read as / (decode), kept apart (keep) or refused with 400 (reject)",
-    },
-    countersJurisdiction: {
-      variable: "COUNTERS_JURISDICTION",
-      fallback: undefined,
-      choices: COUNTERS_JURISDICTIONS,
-      doc: "the Durable Object jurisdiction the counter objects are kept in (unset: none)",
-    },
+  decisionTimeoutMs: {
+    variable: "DECISION_TIMEOUT_MS",
+    option: "timeoutMs",
+    kind: "whole",
+    fallback: 1000,
+    range: [1, 600_000],
+    unit: "milliseconds",
+    doc: "how long a decision waits for its counters before FAILURE_MODE applies",
   },
-} as const satisfies { decision: Record<keyof DecisionSettings, SettingRow>; gateway: Record<Exclude<keyof GatewaySettings, "adminTokenRefused">, SettingRow> };
+  shadowMode: { variable: "SHADOW_MODE", option: "shadowMode", kind: "flag", fallback: false, doc: "count every limit, block none" },
+  trustedProxyHops: {
+    variable: "TRUSTED_PROXY_HOPS",
+    option: "trustedProxyHops",
+    kind: "whole",
+    fallback: 0,
+    range: [0, 16],
+    doc: "proxies of yours in front of Cloudflare whose client-address header is trusted",
+  },
+  trustedProxyHeader: {
+    variable: "TRUSTED_PROXY_HEADER",
+    option: "trustedProxyHeader",
+    kind: "choice",
+    fallback: "x-forwarded-for",
+    choices: ["x-forwarded-for", "x-real-ip"],
+    doc: "the header those proxies write the client address into",
+  },
+  headerDialect: {
+    variable: "RATELIMIT_HEADERS",
+    option: "headers",
+    kind: "choice",
+    fallback: DEFAULT_HEADER_DIALECT,
+    choices: HEADER_DIALECTS,
+    doc: "the rate-limit header fields responses carry",
+  },
+  shardKey: { variable: "SHARD_KEY", option: "shardKey", kind: "secret", doc: "the secret key of the shard hash (unset: derived from the COUNTERS namespace)" },
+  originUrl: { variable: "ORIGIN_URL", kind: "url", doc: "where admitted requests go (unset: the built-in echo, or a zone route's own origin)" },
+  adminToken: {
+    variable: "ADMIN_TOKEN",
+    kind: "secret",
+    minLength: ADMIN_TOKEN_MIN_LENGTH,
+    shortTurnsOff: true,
+    doc: "the bearer token of the admin API (unset: the admin API is off)",
+  },
+  metricsFlushMs: {
+    variable: "METRICS_FLUSH_MS",
+    kind: "whole",
+    fallback: 5000,
+    // waitUntil work must finish within 30 s of the response, so a longer wait would lose counts.
+    range: [0, 25_000],
+    unit: "milliseconds",
+    doc: "least time between two sends of an isolate's metric counts",
+  },
+  queueMaxAttempts: {
+    variable: "QUEUE_MAX_ATTEMPTS",
+    kind: "whole",
+    fallback: 5,
+    range: [1, QUEUE_CONSUMER_MAX_RETRIES],
+    why: `at most the queue consumer's max_retries (${QUEUE_CONSUMER_MAX_RETRIES} in wrangler.toml), past which Cloudflare Queues dead-letters a message itself, without its failure`,
+    doc: "deliveries of a queued request before it is dead-lettered",
+  },
+  queueRetryBaseSeconds: {
+    variable: "QUEUE_RETRY_BASE_SECONDS",
+    kind: "whole",
+    fallback: 10,
+    range: [0, 3600],
+    doc: "first retry delay of a failed delivery, doubled per failure",
+  },
+  queueSecret: {
+    variable: "QUEUE_SECRET",
+    kind: "secret",
+    minLength: QUEUE_SECRET_MIN_LENGTH,
+    doc: "signs queued deliveries and encrypts kept credentials (unset: no signature, no credentials kept)",
+  },
+  methodOverride: {
+    variable: "METHOD_OVERRIDE",
+    kind: "choice",
+    fallback: "strip",
+    choices: ["strip", "count"] satisfies MethodOverride[],
+    doc: "a method-override header: removed before the origin (strip) or counted as the method it names (count)",
+  },
+  encodedSlashes: {
+    variable: "ENCODED_SLASHES",
+    kind: "choice",
+    fallback: "decode",
+    choices: ["decode", "keep", "reject"] satisfies EncodedSlashes[],
+    doc: "%2F and %5C in a path: read as / (decode), kept apart (keep) or refused with 400 (reject)",
+  },
+  countersJurisdiction: {
+    variable: "COUNTERS_JURISDICTION",
+    kind: "choice",
+    choices: COUNTERS_JURISDICTIONS,
+    doc: "the Durable Object jurisdiction the counter objects are kept in (unset: none)",
+  },
+  sampleKeyRate: {
+    variable: "SAMPLE_KEY_RATE",
+    kind: "number",
+    fallback: 0.1,
+    range: [0, 1],
+    doc: "the share of descriptor keys the traffic sample keeps (0: no sample)",
+  },
+  sampleMaxRows: { variable: "SAMPLE_MAX_ROWS", kind: "whole", fallback: 20_000, range: [0, 200_000], doc: "most sample rows kept per domain" },
+  sampleRetentionHours: { variable: "SAMPLE_RETENTION_HOURS", kind: "whole", fallback: 168, range: [1, 24 * 90], doc: "hours a sample row is kept" },
+} as const satisfies Record<string, SettingRow>;
+
+type Table = typeof SETTINGS;
+type ValueOf<R> = R extends { readonly choices: readonly (infer C)[] }
+  ? C
+  : R extends { readonly kind: "whole" | "number" }
+    ? number
+    : R extends { readonly kind: "flag" }
+      ? boolean
+      : R extends { readonly kind: "url" }
+        ? URL
+        : string;
+type Defaulted = { [K in keyof Table]: Table[K] extends { readonly fallback: unknown } ? K : never }[keyof Table];
+
+/**
+ * Typed, defaulted, frozen view of the settings, one field per row of
+ * SETTINGS (a row without a default may be undefined), and why a too-short
+ * ADMIN_TOKEN was refused.
+ */
+export type Settings = { readonly [K in Defaulted]: ValueOf<Table[K]> } & { readonly [K in Exclude<keyof Table, Defaulted>]?: ValueOf<Table[K]> } & {
+  /** Why the ADMIN_TOKEN given is refused (too short): the admin endpoints answer 503 with it. */
+  readonly adminTokenRefused?: string;
+};
+
+/** Raised when a `[vars]` value cannot be understood; the worker answers 500-free with a 503. */
+export class ConfigError extends Error {}
 
 /**
  * The error text of a value `row` does not take, named `name` (the
  * variable or the option).
  *
  * @example
- * settingProblem(SETTINGS.decision.failureMode, "FAILURE_MODE", "sometimes"); // 'FAILURE_MODE must be one of "local", "open", "closed", got "sometimes"'
+ * settingProblem(SETTINGS.failureMode, "FAILURE_MODE", "sometimes"); // 'FAILURE_MODE must be one of "local", "open", "closed", got "sometimes"'
  */
 export function settingProblem(row: SettingRow, name: string, given: unknown): string {
   const got = `got ${JSON.stringify(given)}${row.why !== undefined ? ` (${row.why})` : ""}`;
@@ -242,103 +270,87 @@ export function settingProblem(row: SettingRow, name: string, given: unknown): s
     const quoted = row.choices.map((c) => `"${c}"`);
     return `${name} must be ${quoted.length === 2 ? quoted.join(" or ") : `one of ${quoted.join(", ")}`}, ${got}`;
   }
-  if (row.range !== undefined) return `${name} must be a whole number${row.unit ? ` of ${row.unit}` : ""} from ${row.range[0]} to ${row.range[1]}, ${got}`;
-  if (typeof row.fallback === "boolean") return `${name} must be true or false, ${got}`;
-  return `${name} is not valid, ${got}`;
+  const number = row.kind === "whole" ? "a whole number" : "a number";
+  if (row.range !== undefined) return `${name} must be ${number}${row.unit ? ` of ${row.unit}` : ""} from ${row.range[0]} to ${row.range[1]}, ${got}`;
+  if (row.kind === "flag") return `${name} must be true or false, ${got}`;
+  if (row.kind === "url") return `${name} must be an http or https URL, ${got}`;
+  return `${name} must be a non-empty string, ${got}`;
 }
 
 /**
- * Whether `value` is a whole number inside `row`'s range.
+ * Whether `value` is a number `row` takes: inside its range, whole for a
+ * `whole` row.
  *
  * @example
- * inRange(SETTINGS.decision.trustedProxyHops, 17); // false
+ * inRange(SETTINGS.trustedProxyHops, 17); // false
  */
 export function inRange(row: SettingRow, value: number): boolean {
   const [min, max] = row.range ?? [Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY];
-  return Number.isInteger(value) && value >= min && value <= max;
+  return (row.kind === "whole" ? Number.isInteger(value) : Number.isFinite(value)) && value >= min && value <= max;
 }
 
-/** The shortest ADMIN_TOKEN taken; a shorter one turns the admin endpoints off (docs/deploy.md). */
-export const ADMIN_TOKEN_MIN_LENGTH = 32;
-
-/** Shortest QUEUE_SECRET accepted: an HMAC key guessable in less is no signature. */
-export const QUEUE_SECRET_MIN_LENGTH = 32;
-
-/** Raised when a `[vars]` value cannot be understood; the worker answers 500-free with a 503. */
-export class ConfigError extends Error {}
-
 /**
- * Parse the environment into settings, rejecting values that would silently
- * misbehave (an origin that is not http(s), a negative timeout).
+ * Parse the environment into settings, once per isolate, by the table:
+ * every row's variable read (spaces around trimmed, words in any case; an
+ * empty value counts as unset), a value the row does not take a
+ * ConfigError naming the variable and what it takes. Secrets are never
+ * part of an error. The result is frozen.
  *
  * @example
  * const settings = readSettings({ COUNTERS, FAILURE_MODE: "closed" });
  * settings.failureMode; // "closed"
  * settings.decisionTimeoutMs; // 1000
  */
-export function readSettings(env: Env): Settings {
-  const { decision, gateway } = SETTINGS;
-  const failureMode = choice(env.FAILURE_MODE, decision.failureMode);
-  const decisionTimeoutMs = wholeNumber(env.DECISION_TIMEOUT_MS, decision.decisionTimeoutMs);
-  let originUrl: URL | undefined;
-  if (env.ORIGIN_URL && env.ORIGIN_URL.trim() !== "") {
-    if (!URL.canParse(env.ORIGIN_URL)) throw new ConfigError(`ORIGIN_URL is not a URL: ${JSON.stringify(env.ORIGIN_URL)}`);
-    originUrl = new URL(env.ORIGIN_URL);
-    if (originUrl.protocol !== "http:" && originUrl.protocol !== "https:") {
-      throw new ConfigError(`ORIGIN_URL must be http or https, got ${JSON.stringify(env.ORIGIN_URL)}`);
+export function readSettings(env: Partial<Env>): Settings {
+  const settings: Record<string, unknown> = {};
+  for (const [field, row] of Object.entries(SETTINGS) as [string, SettingRow][]) {
+    const given = env[row.variable];
+    const value = fromText(typeof given === "string" ? given : undefined, row);
+    if (value === undefined) continue;
+    if (row.shortTurnsOff && typeof value === "string" && value.length < (row.minLength ?? 0)) {
+      // Refused, not fatal: the gateway goes on limiting; only the endpoints the token guards are off.
+      settings[`${field}Refused`] =
+        `The admin endpoints are off: ${row.variable} is shorter than ${row.minLength} characters. Set a longer one (docs/deploy.md).`;
+      continue;
     }
+    settings[field] = value;
   }
-  const givenToken = env.ADMIN_TOKEN && env.ADMIN_TOKEN !== "" ? env.ADMIN_TOKEN : undefined;
-  // Refused, not fatal: the gateway goes on limiting; only the endpoints the token guards are off.
-  const adminToken = givenToken !== undefined && givenToken.length >= ADMIN_TOKEN_MIN_LENGTH ? givenToken : undefined;
-  const adminTokenRefused =
-    givenToken !== undefined && adminToken === undefined
-      ? `The admin endpoints are off: ADMIN_TOKEN is shorter than ${ADMIN_TOKEN_MIN_LENGTH} characters. Set a longer one (docs/deploy.md).`
-      : undefined;
-  const shadowText = (env.SHADOW_MODE ?? String(decision.shadowMode.fallback)).trim().toLowerCase();
-  if (shadowText !== "true" && shadowText !== "false" && shadowText !== "") {
-    throw new ConfigError(`SHADOW_MODE must be "true" or "false", got ${JSON.stringify(env.SHADOW_MODE)}`);
-  }
-  // waitUntil work must finish within 30 s of the response, so a longer wait than the range's would lose counts.
-  const metricsFlushMs = wholeNumber(env.METRICS_FLUSH_MS, gateway.metricsFlushMs);
-  const trustedProxyHops = wholeNumber(env.TRUSTED_PROXY_HOPS, decision.trustedProxyHops);
-  const queueMaxAttempts = wholeNumber(env.QUEUE_MAX_ATTEMPTS, gateway.queueMaxAttempts);
-  const queueRetryBaseSeconds = wholeNumber(env.QUEUE_RETRY_BASE_SECONDS, gateway.queueRetryBaseSeconds);
-  const headerDialect = choice(env.RATELIMIT_HEADERS, decision.headerDialect, true);
-  const queueSecret = env.QUEUE_SECRET && env.QUEUE_SECRET !== "" ? env.QUEUE_SECRET : undefined;
-  if (queueSecret !== undefined && queueSecret.length < QUEUE_SECRET_MIN_LENGTH) {
-    // The value itself is never part of the message: it is a secret.
-    throw new ConfigError(`QUEUE_SECRET must be at least ${QUEUE_SECRET_MIN_LENGTH} characters, got ${queueSecret.length}`);
-  }
-  const trustedProxyHeader = choice(env.TRUSTED_PROXY_HEADER, decision.trustedProxyHeader);
-  return {
-    originUrl,
-    adminToken,
-    adminTokenRefused,
-    failureMode,
-    decisionTimeoutMs,
-    shadowMode: shadowText === "true",
-    metricsFlushMs,
-    trustedProxyHops,
-    queueMaxAttempts,
-    queueRetryBaseSeconds,
-    headerDialect,
-    ...(queueSecret !== undefined ? { queueSecret } : {}),
-    trustedProxyHeader,
-    shardKey: env.SHARD_KEY !== undefined && env.SHARD_KEY !== "" ? env.SHARD_KEY : undefined,
-    methodOverride: choice<MethodOverride>(env.METHOD_OVERRIDE, gateway.methodOverride, true),
-    encodedSlashes: choice<EncodedSlashes>(env.ENCODED_SLASHES, gateway.encodedSlashes, true),
-    ...jurisdictionOf(env.COUNTERS_JURISDICTION),
-  };
+  return Object.freeze(settings) as Settings;
 }
 
-// COUNTERS_JURISDICTION: unset or empty is none; anything else must be a known jurisdiction.
-function jurisdictionOf(given: string | undefined): { countersJurisdiction?: CountersJurisdiction } {
-  const text = (given ?? "").trim().toLowerCase();
-  if (text === "") return {};
-  const row = SETTINGS.gateway.countersJurisdiction;
-  if (!(row.choices as readonly string[]).includes(text)) throw new ConfigError(settingProblem(row, row.variable, given));
-  return { countersJurisdiction: text as CountersJurisdiction };
+/** The settings of an empty `[vars]`: every default of the table. */
+export const DEFAULT_SETTINGS: Settings = readSettings({});
+
+// One `[vars]` text read by its row: undefined when unset (and the row has no default).
+function fromText(given: string | undefined, row: SettingRow): unknown {
+  const text = given?.trim() ?? "";
+  if (text === "") return row.fallback;
+  const fail = () => new ConfigError(settingProblem(row, row.variable, given));
+  switch (row.kind) {
+    case "choice": {
+      const word = text.toLowerCase();
+      if (!row.choices?.includes(word)) throw fail();
+      return word;
+    }
+    case "whole":
+    case "number": {
+      const value = Number(text);
+      if (!inRange(row, value)) throw fail();
+      return value;
+    }
+    case "flag":
+      if (text.toLowerCase() !== "true" && text.toLowerCase() !== "false") throw fail();
+      return text.toLowerCase() === "true";
+    case "url":
+      if (!URL.canParse(text) || !/^https?:$/.test(new URL(text).protocol)) throw fail();
+      return new URL(text);
+    case "secret":
+      // Kept as written (not trimmed); its value is never part of the message.
+      if (!row.shortTurnsOff && given !== undefined && given.length < (row.minLength ?? 0)) {
+        throw new ConfigError(`${row.variable} must be at least ${row.minLength} characters, got ${given.length}`);
+      }
+      return given;
+  }
 }
 
 /**
@@ -359,24 +371,4 @@ export function countersIn(counters: Env["COUNTERS"], settings: Pick<Settings, "
       `COUNTERS_JURISDICTION "${jurisdiction}" cannot be applied here (${String(error)}); unset it for local runs (COUNTERS_JURISDICTION="" in .dev.vars)`,
     );
   }
-}
-
-// A `[vars]` text among `row.choices` (any case, spaces around ignored; unset, or empty when `emptyIsUnset`: the default).
-function choice<C extends string>(
-  given: string | undefined,
-  row: SettingRow & { readonly fallback: C; readonly choices: readonly C[] },
-  emptyIsUnset = false,
-): C {
-  const text = (given ?? row.fallback).trim().toLowerCase();
-  if (text === "" && emptyIsUnset) return row.fallback;
-  if (!(row.choices as readonly string[]).includes(text)) throw new ConfigError(settingProblem(row, row.variable, given));
-  return text as C;
-}
-
-// A `[vars]` whole number inside `row.range` (unset: the default).
-function wholeNumber(given: string | undefined, row: SettingRow & { readonly fallback: number }): number {
-  const text = (given ?? String(row.fallback)).trim();
-  const value = Number(text);
-  if (text === "" || !inRange(row, value)) throw new ConfigError(settingProblem(row, row.variable, given));
-  return value;
 }

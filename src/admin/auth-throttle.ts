@@ -7,10 +7,9 @@
  * certain block, so an isolate that has seen it answers the next attempts
  * itself, before comparing tokens, without asking an object.
  */
-import { admitDescriptors, knownRefusalMs, retryAfterSeconds } from "../admission/index.ts";
+import { admitDescriptors, knownRefusalMs, retryAfterSeconds, tooManyAuthFailures } from "../admission/index.ts";
 import type { Isolate } from "../context/isolate.ts";
 import type { Defer } from "../http/defer.ts";
-import { problem } from "../http/problem.ts";
 import { clientAddress, InvalidClientIpError, UNKNOWN_CLIENT, type TrustedProxyHeader } from "../request/client-ip.ts";
 import { compileOnce } from "../rules/index.ts";
 import type { DomainDescriptors } from "../rules/types.ts";
@@ -61,7 +60,7 @@ export function authClient(headers: Headers, trustedProxyHops: number, proxyHead
  */
 export function knownThrottled(isolate: Isolate, address: string, defer: Defer): Response | undefined {
   const retryAfterMs = knownRefusalMs(isolate, failures(address), defer);
-  return retryAfterMs === undefined ? undefined : throttled(Math.max(1, Math.ceil(retryAfterMs / 1000)));
+  return retryAfterMs === undefined ? undefined : tooManyAuthFailures(Math.max(1, Math.ceil(retryAfterMs / 1000)), AUTH_FAILURES_PER_MINUTE);
 }
 
 /**
@@ -76,15 +75,5 @@ export function knownThrottled(isolate: Isolate, address: string, defer: Defer):
 export async function countFailure(isolate: Isolate, address: string, defer: Defer): Promise<Response | undefined> {
   const where = () => ({ throttle: AUTH_DOMAIN });
   const result = await admitDescriptors(isolate, failures(address), { timeoutMs: isolate.settings.decisionTimeoutMs, where, countOutcomes: false }, defer);
-  return result.allowed || result.reason === "failure_closed" ? undefined : throttled(retryAfterSeconds(result));
-}
-
-function throttled(seconds: number): Response {
-  return problem(
-    429,
-    "Too Many Requests",
-    `Too many failed authentications from this address (at most ${AUTH_FAILURES_PER_MINUTE} a minute); retry in ${seconds} s.`,
-    {},
-    { "Retry-After": String(seconds) },
-  );
+  return result.allowed || result.reason === "failure_closed" ? undefined : tooManyAuthFailures(retryAfterSeconds(result), AUTH_FAILURES_PER_MINUTE);
 }

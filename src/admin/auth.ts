@@ -10,6 +10,7 @@ import type { Env } from "../config.ts";
 import type { IsolateOf } from "../context/isolate.ts";
 import { bearerToken, tokensEqual } from "../http/bearer.ts";
 import { deferOf } from "../http/defer.ts";
+import { adminApiOff } from "../admission/index.ts";
 import { problem } from "../http/problem.ts";
 import { authClient, countFailure, knownThrottled } from "./auth-throttle.ts";
 
@@ -23,7 +24,7 @@ export function requireAdminToken(isolateOf: IsolateOf): MiddlewareHandler<{ Bin
   return async function adminAuth(c, next) {
     const isolate = isolateOf(c.env);
     const { adminToken: expected, adminTokenRefused } = isolate.settings;
-    if (adminTokenRefused !== undefined) return problem(503, "Service Unavailable", adminTokenRefused);
+    if (adminTokenRefused !== undefined) return adminApiOff(adminTokenRefused);
     if (expected === undefined) {
       return problem(404, "Not Found", "No such floodgate endpoint (admin endpoints need ADMIN_TOKEN to be configured).");
     }

@@ -4,7 +4,7 @@
  * problem+json naming what is wrong; 413 past MAX_JSON_BODY_BYTES.
  */
 import type { Context } from "hono";
-import { countersUnreachableResponse, FAILURE_OPEN_HEADER } from "../admission/index.ts";
+import { countersUnreachable, decisionAnswer } from "../admission/index.ts";
 import type { Env } from "../config.ts";
 import { shouldRateLimit } from "../envoy/service.ts";
 import { bodyTextOr413 } from "./body.ts";
@@ -37,11 +37,8 @@ export async function handleJson(c: Context<{ Bindings: Env }>, isolate: Isolate
     case "invalid":
       return problem(400, "Bad Request", `${answer.path}: ${answer.message}`, { path: answer.path });
     case "unavailable":
-      return countersUnreachableResponse();
-    case "response": {
-      const status = answer.response.overallCode === "OVER_LIMIT" ? 429 : 200;
-      const headers: [string, string][] = answer.failureOpen ? [[FAILURE_OPEN_HEADER[0], FAILURE_OPEN_HEADER[1]]] : [];
-      return Response.json(answer.response, { status, headers });
-    }
+      return countersUnreachable();
+    case "response":
+      return decisionAnswer(answer.response, answer.response.overallCode === "OVER_LIMIT", answer.failureOpen === true);
   }
 }

@@ -11,7 +11,7 @@
  * limited per client address (src/admission/client-limit.ts).
  */
 import type { Context } from "hono";
-import { clientLimit, countersUnreachableResponse, admitDescriptors, rateLimitHeaders } from "../admission/index.ts";
+import { clientLimit, countersUnreachable, admitDescriptors, rateLimitHeaders } from "../admission/index.ts";
 import type { Env } from "../config.ts";
 import type { IsolateOf } from "../context/isolate.ts";
 import { adminPath } from "../http/admin-path.ts";
@@ -69,7 +69,7 @@ export async function quotaStatus<E extends { Bindings: Env }>(c: Context<E>, is
     const pending = isolate.currentRules(defer);
     const rules = pending instanceof Promise ? await pending : pending;
     // A token's claims key the caller's own counters exactly as on a real request (docs/rules.md, "Verified identity (jwt)").
-    const claims = readsClaims(rules) ? await requestClaims(rules, asked, isolate.env, isolate.now()) : undefined;
+    const claims = readsClaims(rules) ? await requestClaims(rules, asked, isolate.secrets, isolate.now()) : undefined;
     descriptors = requestDescriptors(rules, asked, claims === undefined ? settings : { ...settings, claims });
   } catch (error) {
     if (error instanceof InvalidClientIpError || error instanceof DuplicateValueError || error instanceof RequestCostError)
@@ -86,7 +86,7 @@ export async function quotaStatus<E extends { Bindings: Env }>(c: Context<E>, is
     defer,
   );
   // A guess made without the counters is no status.
-  if (result.reason === "failure_open" || result.reason === "failure_closed" || result.decidedLocally === true) return countersUnreachableResponse();
+  if (result.reason === "failure_open" || result.reason === "failure_closed" || result.decidedLocally === true) return countersUnreachable();
   // A status is never a refusal: a limit of 0 reads as refused, but its reset is in the body, not a Retry-After.
   const headers = new Headers(rateLimitHeaders(result, settings.headerDialect).filter(([name]) => !RETRY_HEADERS.has(name)));
   headers.set("Cache-Control", "no-store");

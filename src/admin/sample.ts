@@ -30,7 +30,7 @@ export async function getSample(c: Context<{ Bindings: Env }>, isolate: Isolate)
   const givenSince = c.req.query("since");
   const since = givenSince === undefined ? 0 : sinceOf(givenSince);
   if (since === undefined) return problem(400, "Bad Request", `since must be epoch milliseconds or an ISO-8601 time, got ${JSON.stringify(givenSince)}`);
-  const { maxRows, retentionMs } = sampleSettings(isolate.env);
+  const { maxRows, retentionMs } = sampleSettings(isolate.settings);
   await isolate.metrics.flushNow();
   const now = isolate.now();
   const shards = (await Promise.all(

@@ -11,7 +11,7 @@ import type { HeaderDialect } from "../http/header-dialect.ts";
 import { requestDescriptors } from "../request/descriptors.ts";
 import { compileOnce } from "../rules/compile.ts";
 import { admitDescriptors } from "./pipeline.ts";
-import { refusal } from "./render.ts";
+import { refusal } from "./refusal.ts";
 
 /** One built-in limit: its internal domain, the policy name clients see, and reads per client address per minute. */
 export interface ClientLimitOptions {

@@ -4,6 +4,7 @@
  * logged and counted, for every face. A new mode is a new entry of
  * FAILURE_ANSWERS (and of `FailureMode`), nothing else.
  */
+import type { Settings } from "../config.ts";
 import type { EdgeRuntime } from "../edge/runtime.ts";
 import type { CounterUnavailableError } from "../limiter/timeout.ts";
 import type { RateLimitResult } from "../limiter/types.ts";
@@ -15,7 +16,7 @@ import { isolateDecision } from "./local-decision.ts";
  * its own counters, marked; `open` lets the request through, marked;
  * `closed` refuses it (HTTP faces answer 503).
  */
-export type FailureMode = "local" | "open" | "closed";
+export type FailureMode = Settings["failureMode"];
 
 /** The decision FAILURE_MODE=open makes: allowed, reason `failure_open`, no policy. */
 export const FAILURE_OPEN: RateLimitResult = Object.freeze({

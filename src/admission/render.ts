@@ -1,13 +1,10 @@
 /**
- * The admission pipeline's HTTP answers (docs/headers.md): the 429, the
- * 503 of FAILURE_MODE=closed, and the headers of an admitted request. Every
- * HTTP face answers with these, so a refusal looks the same whichever way
- * the request came in.
+ * The headers of an admitted request (docs/headers.md), and the decision
+ * headers the refusals (refusal.ts) share with it.
  */
 import { DEFAULT_HEADER_DIALECT, type HeaderDialect } from "../http/header-dialect.ts";
 import { DECISION_HEADER } from "../http/headers.ts";
-import { PROBLEM_TYPES, problem } from "../http/problem.ts";
-import { rateLimitHeaders, tooManyRequests } from "../limiter/respond.ts";
+import { rateLimitHeaders } from "../limiter/respond.ts";
 import type { RateLimitResult } from "../limiter/types.ts";
 
 /** The header FAILURE_MODE=open marks a request it let through with. */
@@ -15,41 +12,6 @@ export const FAILURE_OPEN_HEADER: readonly [string, string] = [DECISION_HEADER, 
 
 /** The header a decision FAILURE_MODE=local made in the isolate is marked with. */
 export const LOCAL_DECISION_HEADER: readonly [string, string] = [DECISION_HEADER, "local"];
-
-/** What the 503 of FAILURE_MODE=closed says (never the error behind it: that goes to the log). */
-export const COUNTERS_UNREACHABLE_DETAIL = "The rate limiter could not reach its counters; try again shortly.";
-
-/**
- * The 503 of FAILURE_MODE=closed: problem+json of type
- * `urn:floodgate:counters-unreachable`, `Retry-After: 1` and
- * `X-RateLimit-Decision: failure-closed`.
- *
- * @example
- * if (result.reason === "failure_closed") return countersUnreachableResponse();
- */
-export function countersUnreachableResponse(): Response {
-  return problem(
-    503,
-    "Service Unavailable",
-    COUNTERS_UNREACHABLE_DETAIL,
-    { type: PROBLEM_TYPES.countersUnreachable, retry_after: 1 },
-    { "Retry-After": "1", [DECISION_HEADER]: "failure-closed" },
-  );
-}
-
-/**
- * The answer to a refused request: the 503 when FAILURE_MODE=closed refused
- * it, else the 429 in `dialect`.
- *
- * @example
- * if (!result.allowed) return refusal(result, settings.headerDialect);
- */
-export function refusal(result: RateLimitResult, dialect: HeaderDialect = DEFAULT_HEADER_DIALECT): Response {
-  if (result.reason === "failure_closed") return countersUnreachableResponse();
-  const response = tooManyRequests(result, dialect);
-  if (result.decidedLocally === true) response.headers.set(LOCAL_DECISION_HEADER[0], LOCAL_DECISION_HEADER[1]);
-  return response;
-}
 
 /**
  * Headers an admitted request's response carries: the rate-limit ones in

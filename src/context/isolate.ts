@@ -21,7 +21,10 @@ import type { CompiledRules } from "../rules/types.ts";
  * API, queue, rules uploads).
  */
 export interface IsolateParts {
+  /** floodgate's own bindings (RULES, QUEUE, …): the gateway's env; none for a middleware (EMPTY_ENV). */
   readonly env: Env;
+  /** Where a secret the rules name is read (a `jwt` HS256 key): the gateway's env, a middleware's app env. Default `env`. */
+  readonly secrets?: object;
   readonly settings: Settings;
   readonly counters: Env["COUNTERS"];
   /** Absent: no metrics are kept. */
@@ -53,6 +56,8 @@ export function partsFromEnv(env: Env): IsolateParts {
  */
 export class Isolate<R = LiveRules> {
   readonly env: Env;
+  /** Where a secret the rules name is read (IsolateParts.secrets). */
+  readonly secrets: object;
   readonly settings: Settings;
   /** The counter objects' namespace (in COUNTERS_JURISDICTION when set). */
   readonly counters: Env["COUNTERS"];
@@ -64,6 +69,7 @@ export class Isolate<R = LiveRules> {
 
   constructor(parts: IsolateParts, rules: R, options: IsolateOptions = {}) {
     this.env = parts.env;
+    this.secrets = parts.secrets ?? parts.env;
     this.now = options.now ?? Date.now;
     this.settings = parts.settings;
     this.counters = parts.counters;
@@ -75,7 +81,7 @@ export class Isolate<R = LiveRules> {
       shardSecret: this.settings.shardKey,
     });
     // The traffic sample (docs/advisor.md, "Sample") rides with the metrics sends.
-    const sampler = new TrafficSampler(sampleSettings(parts.env), this.now);
+    const sampler = new TrafficSampler(sampleSettings(this.settings), this.now);
     this.metrics = new MetricsRecorder(parts.metrics, this.settings.metricsFlushMs, this.now, undefined, sampler);
     // Said once, when the isolate starts; every admin request is answered 503 with it.
     if (this.settings.adminTokenRefused !== undefined) console.error(`floodgate: ${this.settings.adminTokenRefused}`);
@@ -92,6 +98,13 @@ export class Isolate<R = LiveRules> {
     return this.rules.current(this.env, this.settings.decisionTimeoutMs, defer);
   }
 }
+
+/**
+ * The env of an isolate that has none of floodgate's bindings or `[vars]`
+ * (a middleware's): features that need one (the queue) find it missing,
+ * and no name of a user's own env is ever read as floodgate's.
+ */
+export const EMPTY_ENV: Env = Object.freeze({}) as Env;
 
 /** How an isolate's edge is built, for what `env` does not choose. */
 export interface IsolateOptions {

@@ -50,7 +50,7 @@ export function admit(
 ): Promise<Admission> {
   // A rule keyed on a verified token's claim (docs/rules.md, "Verified identity (jwt)"): the token is verified first.
   if (readsClaims(rules))
-    return requestClaims(rules, request, isolate.env, isolate.now()).then((claims) => admitAs(request, isolate, rules, defer, dialect, claims));
+    return requestClaims(rules, request, isolate.secrets, isolate.now()).then((claims) => admitAs(request, isolate, rules, defer, dialect, claims));
   return admitAs(request, isolate, rules, defer, dialect, undefined);
 }
 
@@ -129,7 +129,7 @@ class GatewayAdmission implements AdmissionOptions, SampleSource {
 
   /** `METHOD path` as `domain`'s routes read the request; made only for a sampled request. */
   route(domain: CompiledDomain): string {
-    const { methodOverride = "strip", encodedSlashes = "decode" } = this.isolate.settings;
+    const { methodOverride, encodedSlashes } = this.isolate.settings;
     const canonical = originPath(canonicalPath(urlParts(this.request.url).path), encodedSlashes);
     const method = originMethod(this.request.method, methodOverride === "count" ? this.request.headers : new Headers(), methodOverride);
     return `${method} ${domain.paths.caseSensitive ? canonical : foldPathCase(canonical)}`;

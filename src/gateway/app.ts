@@ -20,7 +20,8 @@ import type { SlotHold } from "./slots.ts";
 import { deferFrom, deferOf, type Defer } from "../http/defer.ts";
 import { type ForwardOptions, forwardOptions, forwardToOrigin } from "../http/forward.ts";
 import { withoutOrigin } from "./no-origin.ts";
-import { misconfigured, originUnreachable, problem } from "../http/problem.ts";
+import { misconfigured } from "../admission/index.ts";
+import { originUnreachable, problem } from "../http/problem.ts";
 
 /** The gateway as a module worker's default export: `fetch`, plus the Hono app behind /__ratelimit/. */
 export interface Gateway {

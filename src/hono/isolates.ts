@@ -4,7 +4,7 @@
  * from the middleware's options rather than floodgate's own `[vars]`.
  */
 import type { Env, Settings } from "../config.ts";
-import { Isolate, type IsolateOptions } from "../context/isolate.ts";
+import { EMPTY_ENV, Isolate, type IsolateOptions } from "../context/isolate.ts";
 import type { AnyContext } from "./options.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: a namespace of the user's bindings, typed or not.
@@ -50,7 +50,8 @@ export function middlewareIsolates(
       if (namespace === undefined || typeof namespace.getByName !== "function" || typeof namespace.idFromName !== "function") {
         throw new TypeError("rateLimit(): options.counters(c) did not return a Durable Object namespace bound to CounterObject (default: c.env.COUNTERS)");
       }
-      isolate = new Isolate({ env: c.env as Env, settings, counters: namespace, metrics: metricsOf?.(c) }, null, options);
+      // Only the rules' named secrets are read from the app's env: its other names (FAILURE_MODE, SAMPLE_*, QUEUE) are the app's, not ours.
+      isolate = new Isolate({ env: EMPTY_ENV, secrets: c.env, settings, counters: namespace, metrics: metricsOf?.(c) }, null, options);
       namespaces.set(isolate, namespace);
       isolates.set(c.env, isolate);
     }

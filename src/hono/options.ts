@@ -3,7 +3,7 @@
  * of once, when the middleware is made (docs/hono.md).
  */
 import type { Context } from "hono";
-import { inRange, SETTINGS, type SettingRow, type Settings, settingProblem } from "../config.ts";
+import { DEFAULT_SETTINGS, inRange, SETTINGS, type SettingRow, type Settings, settingProblem } from "../config.ts";
 import type { TrustedProxyHeader } from "../request/client-ip.ts";
 import type { HeaderDialect } from "../http/header-dialect.ts";
 import { compileRules } from "../rules/compile.ts";
@@ -130,52 +130,40 @@ export function checkRulesOptions(options: object): void {
 }
 
 /**
- * The settings an isolate of the middleware runs with, every option checked
- * against the settings table (src/config.ts, SETTINGS): the same defaults
- * and ranges as the gateway's `[vars]`; the gateway's own settings keep
- * their defaults.
+ * The settings an isolate of the middleware runs with: each row of the
+ * settings table (src/config.ts, SETTINGS) that names an option is read from
+ * that option, checked against the same defaults and ranges as the
+ * gateway's `[vars]`; every other row keeps its default. Nothing is read
+ * from the app's env (docs/hono.md).
  *
  * @example
  * settingsFromOptions({ rules, failureMode: "closed" }).decisionTimeoutMs; // 1000
  */
 export function settingsFromOptions(options: RateLimitOptions): Settings {
-  const { decision, gateway } = SETTINGS;
-  return {
-    failureMode: oneOf(options.failureMode, decision.failureMode),
-    headerDialect: oneOf(options.headers, decision.headerDialect),
-    decisionTimeoutMs: whole(options.timeoutMs, decision.decisionTimeoutMs),
-    shadowMode: flag(options.shadowMode, decision.shadowMode),
-    trustedProxyHops: whole(options.trustedProxyHops, decision.trustedProxyHops),
-    trustedProxyHeader: oneOf(options.trustedProxyHeader, decision.trustedProxyHeader),
-    shardKey: secret(options.shardKey, decision.shardKey),
-    metricsFlushMs: gateway.metricsFlushMs.fallback,
-    queueMaxAttempts: gateway.queueMaxAttempts.fallback,
-    queueRetryBaseSeconds: gateway.queueRetryBaseSeconds.fallback,
-  };
+  const settings: Record<string, unknown> = { ...DEFAULT_SETTINGS };
+  for (const [field, row] of Object.entries(SETTINGS) as [string, SettingRow][]) {
+    const value = row.option === undefined ? undefined : (options as unknown as Record<string, unknown>)[row.option];
+    if (value !== undefined) settings[field] = checkedOption(value, row, row.option ?? field);
+  }
+  return Object.freeze(settings) as Settings;
 }
 
-type Row = SettingRow & { readonly option: string };
-
-function oneOf<C extends string>(value: C | undefined, row: Row & { readonly fallback: C; readonly choices: readonly C[] }): C {
-  if (value === undefined) return row.fallback;
-  if (!(row.choices as readonly unknown[]).includes(value)) throw new TypeError(`rateLimit(): ${settingProblem(row, row.option, value)}`);
-  return value;
-}
-
-function whole(value: number | undefined, row: Row & { readonly fallback: number }): number {
-  if (value === undefined) return row.fallback;
-  if (!inRange(row, value)) throw new RangeError(`rateLimit(): ${settingProblem(row, row.option, value)}`);
-  return value;
-}
-
-function secret(value: string | undefined, row: Row): string | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== "string" || value === "") throw new TypeError(`rateLimit(): ${row.option} must be a non-empty string, got ${JSON.stringify(value)}`);
-  return value;
-}
-
-function flag(value: boolean | undefined, row: Row & { readonly fallback: boolean }): boolean {
-  if (value === undefined) return row.fallback;
-  if (typeof value !== "boolean") throw new TypeError(`rateLimit(): ${settingProblem(row, row.option, value)}`);
-  return value;
+// An option's value as its row takes it: the same values as the variable's text, typed.
+function checkedOption(value: unknown, row: SettingRow, option: string): unknown {
+  const problem = () => `rateLimit(): ${settingProblem(row, option, value)}`;
+  switch (row.kind) {
+    case "choice":
+      if (!(row.choices as readonly unknown[]).includes(value)) throw new TypeError(problem());
+      return value;
+    case "whole":
+    case "number":
+      if (typeof value !== "number" || !inRange(row, value)) throw new RangeError(problem());
+      return value;
+    case "flag":
+      if (typeof value !== "boolean") throw new TypeError(problem());
+      return value;
+    default:
+      if (typeof value !== "string" || value === "") throw new TypeError(problem());
+      return value;
+  }
 }

@@ -116,7 +116,7 @@ const EDGE_WRITTEN = new Set(["cf-connecting-ip", "cf-connecting-ipv6", "x-forwa
 
 /** How `forwardHeaders` reads a request: what the deployment's settings leave to the origin. */
 export interface ForwardOptions {
-  /** `METHOD_OVERRIDE` (default `strip`): `strip` removes the method-override headers. */
+  /** `METHOD_OVERRIDE`: only `count` passes the method-override headers on; absent or `strip` removes them. */
   readonly methodOverride?: "strip" | "count";
   /**
    * With TRUSTED_PROXY_HOPS > 0, the header your own proxies write the
@@ -134,14 +134,14 @@ const optionsOf = new WeakMap<object, ForwardOptions>();
  * await forwardToOrigin(request, origin, forwardOptions(isolate.settings));
  */
 export function forwardOptions(settings: {
-  readonly methodOverride?: "strip" | "count";
+  readonly methodOverride: "strip" | "count";
   readonly trustedProxyHops: number;
   readonly trustedProxyHeader: string;
 }): ForwardOptions {
   let options = optionsOf.get(settings);
   if (options === undefined) {
     options = {
-      methodOverride: settings.methodOverride ?? "strip",
+      methodOverride: settings.methodOverride,
       ...(settings.trustedProxyHops > 0 ? { trustedProxyHeader: settings.trustedProxyHeader } : {}),
     };
     optionsOf.set(settings, options);
@@ -188,7 +188,8 @@ export function isDroppedHeader(lower: string, options: ForwardOptions = {}): bo
   if (name.startsWith(FLOODGATE_HEADER_PREFIX) || DECISION_HEADERS.has(name)) return true;
   if (FORGEABLE_HEADERS.has(name)) return name !== options.trustedProxyHeader || lower !== name;
   if (name !== lower && EDGE_WRITTEN.has(name)) return true;
-  return (options.methodOverride ?? "strip") === "strip" && OVERRIDE_HEADERS.has(name);
+  // Anything but `count` strips them: the safe reading when no setting is given.
+  return options.methodOverride !== "count" && OVERRIDE_HEADERS.has(name);
 }
 
 function needsCleaning(headers: Headers, options: ForwardOptions): boolean {

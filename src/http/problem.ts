@@ -42,16 +42,3 @@ export function originUnreachable(error: unknown, where: Record<string, string> 
   console.error(JSON.stringify({ event: "floodgate.origin_unreachable", ...where, error: String(error) }));
   return problem(502, "Bad Gateway", "The origin could not be reached.", { type: PROBLEM_TYPES.originUnreachable });
 }
-
-/**
- * The 503 for a configuration floodgate cannot run with; `error` (naming the setting and its value) goes to the log only.
- *
- * @example
- * if (error instanceof ConfigError) return misconfigured(error);
- */
-export function misconfigured(error: unknown): Response {
-  console.error(JSON.stringify({ event: "floodgate.misconfigured", error: error instanceof Error ? error.message : String(error) }));
-  return problem(503, "Service Unavailable", "floodgate is misconfigured; the operator can find the reason in the Worker's log.", {
-    type: PROBLEM_TYPES.misconfigured,
-  });
-}

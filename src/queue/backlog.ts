@@ -25,7 +25,7 @@ export async function backlogName(target: PaceTarget): Promise<string> {
  * false when one is full, and the places taken on the way are freed.
  *
  * @example
- * if (!(await claimBacklog(env, [["backlog:…", 100]], id, expiresAt))) return tooManyRequests(result);
+ * if (!(await claimBacklog(env, [["backlog:…", 100]], id, expiresAt))) return refusal(result);
  */
 export async function claimBacklog(env: Env, places: readonly (readonly [string, number])[], id: string, expiresAt: number): Promise<boolean> {
   const statuses = env.QUEUED;

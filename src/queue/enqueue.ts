@@ -16,8 +16,8 @@ import { BodyTooLargeError, readBodyBytes } from "../http/body.ts";
 import { forwardHeaders, upstreamUrl } from "../http/forward.ts";
 import type { HeaderDialect } from "../http/header-dialect.ts";
 import { hasRouteOrigin } from "../http/origin-host.ts";
-import { rateLimitHeaders, tooManyRequests } from "../admission/index.ts";
-import { PROBLEM_TYPES, problem } from "../http/problem.ts";
+import { queueUnavailable, rateLimitHeaders, refusal } from "../admission/index.ts";
+import { problem } from "../http/problem.ts";
 import type { RateLimitResult } from "../limiter/types.ts";
 import { messageBytes, QUEUE_MAX_BODY_BYTES, QUEUE_MAX_MESSAGE_BYTES, toBase64, type PaceTarget, type QueuedMessage } from "./message.ts";
 import { ownerHash } from "./owner.ts";
@@ -89,9 +89,9 @@ export async function enqueueRequest(isolate: Isolate<unknown>, request: Request
     placed = await claimBacklog(isolate.env, places, id, queuedAt + policy.maxAgeMs);
   } catch (error) {
     console.error(JSON.stringify({ event: "floodgate.queue.backlog_failed", id, error: String(error) }));
-    return couldNotQueue();
+    return queueUnavailable(result);
   }
-  if (!placed) return tooManyRequests({ ...result, reason: "limited" }, dialect);
+  if (!placed) return refusal({ ...result, reason: "limited" }, dialect);
   // The client's own descriptor values, not the counter's (a share_threshold counter is shared by a whole range).
   const owner = await Promise.all(policy.outcomes.map((outcome) => ownerHash(counterKey(outcome.domain, outcome.descriptor))));
   const status = statuses.getByName(id);
@@ -103,7 +103,7 @@ export async function enqueueRequest(isolate: Isolate<unknown>, request: Request
     console.error(JSON.stringify({ event: "floodgate.queue.send_failed", id, error: String(error) }));
     await status.discard().catch(() => undefined);
     await releaseBacklog(isolate.env, message.backlog ?? [], id).catch(() => undefined);
-    return SIZE_REFUSED.test(String(error)) ? tooLargeMessage(size) : couldNotQueue();
+    return SIZE_REFUSED.test(String(error)) ? tooLargeMessage(size) : queueUnavailable(result);
   }
   const location = QUEUED_PATH + id;
   const response = Response.json({ id, state: "queued", location }, { status: 202, headers: { Location: location, "Cache-Control": "no-store" } });
@@ -124,7 +124,7 @@ function paceTarget({ object, call }: PaceTarget): PaceTarget {
  */
 function notQueued(result: RateLimitResult, why: string, dialect: HeaderDialect | undefined): Response {
   console.warn(JSON.stringify({ event: "floodgate.queue.unavailable", message: `${why}: requests over queue limits get 429` }));
-  return tooManyRequests({ ...result, reason: "limited" }, dialect);
+  return refusal({ ...result, reason: "limited" }, dialect);
 }
 
 function tooLarge(detail: string): Response {
@@ -137,10 +137,4 @@ const SIZE_REFUSED = /exceeds (the )?(single message size )?limit|too large/i;
 function tooLargeMessage(size: number): Response {
   const detail = `The request (headers and body) makes a queue message of ${size} bytes; at most ${QUEUE_MAX_MESSAGE_BYTES} are queued.`;
   return problem(413, "Content Too Large", detail, { max_body_bytes: QUEUE_MAX_BODY_BYTES, max_message_bytes: QUEUE_MAX_MESSAGE_BYTES, message_bytes: size });
-}
-
-/** Nothing was consumed for it, so the client may simply try again. */
-function couldNotQueue(): Response {
-  const detail = "The request could not be queued; try again shortly.";
-  return problem(503, "Service Unavailable", detail, { type: PROBLEM_TYPES.queueUnavailable, retry_after: 1 }, { "Retry-After": "1" });
 }

@@ -126,7 +126,7 @@ export class QueueStatusObject extends DurableObject {
    * A backlog object (backlog.ts): hold a place for `id` unless `cap` are held; the object is dropped after its last place expires.
    *
    * @example
-   * if (!(await env.QUEUED.getByName(name).claimPlace(id, 100, expiresAt))) return tooManyRequests(result);
+   * if (!(await env.QUEUED.getByName(name).claimPlace(id, 100, expiresAt))) return refusal(result);
    */
   async claimPlace(id: string, cap: number, expiresAt: number): Promise<boolean> {
     const held = claimIn(this.ctx.storage.sql, id, cap, expiresAt, Date.now());

@@ -3,10 +3,11 @@
  * "Routes"): an IPv4 address as is, an IPv6 address as its network of the
  * domain's `ipv6_prefix` (default /56), IPv4-mapped IPv6 in any spelling as IPv4.
  */
+import { DEFAULT_SETTINGS, type Settings } from "../config.ts";
 import { IPV6_PREFIX } from "../rules/keys.ts";
 
 /** The header a proxy of yours writes the client address into (`TRUSTED_PROXY_HEADER`, docs/operations.md). */
-export type TrustedProxyHeader = "x-forwarded-for" | "x-real-ip";
+export type TrustedProxyHeader = Settings["trustedProxyHeader"];
 
 /** Key used for requests that carry no client IP, so they share one bucket instead of going unlimited. */
 export const UNKNOWN_CLIENT = "unknown";
@@ -47,8 +48,8 @@ export type ClientIp = string | readonly number[];
  */
 export function clientAddress(
   headers: Headers,
-  trustedProxyHops = 0,
-  proxyHeader: TrustedProxyHeader = "x-forwarded-for",
+  trustedProxyHops = DEFAULT_SETTINGS.trustedProxyHops,
+  proxyHeader: TrustedProxyHeader = DEFAULT_SETTINGS.trustedProxyHeader,
   ipv6Prefix: number = IPV6_PREFIX.default,
 ): string {
   return clientKey(clientIp(headers, trustedProxyHops, proxyHeader), ipv6Prefix);
@@ -61,7 +62,11 @@ export function clientAddress(
  * @example
  * clientKey(clientIp(request.headers), 56); // "2001:db8:1:0::/56"
  */
-export function clientIp(headers: Headers, trustedProxyHops = 0, proxyHeader: TrustedProxyHeader = "x-forwarded-for"): ClientIp {
+export function clientIp(
+  headers: Headers,
+  trustedProxyHops = DEFAULT_SETTINGS.trustedProxyHops,
+  proxyHeader: TrustedProxyHeader = DEFAULT_SETTINGS.trustedProxyHeader,
+): ClientIp {
   const [raw, source] = rawClientIp(headers, trustedProxyHops, proxyHeader);
   if (raw === undefined) return UNKNOWN_CLIENT;
   const address = parseIp(raw);

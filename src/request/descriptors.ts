@@ -7,6 +7,7 @@
  * (DuplicateValueError) unless the domain's `duplicate_values` picks one:
  * keyed on one copy while the origin reads another, it would escape its limit.
  */
+import { DEFAULT_SETTINGS } from "../config.ts";
 import { matchRoute } from "../rules/index.ts";
 import type { CompiledDomain, CompiledRoute, CompiledRules, DescriptorEntry, DomainDescriptors, EntrySource } from "../rules/types.ts";
 import { type ClientIp, clientIp, clientKey, type TrustedProxyHeader } from "./client-ip.ts";
@@ -56,13 +57,13 @@ interface RequestFacts {
 
 /** How to read the request; see `clientAddress` for the proxy setting. */
 export interface MappingOptions {
-  /** `TRUSTED_PROXY_HOPS`: proxies of yours in front of Cloudflare (default 0: only CF-Connecting-IP). */
+  /** `TRUSTED_PROXY_HOPS`: proxies of yours in front of Cloudflare (unset: the settings table's default). */
   readonly trustedProxyHops?: number;
-  /** `TRUSTED_PROXY_HEADER`: the one header the proxies write the address into (default `x-forwarded-for`). */
+  /** `TRUSTED_PROXY_HEADER`: the one header the proxies write the address into (unset: the table's default). */
   readonly trustedProxyHeader?: TrustedProxyHeader;
-  /** `METHOD_OVERRIDE` (default `strip`): whether a POST keys on the method its override header names. */
+  /** `METHOD_OVERRIDE`: whether a POST keys on the method its override header names (unset: the table's default). */
   readonly methodOverride?: MethodOverride;
-  /** `ENCODED_SLASHES` (default `decode`): how `%2F` and `%5C` in a path are read. */
+  /** `ENCODED_SLASHES`: how `%2F` and `%5C` in a path are read (unset: the table's default). */
   readonly encodedSlashes?: EncodedSlashes;
   /**
    * The string and number claims of the request's verified token under a domain's `jwt`
@@ -82,8 +83,8 @@ export function requestDescriptors(rules: CompiledRules, request: Request, optio
   const href = request.url;
   const parts = urlParts(href);
   // The origin's view (docs/rules.md, "The origin's view"): slashes decoded, host folded, override read.
-  const canonical = originPath(canonicalPath(parts.path), options.encodedSlashes ?? "decode");
-  const overrideMode = options.methodOverride ?? "strip";
+  const canonical = originPath(canonicalPath(parts.path), options.encodedSlashes ?? DEFAULT_SETTINGS.encodedSlashes);
+  const overrideMode = options.methodOverride ?? DEFAULT_SETTINGS.methodOverride;
   const method = originMethod(request.method, overrideMode === "count" ? request.headers : EMPTY_HEADERS, overrideMode);
   const facts: RequestFacts = {
     request,
@@ -92,9 +93,9 @@ export function requestDescriptors(rules: CompiledRules, request: Request, optio
     path: canonical,
     host: originHost(parts.host),
     method,
-    trustedProxyHops: options.trustedProxyHops ?? 0,
+    trustedProxyHops: options.trustedProxyHops ?? DEFAULT_SETTINGS.trustedProxyHops,
+    trustedProxyHeader: options.trustedProxyHeader ?? DEFAULT_SETTINGS.trustedProxyHeader,
   };
-  if (options.trustedProxyHeader !== undefined) facts.trustedProxyHeader = options.trustedProxyHeader;
   if (options.claims !== undefined) facts.claims = options.claims;
   const out: DomainDescriptors[] = [];
   for (const domain of rules.domains.values()) {

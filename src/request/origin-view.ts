@@ -10,7 +10,7 @@
 import { decodedSlashes } from "../http/canonical-path.ts";
 import { type EncodedSlashes, METHOD_OVERRIDE_HEADERS, type MethodOverride } from "../http/origin-settings.ts";
 
-export { type EncodedSlashes, type MethodOverride, readEncodedSlashes, readMethodOverride } from "../http/origin-settings.ts";
+export type { EncodedSlashes, MethodOverride } from "../http/origin-settings.ts";
 
 /**
  * A query parameter, cookie or header sent more than once with different

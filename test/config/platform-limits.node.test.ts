@@ -21,7 +21,7 @@ const refusal = (vars: Partial<Env>) => {
 describe("QUEUE_MAX_ATTEMPTS", () => {
   it("is at most the consumer's max_retries in wrangler.toml, so floodgate, not Queues, dead-letters with the failure", () => {
     expect(QUEUE_CONSUMERS["floodgate-queued"].maxRetries).toBe(QUEUE_CONSUMER_MAX_RETRIES);
-    expect(SETTINGS.gateway.queueMaxAttempts.range).toEqual([1, QUEUE_CONSUMER_MAX_RETRIES]);
+    expect(SETTINGS.queueMaxAttempts.range).toEqual([1, QUEUE_CONSUMER_MAX_RETRIES]);
     expect(readSettings(env({ QUEUE_MAX_ATTEMPTS: "10" })).queueMaxAttempts).toBe(10);
     expect(refusal({ QUEUE_MAX_ATTEMPTS: "11" })).toBe(
       `QUEUE_MAX_ATTEMPTS must be a whole number from 1 to 10, got "11" (at most the queue consumer's max_retries (10 in wrangler.toml), past which Cloudflare Queues dead-letters a message itself, without its failure)`,

@@ -6,7 +6,7 @@ import type { CounterVerdict } from "../../src/durable/protocol.ts";
 import { EdgeRuntime } from "../../src/edge/runtime.ts";
 import { decide } from "../../src/limiter/decide.ts";
 import { plan } from "../../src/limiter/plan.ts";
-import { tooManyRequests } from "../../src/limiter/respond.ts";
+import { tooManyRequests } from "../../src/admission/quota-exceeded.ts";
 import { HEADER_DIALECTS } from "../../src/http/header-dialect.ts";
 import type { DomainDescriptors } from "../../src/rules/types.ts";
 import { compiled } from "../support/app.ts";

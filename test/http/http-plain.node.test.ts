@@ -26,8 +26,10 @@ import {
 } from "../../src/http/forward.ts";
 import { DEFAULT_HEADER_DIALECT, HEADER_DIALECTS, isHeaderDialect } from "../../src/http/header-dialect.ts";
 import { DECISION_HEADER, DELAY_HEADER, withHeaders } from "../../src/http/headers.ts";
-import { METHOD_OVERRIDE_HEADERS, readEncodedSlashes, readMethodOverride } from "../../src/http/origin-settings.ts";
-import { misconfigured, originUnreachable, PROBLEM_TYPES, problem } from "../../src/http/problem.ts";
+import { METHOD_OVERRIDE_HEADERS } from "../../src/http/origin-settings.ts";
+import { ConfigError, readSettings } from "../../src/config.ts";
+import { originUnreachable, PROBLEM_TYPES, problem } from "../../src/http/problem.ts";
+import { misconfigured } from "../../src/admission/refusal.ts";
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -216,16 +218,17 @@ describe("adminPath", () => {
 });
 
 describe("origin settings", () => {
-  const fail = (why: string) => new Error(why);
+  const methodOverride = (v: string | undefined) => readSettings({ METHOD_OVERRIDE: v }).methodOverride;
+  const encodedSlashes = (v: string | undefined) => readSettings({ ENCODED_SLASHES: v }).encodedSlashes;
 
-  it("reads METHOD_OVERRIDE and ENCODED_SLASHES, trimmed and any case", () => {
+  it("reads METHOD_OVERRIDE and ENCODED_SLASHES by the settings table, trimmed and any case", () => {
     expect(METHOD_OVERRIDE_HEADERS).toEqual(["x-http-method-override", "x-http-method", "x-method-override"]);
-    expect([undefined, "", " STRIP ", "strip"].map((v) => readMethodOverride(v, fail))).toEqual(["strip", "strip", "strip", "strip"]);
-    expect(readMethodOverride(" Count", fail)).toBe("count");
-    expect(() => readMethodOverride("keep", fail)).toThrow('METHOD_OVERRIDE must be "strip" or "count", got "keep"');
-    expect([undefined, "", "Decode "].map((v) => readEncodedSlashes(v, fail))).toEqual(["decode", "decode", "decode"]);
-    expect([readEncodedSlashes("KEEP", fail), readEncodedSlashes(" reject", fail)]).toEqual(["keep", "reject"]);
-    expect(() => readEncodedSlashes("drop", fail)).toThrow('ENCODED_SLASHES must be "decode", "keep" or "reject", got "drop"');
+    expect([undefined, "", " STRIP ", "strip"].map(methodOverride)).toEqual(["strip", "strip", "strip", "strip"]);
+    expect(methodOverride(" Count")).toBe("count");
+    expect(() => methodOverride("keep")).toThrow(new ConfigError('METHOD_OVERRIDE must be "strip" or "count", got "keep"'));
+    expect([undefined, "", "Decode "].map(encodedSlashes)).toEqual(["decode", "decode", "decode"]);
+    expect([encodedSlashes("KEEP"), encodedSlashes(" reject")]).toEqual(["keep", "reject"]);
+    expect(() => encodedSlashes("drop")).toThrow(new ConfigError('ENCODED_SLASHES must be one of "decode", "keep", "reject", got "drop"'));
   });
 });
 
@@ -270,7 +273,7 @@ describe("forwarding", () => {
   });
 
   it("makes the forwarding options once per settings object", () => {
-    const settings = { trustedProxyHops: 1, trustedProxyHeader: "x-real-ip" };
+    const settings = { methodOverride: "strip", trustedProxyHops: 1, trustedProxyHeader: "x-real-ip" } as const;
     expect(forwardOptions(settings)).toEqual({ methodOverride: "strip", trustedProxyHeader: "x-real-ip" });
     expect(forwardOptions(settings)).toBe(forwardOptions(settings));
     expect(forwardOptions({ methodOverride: "count", trustedProxyHops: 0, trustedProxyHeader: "x-real-ip" })).toEqual({ methodOverride: "count" });

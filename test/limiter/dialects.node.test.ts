@@ -3,7 +3,8 @@
 // written out by hand from the drafts.
 import { describe, expect, it } from "vitest";
 import type { Decision } from "../../src/algorithms/types.ts";
-import { rateLimitHeaders, tooManyRequests } from "../../src/limiter/respond.ts";
+import { tooManyRequests } from "../../src/admission/quota-exceeded.ts";
+import { rateLimitHeaders } from "../../src/limiter/respond.ts";
 import { summarize } from "../../src/limiter/summarize.ts";
 import type { PolicyOutcome } from "../../src/limiter/types.ts";
 

@@ -1,7 +1,8 @@
-// The 429's body is built once per rule with a slot for the retry seconds (src/limiter/respond.ts): every
+// The 429's body is built once per rule with a slot for the retry seconds (src/admission/quota-exceeded.ts): every
 // answer must be byte for byte the body written whole, whatever changed since the last one on that rule.
 import { describe, expect, it } from "vitest";
-import { QUOTA_EXCEEDED_TYPE, rateLimitHeaders, retryAfterSeconds, tooManyRequests } from "../../src/limiter/respond.ts";
+import { QUOTA_EXCEEDED_TYPE, tooManyRequests } from "../../src/admission/quota-exceeded.ts";
+import { rateLimitHeaders, retryAfterSeconds } from "../../src/limiter/respond.ts";
 import type { PolicyOutcome, RateLimitResult } from "../../src/limiter/types.ts";
 import { ZERO_LIMIT } from "../../src/rules/facts.ts";
 import type { HeaderDialect } from "../../src/http/header-dialect.ts";
@@ -108,7 +109,7 @@ for (const [what, kept] of [
     });
   });
 
-  // A rule's last 429 headers are kept and reused while the list is the same (src/limiter/respond.ts): every
+  // A rule's last 429 headers are kept and reused while the list is the same (src/admission/quota-exceeded.ts): every
   // answer must still carry exactly the headers made for it. Break tried: reuse when only the first pair's value matches;
   // the draft-6, draft-7 and draft-11 cases then answered an earlier Retry-After and failed.
   describe(`429 headers kept per rule (${what})`, () => {

@@ -7,7 +7,8 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Decision } from "../../src/algorithms/types.ts";
-import { rateLimitHeaders, retryAfterSeconds, tooManyRequests } from "../../src/limiter/respond.ts";
+import { tooManyRequests } from "../../src/admission/quota-exceeded.ts";
+import { rateLimitHeaders, retryAfterSeconds } from "../../src/limiter/respond.ts";
 import { summarize } from "../../src/limiter/summarize.ts";
 import type { PolicyOutcome, RateLimitResult } from "../../src/limiter/types.ts";
 

@@ -2,7 +2,8 @@
 // exact retry-after rounded up to whole seconds (docs/headers.md, "Over the limit: 429"): never earlier
 // than the first moment the same request would be allowed, and never a second later.
 import { describe, expect, it } from "vitest";
-import { rateLimitHeaders, tooManyRequests } from "../../src/limiter/respond.ts";
+import { tooManyRequests } from "../../src/admission/quota-exceeded.ts";
+import { rateLimitHeaders } from "../../src/limiter/respond.ts";
 import type { PolicyOutcome, RateLimitResult } from "../../src/limiter/types.ts";
 
 const rejected = (retryAfterMs: number): RateLimitResult => {

@@ -6,21 +6,20 @@ import { describe, expect, it } from "vitest";
 import { adminPath } from "../../src/http/admin-path.ts";
 import { decodedSlashes } from "../../src/http/canonical-path.ts";
 import { isDroppedHeader } from "../../src/http/forward.ts";
-import { readEncodedSlashes, readMethodOverride } from "../../src/http/origin-settings.ts";
+import { type Env, readSettings } from "../../src/config.ts";
 import { AmbiguousRequestError, cookieValue, headerValue, methodKey, originHost, originMethod, originPath } from "../../src/request/origin-view.ts";
-
-const fail = (why: string) => new Error(why);
 
 describe("the origin's view, piece by piece", () => {
   it("settings: defaults, words in any case, a clear error naming the setting", () => {
-    expect([readMethodOverride(undefined, fail), readMethodOverride(" COUNT ", fail), readEncodedSlashes("", fail), readEncodedSlashes("Keep", fail)]).toEqual([
-      "strip",
-      "count",
-      "decode",
-      "keep",
-    ]);
-    expect(() => readMethodOverride("honour", fail)).toThrow(/METHOD_OVERRIDE/);
-    expect(() => readEncodedSlashes("allow", fail)).toThrow(/ENCODED_SLASHES/);
+    const read = (vars: Partial<Env>) => readSettings(vars);
+    expect([
+      read({}).methodOverride,
+      read({ METHOD_OVERRIDE: " COUNT " }).methodOverride,
+      read({ ENCODED_SLASHES: "" }).encodedSlashes,
+      read({ ENCODED_SLASHES: "Keep" }).encodedSlashes,
+    ]).toEqual(["strip", "count", "decode", "keep"]);
+    expect(() => read({ METHOD_OVERRIDE: "honour" })).toThrow(/METHOD_OVERRIDE/);
+    expect(() => read({ ENCODED_SLASHES: "allow" })).toThrow(/ENCODED_SLASHES/);
   });
 
   it("method: HEAD keys as GET; an override counts only on POST under count, and only one method", () => {

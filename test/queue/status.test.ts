@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { gateway, uniqueIp } from "../support/app.ts";
+import { throwingCounters } from "../support/failing.ts";
 import { ADMIN, queueGateway, queueRules, type QueuedView } from "./support.ts";
 
 // One an hour: what is queued stays queued for the whole test.
@@ -88,5 +89,30 @@ describe("GET /__ratelimit/queued/<id>", () => {
     expect(response.status).toBe(503);
     expect(response.headers.get("Retry-After")).toBe("1");
     expect(await response.json()).toMatchObject({ status: 503, detail: "The request could not be queued; try again shortly." });
+  });
+
+  // Break tried: queueUnavailable() without the result's decision header (as the queue's own 503 was) → the first fails;
+  // notQueued() answering tooManyRequests() instead of refusal() → the second fails.
+  it("decided by the isolate alone (FAILURE_MODE=local), the queue's 503 and its 429 say so as every refusal does", async () => {
+    const failing = {
+      send: async () => {
+        throw new Error("queue unavailable");
+      },
+    };
+    const down = gateway(rules, { COUNTERS: throwingCounters, QUEUE: failing as unknown as Queue });
+    const ip = uniqueIp();
+    expect((await down("/hook", { ip })).headers.get("X-RateLimit-Decision")).toBe("local");
+    const response = await down("/hook", { ip, method: "POST", body: "x" });
+    expect(response.status).toBe(503);
+    expect(response.headers.get("Retry-After")).toBe("1");
+    expect(response.headers.get("X-RateLimit-Decision")).toBe("local");
+    expect(await response.json()).toMatchObject({ type: "urn:floodgate:queue-unavailable", status: 503, retry_after: 1 });
+
+    const unbound = gateway(rules, { COUNTERS: throwingCounters, QUEUE: undefined, QUEUED: undefined });
+    const other = uniqueIp();
+    await unbound("/hook", { ip: other });
+    const refused = await unbound("/hook", { ip: other });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("X-RateLimit-Decision")).toBe("local");
   });
 });
