@@ -169,7 +169,10 @@ async function runScenario({ floodgate, workDir, scenario, size }) {
   const count = scenario.kind === "hot" ? size.hot.isolates : 3 * size.isolatesPerRegion;
   const isolates = isolatesOf(count, scenario.regions);
   const services = Object.fromEntries(
-    isolates.map(({ id, region }, i) => [id, { worker: floodgate, vars: region ? { BENCH_REGION: region } : {}, ...(i > 0 ? { objectsFrom: isolates[0].id } : {}) }]),
+    isolates.map(({ id, region }, i) => [
+      id,
+      { worker: floodgate, vars: region ? { BENCH_REGION: region } : {}, ...(i > 0 ? { objectsFrom: isolates[0].id } : {}) },
+    ]),
   );
   const { path, ports } = await writeConfig(dir, services, join(dir, "storage"));
   const server = await startWorkerd(path, ports, join(dir, "workerd.log"), { inspectorPort: null });
@@ -198,7 +201,12 @@ async function runScenario({ floodgate, workDir, scenario, size }) {
     if (scenario.kind === "hot" && size.hot.overshoot) {
       // The limited twin, run past its limit by a fifth: allowed − limit is the overshoot.
       const limited = await closedLoop(targets, scenario.limitedPath, `hot-limit-${run}`, size.hot.inFlight, 120, Math.ceil(scenario.limit * 1.2));
-      measured.overshoot = { limit: scenario.limit, offered: answered(limited), allowed: allowedOf(limited), overshoot: Math.max(0, allowedOf(limited) - scenario.limit) };
+      measured.overshoot = {
+        limit: scenario.limit,
+        offered: answered(limited),
+        allowed: allowedOf(limited),
+        overshoot: Math.max(0, allowedOf(limited) - scenario.limit),
+      };
     }
     return { ...measured, server };
   } catch (error) {

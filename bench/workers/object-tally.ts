@@ -57,17 +57,21 @@ function countSecond(id: string): void {
   if (object.inSecond > object.tally.peakPerSecond) object.tally.peakPerSecond = object.inSecond;
 }
 
-/** Every object's database size now (the last one read, for an object whose storage is gone), summed per class. */
+/** Read an object's database size at the end of one of its events (only its own events may touch its storage). */
+function readSize(id: string): void {
+  const object = objects.get(id);
+  if (object === undefined) return;
+  try {
+    object.bytes = object.sql.databaseSize;
+  } catch {
+    // Storage no longer usable (an instance being torn down): keep the last size read (its file stays on disk).
+  }
+}
+
+/** Every object's database size as last read, summed per class. */
 function readStoredBytes(): void {
   for (const tally of tallies.values()) tally.storedBytes = 0;
-  for (const object of objects.values()) {
-    try {
-      object.bytes = object.sql.databaseSize;
-    } catch {
-      // An evicted instance's storage handle: keep its last size (its file stays on disk).
-    }
-    object.tally.storedBytes += object.bytes;
-  }
+  for (const object of objects.values()) object.tally.storedBytes += object.bytes;
 }
 
 /** Cursors not yet added to a tally: their rows grow while they are read, so they are added once their event is over. */
@@ -178,6 +182,7 @@ export function counted<C extends ObjectClass>(Base: C, classify: (ctx: DurableO
           if (this.busy++ === 0) this.busySince = Date.now();
           const done = () => {
             addPending();
+            readSize(this.objectId);
             if (--this.busy === 0) this.tally.activeMs += Date.now() - this.busySince;
           };
           this.inside = true;
