@@ -56,8 +56,8 @@ const SIZES = {
   },
   quick: {
     isolatesPerRegion: 1,
-    thin: { keys: 300, seconds: 8, minGapS: 1, maxGapS: 2 },
-    scan: { rate: 40, seconds: 5 },
+    thin: { keys: 150, seconds: 6, minGapS: 1, maxGapS: 2 },
+    scan: { rate: 30, seconds: 5 },
     hot: { isolates: 8, inFlight: 2, seconds: 3, overshoot: false },
   },
 };
