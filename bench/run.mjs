@@ -15,8 +15,9 @@
  *   npm run bench -- --quick       smoke run (~3 min): 8 scenarios, 1 round of 1 s, small traces, the mixed pass, a small geography
  *   npm run bench -- --mixed       also with --only: every scenario alone and then mixed in one long-lived workerd (full and quick runs always)
  *   npm run bench -- --geo         the simulated geography alone (bench/lib/geography.mjs; --skip-geo leaves it out)
- *   npm run bench -- --cost        what a deployment costs alone: every object class's requests, rows and active time for per-client
- *                                  keys, a hot key and a key scan, in $ per million (bench/lib/object-costs.mjs; --skip-cost leaves it out)
+ *   npm run bench -- --cost        what a deployment costs alone: every object class's requests, rows, active time and stored bytes for
+ *                                  thin keys, a hot key and a key scan from three regions, in $ per million (bench/lib/object-costs.mjs;
+ *                                  --skip-cost leaves it out)
  *   options: --rounds N  --duration S  --connections C  --only id,id  --client wrk|autocannon
  *            --skip-load  --skip-accuracy  --skip-memory  --skip-overshoot  --skip-scan  --scan-keys N  --scan-rows hour,minute,hour-4k  --profile <scenario id>
  *            --edges N,N (the overshoot's isolate counts; default 1,2,4,8,16,32,64, --quick 2)
@@ -87,6 +88,9 @@ const log = (message) => console.log(`[bench ${((Date.now() - startedAt) / 1000)
  * the peer and the probes. Everything but the origin forwards allowed
  * requests to the origin over 127.0.0.1.
  */
+/** floodgate's vars in production's shape: the region of each request from its cf (bench/workers/geography.ts, FROM_CF). */
+const IN_REGIONS = { BENCH_REGION: "cf" };
+
 function services(built) {
   const toOrigin =
     (vars = {}) =>
@@ -94,13 +98,16 @@ function services(built) {
   const list = {
     origin: { worker: built.origin },
     bare: { worker: built.bare, vars: toOrigin() },
-    floodgate: { worker: built.floodgate, vars: toOrigin() },
+    // Production's shape: each request's cf (three colos in three regions, bench/lib/load.lua) names its region, and
+    // every object call waits the planet's distance (bench/workers/geography.ts).
+    floodgate: { worker: built.floodgate, vars: toOrigin(IN_REGIONS) },
     // The same build again, for the per-key scenarios' own runs (their thousands of objects, one per key, in a process of their own).
-    "floodgate-per-key": { worker: built.floodgate, vars: toOrigin() },
+    "floodgate-per-key": { worker: built.floodgate, vars: toOrigin(IN_REGIONS) },
     peer: { worker: built.peer, vars: toOrigin() },
     probe: { worker: built.probe, vars: toOrigin() },
   };
-  for (const variant of FLOODGATE_VARIANTS) list[variant.id] = { worker: built.floodgate, vars: toOrigin(variant.vars) };
+  for (const variant of FLOODGATE_VARIANTS)
+    list[variant.id] = { worker: built.floodgate, vars: toOrigin(variant.direct ? variant.vars : { ...IN_REGIONS, ...variant.vars }) };
   return list;
 }
 
@@ -478,7 +485,9 @@ async function main() {
     }
     if (geo) results.geography = await measureGeography({ built, workDir: join(work, "geography"), quick, log, noteStopped });
     if (objectCosts) {
-      log("cost: per-client keys, a hot key and a key scan from FRA, every object class counted (bench/lib/object-costs.mjs)");
+      log(
+        "cost: thin keys, a hot key and a key scan from three regions (request.cf), and the direct path as a control; every object class counted (bench/lib/object-costs.mjs)",
+      );
       const costStart = Date.now();
       results.objectCosts = await measureObjectCosts({ floodgate: built.floodgate, workDir: join(work, "cost"), quick, log, noteStopped });
       results.objectCosts.elapsedSeconds = Math.round((Date.now() - costStart) / 1000);

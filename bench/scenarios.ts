@@ -119,7 +119,7 @@ export const SCENARIOS: readonly Scenario[] = [
     keys: { kind: "recurring", keys: 1_000 },
     limit: OPEN_1S,
     probes: true,
-    variants: ["floodgate-no-coalescing"],
+    variants: ["floodgate-direct", "floodgate-no-coalescing"],
     quick: true,
     meaning: "strong mode on 1,000 keys that come back; counters of a 1-second window live in memory only",
   },
@@ -211,7 +211,7 @@ export const SCENARIOS: readonly Scenario[] = [
     path: "/sharded/hot-key-open",
     keys: { kind: "hot" },
     limit: OPEN_1M_HOT,
-    variants: ["floodgate-no-coalescing", "floodgate-rtt-25", "floodgate-rtt-100"],
+    variants: ["floodgate-direct", "floodgate-no-coalescing", "floodgate-rtt-25", "floodgate-rtt-100"],
     roundTrip: "strong mode",
     quick: true,
     meaning: "every request on one key, none over the limit: every decision needs that one object, which coalescing batches",
@@ -315,10 +315,18 @@ export const PROBES: readonly Probe[] = [
  * @example
  * FLOODGATE_VARIANTS.map((v) => v.id); // ["floodgate-no-coalescing", "floodgate-rtt-25", "floodgate-rtt-100"]
  */
-export const FLOODGATE_VARIANTS: readonly { readonly id: string; readonly title: string; readonly vars: Readonly<Record<string, string>> }[] = [
+export const FLOODGATE_VARIANTS: readonly {
+  readonly id: string;
+  readonly title: string;
+  readonly vars: Readonly<Record<string, string>>;
+  /** The direct path: requests decided at the home object, as with no request.cf (the control; the others take the regional path). */
+  readonly direct?: true;
+}[] = [
+  { id: "floodgate-direct", title: "control: floodgate on the direct path (no request.cf)", vars: {}, direct: true },
   { id: "floodgate-no-coalescing", title: "floodgate with coalescing off", vars: { BENCH_COALESCING: "off" } },
-  { id: "floodgate-rtt-25", title: "floodgate, objects 25 ms away (each way)", vars: { BENCH_RTT_MS: "25" } },
-  { id: "floodgate-rtt-100", title: "floodgate, objects 100 ms away (each way)", vars: { BENCH_RTT_MS: "100" } },
+  // The round-trip table's distances are its own (bench/README.md, "Round trip"): on the direct path.
+  { id: "floodgate-rtt-25", title: "floodgate, objects 25 ms away (each way)", vars: { BENCH_RTT_MS: "25" }, direct: true },
+  { id: "floodgate-rtt-100", title: "floodgate, objects 100 ms away (each way)", vars: { BENCH_RTT_MS: "100" }, direct: true },
 ];
 
 /**

@@ -12,6 +12,13 @@ const [url, connections, seconds, maxResponses, ...args] = process.argv.slice(2)
 const nextKey = keySource(args, 1);
 const counts = { ok: 0, limited: 0, failopen: 0, other: 0 };
 
+const CF = [
+  '{"colo":"IAD","continent":"NA","country":"US"}',
+  '{"colo":"FRA","continent":"EU","country":"DE"}',
+  '{"colo":"SIN","continent":"AS","country":"SG"}',
+];
+let sent = 0;
+
 const instance = autocannon({
   url,
   connections: Number(connections),
@@ -22,7 +29,8 @@ const instance = autocannon({
     {
       method: "GET",
       setupRequest(request) {
-        return { ...request, headers: { ...request.headers, "x-api-key": nextKey() } };
+        // request.cf from three colos in turn, as bench/lib/load.lua sends it (production's shape).
+        return { ...request, headers: { ...request.headers, "x-api-key": nextKey(), "cf-blob": CF[sent++ % 3] } };
       },
       onResponse(status, _body, _context, headers = {}) {
         // floodgate marks requests it let through unchecked (FAILURE_MODE=open).

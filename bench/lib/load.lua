@@ -12,6 +12,13 @@
 
 local threads = {}
 
+-- request.cf of the three simulated regions (bench/workers/planet.ts: A, B, C).
+CF = {
+  '{"colo":"IAD","continent":"NA","country":"US"}',
+  '{"colo":"FRA","continent":"EU","country":"DE"}',
+  '{"colo":"SIN","continent":"AS","country":"SG"}',
+}
+
 function setup(thread)
   table.insert(threads, thread)
   thread:set("thread_id", #threads)
@@ -68,7 +75,9 @@ function request()
     local rank = zipf_rank()
     key = (rank <= over_ranks and "over-" or "user-") .. rank
   end
-  return wrk.format("GET", nil, { ["x-api-key"] = key })
+  -- Production's shape: every request carries request.cf, from one of three colos in three regions in turn (the planet of
+  -- bench/workers/planet.ts; floodgate's workerd reads it from this header, BENCH_REGION=cf adds the distances).
+  return wrk.format("GET", nil, { ["x-api-key"] = key, ["cf-blob"] = CF[(seq % 3) + 1] })
 end
 
 function response(status, headers, body)

@@ -1,35 +1,66 @@
 /**
- * What a deployment pays, counted (bench/README.md, "What a deployment
- * costs"): for per-client keys, one hot key and a key scan, every request
- * from Frankfurt (request.cf: region weur, so global limits go through the
- * regional relay objects, as on Cloudflare), spread over several isolates
- * sharing one set of objects (one workerd, the first service declaring the
- * objects). Per Durable Object class, the bench build's tally
- * (bench/workers/object-tally.ts) gives requests, alarms, SQLite rows read
- * and written, and active time; workerd's process CPU over the requests
- * stands for the Worker's CPU time (an upper bound: the objects' CPU is in
- * it too). Each scenario gets a fresh workerd, and after its load a quiet
- * wait (SETTLE_MS) in which the objects' alarms (quiet writes, the relay's
- * last syncs) and the isolates' last metrics sends come and are counted.
- * Turned into $ per million requests on Workers Paid, and requests a day
- * within Workers Free's quotas, at lib/prices.mjs.
+ * What a deployment pays, counted in production's shape (bench/README.md,
+ * "What a deployment costs"): every request carries `request.cf` from one
+ * of three colos in three regions (the simulated planet of
+ * bench/workers/planet.ts: IAD/enam, FRA/weur, SIN/apac, with its
+ * round-trip matrix on every object call), so global limits go through the
+ * regional relay as on Cloudflare. Several isolates per region share one
+ * set of objects (one workerd, the first service declaring them). Three
+ * workloads: thin keys (thousands of keys, each a request every 5–10 s
+ * from its region, open loop), one hot key over many isolates (64 in a
+ * full run, closed loop), and a key scan (a new key per request, open
+ * loop); and the thin keys again on the direct path (no `request.cf`, no
+ * distance), the labelled control. Per Durable Object class, at the callee
+ * (bench/workers/object-tally.ts): requests, alarms, SQLite rows read and
+ * written, alarms set (each priced as a row written), active time, stored
+ * bytes (`ctx.storage.sql.databaseSize`) and the most requests one object
+ * took in a second; plus Worker requests and workerd's process CPU (an
+ * upper bound of the Worker's: the objects' CPU is in it). Each workload
+ * gets a fresh workerd and, after its load, a quiet wait (SETTLE_MS) whose
+ * alarms and syncs are counted. Priced at lib/prices.mjs.
  */
 import { rmSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { join } from "node:path";
+import { PLANET, PLANET_REGIONS } from "../workers/planet.ts";
 import { processCpuTicks, TICKS_PER_SECOND } from "./cpu.mjs";
 import { freeRequestsPerDay, paidPerMillion, PRICES } from "./prices.mjs";
+import { seededRandom, seedOf } from "./random.mjs";
 import { startWorkerd, writeConfig } from "./workerd.mjs";
 
-const CF_HEADER = "cf-blob";
-const FRANKFURT = JSON.stringify({ colo: "FRA", country: "DE", continent: "EU" });
-
-/** The three scenarios: paths of bench/rules/bench.json (sharded placement, 64 shards). */
+/**
+ * The workloads, in the order they run (paths of bench/rules/bench.json, sharded placement, 64 shards).
+ *
+ * @example
+ * COST_SCENARIOS.map((s) => s.id); // ["thin", "hot-key", "key-scan", "thin-direct"]
+ */
 export const COST_SCENARIOS = [
-  { id: "per-client", title: "per-client keys", path: "/sharded/recurring-1m", key: (i, run, clients) => `client-${run}-${(i * 7919) % clients}` },
-  { id: "hot-key", title: "one hot key, every isolate", path: "/sharded/hot-key-auto", key: (_, run) => `hot-${run}` },
-  { id: "key-scan", title: "key scan (each request a new key)", path: "/sharded/scan-1m", key: (i, run) => `scan-${run}-${i}` },
+  { id: "thin", title: "thin keys", kind: "thin", path: "/sharded/recurring-1m", regions: true },
+  { id: "hot-key", title: "one hot key", kind: "hot", path: "/sharded/hot-key-auto", limitedPath: "/sharded/hot-key-auto-limit", limit: 1_000, regions: true },
+  { id: "key-scan", title: "key scan (a new key per request)", kind: "scan", path: "/sharded/scan-1m", regions: true },
+  { id: "thin-direct", title: "control: thin keys, direct path (no request.cf)", kind: "thin", path: "/sharded/recurring-1m", regions: false },
 ];
+
+/**
+ * Sizes: thin keys (`keys`, each a request every `minGapS`–`maxGapS` s for
+ * `seconds`), the key scan (`rate` new keys a second for `seconds`), the hot
+ * key (`isolates` isolates × `inFlight` for `seconds`, then, in a full run,
+ * its limited twin run past its limit for the overshoot).
+ */
+const SIZES = {
+  full: {
+    isolatesPerRegion: 3,
+    thin: { keys: 2_000, seconds: 40, minGapS: 5, maxGapS: 10 },
+    scan: { rate: 150, seconds: 20 },
+    hot: { isolates: 64, inFlight: 2, seconds: 10, overshoot: true },
+  },
+  quick: {
+    isolatesPerRegion: 1,
+    thin: { keys: 150, seconds: 6, minGapS: 1, maxGapS: 2 },
+    scan: { rate: 30, seconds: 5 },
+    hot: { isolates: 8, inFlight: 2, seconds: 3, overshoot: false },
+  },
+};
 
 /** Past the counter objects' quiet write (5 s after the last call) and the relay's lease give-back (5 s idle, then a sync within 1 s). */
 export const SETTLE_MS = 6_500;
@@ -37,15 +68,11 @@ export const SETTLE_MS = 6_500;
 /** A path of bench/rules/bench.json with no limit: warms an isolate (bundle, rules) without touching a counter object. */
 const WARM_PATH = "/sharded/no-counter";
 
-/** Requests a scenario's load goes on for past its seconds, if it has not had them (up to MAX_LOAD_FACTOR × its seconds). */
-const MIN_REQUESTS = 300;
-const MAX_LOAD_FACTOR = 3;
-
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function get(agent, port, path, key) {
   return new Promise((resolve) => {
-    const req = request({ host: "127.0.0.1", port, path, agent, headers: { "x-api-key": key, [CF_HEADER]: FRANKFURT } }, (res) => {
+    const req = request({ host: "127.0.0.1", port, path, agent, headers: { "x-api-key": key } }, (res) => {
       res.resume();
       // The status, and how it was decided (e.g. "200 local": FAILURE_MODE answered because the objects did not in time).
       const decision = res.headers["x-ratelimit-decision"];
@@ -59,71 +86,140 @@ function get(agent, port, path, key) {
 
 const tallyOf = async (port) => (await fetch(`http://127.0.0.1:${port}/__bench/objects`)).json();
 
+/** The tally's change between two readings; `peakPerSecond` and `storedBytes` are levels, taken as they are after. */
 function delta(before, after) {
   const out = {};
   for (const [cls, t] of Object.entries(after)) {
     const b = before[cls] ?? {};
-    out[cls] = Object.fromEntries(Object.entries(t).map(([k, v]) => [k, v - (b[k] ?? 0)]));
+    out[cls] = Object.fromEntries(Object.entries(t).map(([k, v]) => [k, k === "peakPerSecond" || k === "storedBytes" ? v : v - (b[k] ?? 0)]));
   }
   return out;
 }
 
-/** One scenario in a fresh workerd: load for `seconds`, then SETTLE_MS quiet; the tally's difference. */
-async function runScenario({ floodgate, workDir, scenario, edges, inFlight, seconds, clients }) {
-  const dir = join(workDir, scenario.id);
-  const storageDir = join(dir, "storage");
-  rmSync(dir, { recursive: true, force: true });
-  const ids = Array.from({ length: edges }, (_, i) => `edge-${i + 1}`);
-  const services = Object.fromEntries(ids.map((id, i) => [id, { worker: floodgate, vars: {}, ...(i > 0 ? { objectsFrom: ids[0] } : {}) }]));
-  const { path, ports } = await writeConfig(dir, services, storageDir, { cfBlobHeader: CF_HEADER });
-  const server = await startWorkerd(path, ports, join(dir, "workerd.log"), { inspectorPort: null });
-  const portList = ids.map((id) => ports[id]);
-  const agents = portList.map(() => new Agent({ keepAlive: true, maxSockets: inFlight }));
-  const run = Date.now().toString(36);
-  try {
-    return await loadAndCount({ server, portList, agents, scenario, run, inFlight, seconds, clients });
-  } catch (error) {
-    await server.stop();
-    throw error;
-  } finally {
-    for (const agent of agents) agent.destroy();
-  }
+/** The isolates of a workload: `count` floodgate services, region by region in turn (A, B, C, A, …), or with no region (the control). */
+function isolatesOf(count, regions) {
+  return Array.from({ length: count }, (_, i) => ({ id: `edge-${i + 1}`, region: regions ? PLANET_REGIONS[i % 3] : undefined }));
 }
 
-/** Warm every isolate up, then load and wait; what the objects and the process did meanwhile. */
-async function loadAndCount({ server, portList, agents, scenario, run, inFlight, seconds, clients }) {
-  // Every isolate compiles the bundle on its first request: one each, before anything is counted, on a path no counter
-  // object takes part in (so no object's alarm of the warm-up falls in the count); its first metrics send goes at once.
-  await Promise.all(portList.map((port, e) => get(agents[e], port, WARM_PATH, `warm-${run}-${e}`)));
-  await sleep(500);
-  const before = await tallyOf(portList[0]);
-  const ticksBefore = processCpuTicks(server.pid);
+/** Open-loop events `[atMs, region index, key]` of the thin keys or the key scan, in time order. */
+export function costEvents(scenario, size, run) {
+  const random = seededRandom(seedOf(`cost-${scenario.id}-${run}`));
+  const events = [];
+  if (scenario.kind === "thin") {
+    const { keys, seconds, minGapS, maxGapS } = size.thin;
+    for (let k = 0; k < keys; k++) {
+      const gap = () => (minGapS + random() * (maxGapS - minGapS)) * 1000;
+      // Key k is pinned to region k mod 3 (anycast), from a random phase.
+      for (let at = random() * maxGapS * 1000; at < seconds * 1000; at += gap()) events.push([at, k % 3, `thin-${run}-${k}`]);
+    }
+  } else {
+    const { rate, seconds } = size.scan;
+    for (let i = 0; i < rate * seconds; i++) events.push([(i / rate) * 1000, i % 3, `scan-${run}-${i}`]);
+  }
+  return events.sort((a, b) => a[0] - b[0]);
+}
+
+/** Send `events` at their times (each to a random isolate of its region); the statuses. */
+async function openLoop(events, byRegion, path) {
   const statuses = {};
-  let requests = 0;
-  // For `seconds`, or longer (at most MAX_LOAD_FACTOR times) until MIN_REQUESTS were answered: a slow machine still gives
-  // every key recurring (per-client keys) and per-request figures not made of a handful of requests.
-  const startedAt = Date.now();
-  const going = () => Date.now() - startedAt < seconds * 1000 || (answered < MIN_REQUESTS && Date.now() - startedAt < seconds * 1000 * MAX_LOAD_FACTOR);
-  let answered = 0;
+  const started = performance.now();
+  const random = seededRandom(7);
+  const inFlight = [];
+  for (const [at, r, key] of events) {
+    const wait = at - (performance.now() - started);
+    if (wait > 1) await sleep(wait);
+    const list = byRegion[r] ?? byRegion[0];
+    const target = list[Math.floor(random() * list.length)];
+    inFlight.push(
+      get(target.agent, target.port, path, key).then((status) => {
+        statuses[status] = (statuses[status] ?? 0) + 1;
+      }),
+    );
+  }
+  await Promise.all(inFlight);
+  return statuses;
+}
+
+/** Keep `inFlight` requests of `key` busy on every isolate for `seconds` (or until `maxRequests` were sent); the statuses. */
+async function closedLoop(targets, path, key, inFlight, seconds, maxRequests = Infinity) {
+  const statuses = {};
+  const until = Date.now() + seconds * 1000;
+  let sent = 0;
   await Promise.all(
-    portList.flatMap((port, e) =>
+    targets.flatMap((target) =>
       Array.from({ length: inFlight }, async () => {
-        while (going()) {
-          const status = await get(agents[e], port, scenario.path, scenario.key(requests++, run, clients));
-          answered += 1;
+        while (Date.now() < until && sent < maxRequests) {
+          sent += 1;
+          const status = await get(target.agent, target.port, path, key);
           statuses[status] = (statuses[status] ?? 0) + 1;
         }
       }),
     ),
   );
-  const loadSeconds = (Date.now() - startedAt) / 1000;
-  await sleep(SETTLE_MS);
-  const cpuMs = ((processCpuTicks(server.pid) - ticksBefore) / TICKS_PER_SECOND) * 1000;
-  const byClass = delta(before, await tallyOf(portList[0]));
-  return { requests, statuses, loadSeconds, rps: requests / loadSeconds, cpuMs, byClass, server };
+  return statuses;
 }
 
-/** Per request: what a gateway request used, summed over classes; and the $ and Free figures. */
+const answered = (statuses) => Object.values(statuses).reduce((a, b) => a + b, 0);
+const allowedOf = (statuses) => statuses["200"] ?? 0;
+
+/** One workload in a fresh workerd: warm every isolate, load, SETTLE_MS quiet; what the objects and the process did. */
+async function runScenario({ floodgate, workDir, scenario, size }) {
+  const dir = join(workDir, scenario.id);
+  rmSync(dir, { recursive: true, force: true });
+  const count = scenario.kind === "hot" ? size.hot.isolates : 3 * size.isolatesPerRegion;
+  const isolates = isolatesOf(count, scenario.regions);
+  const services = Object.fromEntries(
+    isolates.map(({ id, region }, i) => [
+      id,
+      { worker: floodgate, vars: region ? { BENCH_REGION: region } : {}, ...(i > 0 ? { objectsFrom: isolates[0].id } : {}) },
+    ]),
+  );
+  const { path, ports } = await writeConfig(dir, services, join(dir, "storage"));
+  const server = await startWorkerd(path, ports, join(dir, "workerd.log"), { inspectorPort: null });
+  const targets = isolates.map(({ id, region }) => ({ port: ports[id], region, agent: new Agent({ keepAlive: true, maxSockets: 64 }) }));
+  const run = Date.now().toString(36);
+  try {
+    // Every isolate compiles the bundle on its first request: one each, before anything is counted, on a path no
+    // counter object takes part in.
+    await Promise.all(targets.map((t, i) => get(t.agent, t.port, WARM_PATH, `warm-${run}-${i}`)));
+    await sleep(500);
+    const before = await tallyOf(targets[0].port);
+    const ticksBefore = processCpuTicks(server.pid);
+    const startedAt = Date.now();
+    let statuses;
+    if (scenario.kind === "hot") statuses = await closedLoop(targets, scenario.path, `hot-${run}`, size.hot.inFlight, size.hot.seconds);
+    else {
+      const byRegion = [0, 1, 2].map((r) => targets.filter((t) => t.region === undefined || t.region === PLANET_REGIONS[r]));
+      statuses = await openLoop(costEvents(scenario, size, run), byRegion, scenario.path);
+    }
+    const loadSeconds = (Date.now() - startedAt) / 1000;
+    await sleep(SETTLE_MS);
+    const cpuMs = ((processCpuTicks(server.pid) - ticksBefore) / TICKS_PER_SECOND) * 1000;
+    const byClass = delta(before, await tallyOf(targets[0].port));
+    const requests = answered(statuses);
+    const measured = { requests, statuses, loadSeconds, rps: requests / loadSeconds, cpuMs, byClass, isolates: count };
+    if (scenario.kind === "hot" && size.hot.overshoot) {
+      // The limited twin, run past its limit by a fifth: allowed − limit is the overshoot.
+      const limited = await closedLoop(targets, scenario.limitedPath, `hot-limit-${run}`, size.hot.inFlight, 120, Math.ceil(scenario.limit * 1.2));
+      measured.overshoot = {
+        limit: scenario.limit,
+        offered: answered(limited),
+        allowed: allowedOf(limited),
+        overshoot: Math.max(0, allowedOf(limited) - scenario.limit),
+      };
+    }
+    return { ...measured, server };
+  } catch (error) {
+    await server.stop();
+    throw error;
+  } finally {
+    for (const t of targets) t.agent.destroy();
+  }
+}
+
+const COUNTER_CLASSES = ["CounterObject", "CounterObject (regional)"];
+
+/** Per request: what a gateway request used, summed over classes; the $ (storage kept a month) and Free figures; the hot-key figures. */
 export function costOfScenario(measured) {
   const n = measured.requests;
   const sum = (k) => Object.values(measured.byClass).reduce((s, t) => s + (t[k] ?? 0), 0);
@@ -133,10 +229,12 @@ export function costOfScenario(measured) {
     objectRequests: (sum("requests") + sum("alarms")) / n,
     gbSeconds: ((sum("activeMs") / 1000) * PRICES.objectGb) / n,
     rowsRead: sum("rowsRead") / n,
-    // An alarm set is stored in the object's storage: priced as a row written (an upper bound; bench/README.md).
+    // An alarm set is stored in the object's storage: priced as a row written (bench/README.md).
     rowsWritten: (sum("rowsWritten") + sum("alarmSets")) / n,
     queueOperations: 0,
+    storedBytes: sum("storedBytes") / n,
   };
+  const storageDollars = (bytes) => (bytes / 1e9) * PRICES.paid.storageGbMonth * 1e6;
   const classes = Object.fromEntries(
     Object.entries(measured.byClass).map(([cls, t]) => [
       cls,
@@ -147,49 +245,64 @@ export function costOfScenario(measured) {
         rowsReadPer1000: (t.rowsRead / n) * 1000,
         alarmSetsPer1000: (t.alarmSets / n) * 1000,
         activeMsPer1000: (t.activeMs / n) * 1000,
+        storedBytesPerRequest: (t.storedBytes ?? 0) / n,
+        peakPerSecond: t.peakPerSecond ?? 0,
         instances: t.instances,
-        dollarsPerMillion: paidPerMillion({
-          objectRequests: (t.requests + t.alarms) / n,
-          gbSeconds: ((t.activeMs / 1000) * PRICES.objectGb) / n,
-          rowsRead: t.rowsRead / n,
-          rowsWritten: (t.rowsWritten + t.alarmSets) / n,
-        }),
+        dollarsPerMillion:
+          paidPerMillion({
+            objectRequests: (t.requests + t.alarms) / n,
+            gbSeconds: ((t.activeMs / 1000) * PRICES.objectGb) / n,
+            rowsRead: t.rowsRead / n,
+            rowsWritten: (t.rowsWritten + t.alarmSets) / n,
+          }) + storageDollars((t.storedBytes ?? 0) / n),
       },
     ]),
   );
-  return { perRequest, classes, paidDollarsPerMillion: paidPerMillion(perRequest), free: freeRequestsPerDay(perRequest) };
+  const counterCalls = COUNTER_CLASSES.reduce((s, cls) => s + (measured.byClass[cls]?.requests ?? 0) + (measured.byClass[cls]?.alarms ?? 0), 0);
+  const hot = {
+    objectCallsPerRequest: counterCalls / n,
+    maxCallsPerSecond: Math.max(0, ...COUNTER_CLASSES.map((cls) => measured.byClass[cls]?.peakPerSecond ?? 0)),
+  };
+  return {
+    perRequest,
+    classes,
+    hot,
+    storageDollarsPerMillion: storageDollars(perRequest.storedBytes),
+    paidDollarsPerMillion: paidPerMillion(perRequest) + storageDollars(perRequest.storedBytes),
+    free: freeRequestsPerDay(perRequest),
+  };
 }
 
 /**
- * Every cost scenario, one after another, each in its own workerd.
+ * Every cost workload, one after another, each in its own workerd.
  *
  * @example
  * const costs = await measureObjectCosts({ floodgate: built.floodgate, workDir, quick: true, log });
  */
 export async function measureObjectCosts({ floodgate, workDir, quick, log = () => {}, noteStopped = () => {} }) {
-  const edges = quick ? 4 : 8;
-  const inFlight = quick ? 4 : 8;
-  const seconds = quick ? 3 : 10;
-  const clients = quick ? 50 : 1_000;
+  const size = quick ? SIZES.quick : SIZES.full;
   const scenarios = [];
   for (const scenario of COST_SCENARIOS) {
-    const measured = await runScenario({ floodgate, workDir, scenario, edges, inFlight, seconds, clients });
+    const measured = await runScenario({ floodgate, workDir, scenario, size });
     noteStopped(`cost/${scenario.id}`, await measured.server.stop());
     delete measured.server;
     const cost = costOfScenario(measured);
     log(
-      `cost: ${scenario.id}: ${measured.requests} requests (${Math.round(measured.rps)}/s over ${edges} isolates), ` +
-        `${cost.perRequest.objectRequests.toFixed(3)} object requests and ${(cost.perRequest.rowsWritten * 1000).toFixed(1)} rows written (alarms set included) per 1,000: $${cost.paidDollarsPerMillion.toFixed(3)}/M on Paid`,
+      `cost: ${scenario.id}: ${measured.requests} requests (${Math.round(measured.rps)}/s over ${measured.isolates} isolates), ` +
+        `${cost.perRequest.objectRequests.toFixed(3)} object requests and ${cost.perRequest.rowsWritten.toFixed(3)} rows written (alarms set included) per request: $${cost.paidDollarsPerMillion.toFixed(3)}/M on Paid`,
     );
-    const title = scenario.id === "per-client" ? `${scenario.title} (${clients.toLocaleString("en-US")} clients)` : scenario.title;
-    scenarios.push({ id: scenario.id, title, path: scenario.path, ...measured, ...cost });
+    const title =
+      scenario.kind === "thin"
+        ? `${scenario.title} (${size.thin.keys.toLocaleString("en-US")} keys, each every ${size.thin.minGapS}–${size.thin.maxGapS} s)`
+        : scenario.kind === "hot"
+          ? `${scenario.title} (${size.hot.isolates} isolates)`
+          : `${scenario.title}, ${size.scan.rate}/s`;
+    scenarios.push({ id: scenario.id, title, path: scenario.path, direct: !scenario.regions, ...measured, ...cost });
   }
   return {
-    edges,
-    inFlightPerEdge: inFlight,
-    loadSeconds: seconds,
+    from: `${PLANET_REGIONS.map((r) => `${PLANET[r].cf.colo} (${PLANET[r].hint})`).join(", ")}, the bench's round-trip matrix`,
+    isolatesPerRegion: size.isolatesPerRegion,
     settleMs: SETTLE_MS,
-    from: "FRA (region weur)",
     prices: { readOn: PRICES.readOn, pages: PRICES.pages },
     scenarios,
   };
@@ -206,32 +319,43 @@ const quota = {
 };
 
 /**
- * The cost tables in Markdown: per scenario and class, then the all-in $ per
- * million on Workers Paid and the requests a day Workers Free carries.
+ * The cost tables in Markdown: per workload and class, then per workload
+ * and billed unit with the all-in $ per million on Workers Paid and the
+ * requests a day Workers Free carries, then the hot-key row.
  *
  * @example
  * console.log(printObjectCosts(results.objectCosts));
  */
 export function printObjectCosts(costs) {
   const lines = [
-    `What a deployment costs (counted: ${costs.edges} isolates × ${costs.inFlightPerEdge} in flight for ${costs.loadSeconds} s or until ${MIN_REQUESTS} requests (at most ${MAX_LOAD_FACTOR * costs.loadSeconds} s), every request from ${costs.from}, then ${costs.settleMs / 1000} s quiet; prices read ${costs.prices.readOn}: bench/lib/prices.mjs):`,
+    `What a deployment costs (counted at the callee; requests from ${costs.from}; ${costs.isolatesPerRegion} isolate(s) per region, the hot key its own count; then ${costs.settleMs / 1000} s quiet; prices read ${costs.prices.readOn}, storage kept a month: bench/lib/prices.mjs):`,
     "",
-    "| scenario | class | objects started | requests / 1,000 req (alarms included) | alarms / 1,000 | SQL rows written / 1,000 | alarms set / 1,000 | rows read / 1,000 | active ms / 1,000 | $ / 1M on Paid |",
-    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    "| workload | class | objects started | requests / 1,000 req (alarms included) | alarms / 1,000 | SQL rows written / 1,000 | alarms set / 1,000 | rows read / 1,000 | active ms / 1,000 | stored bytes / req | most calls/s on one object | $ / 1M on Paid |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
   ];
   for (const s of costs.scenarios)
     for (const [cls, c] of Object.entries(s.classes))
       lines.push(
-        `| ${s.title} | ${cls} | ${c.instances} | ${fmt(c.requestsPer1000, 1)} | ${fmt(c.alarmsPer1000, 1)} | ${fmt(c.rowsWrittenPer1000, 1)} | ${fmt(c.alarmSetsPer1000, 1)} | ${fmt(c.rowsReadPer1000, 1)} | ${fmt(c.activeMsPer1000, 0)} | $${fmt(c.dollarsPerMillion, 3)} |`,
+        `| ${s.title} | ${cls} | ${c.instances} | ${fmt(c.requestsPer1000, 1)} | ${fmt(c.alarmsPer1000, 1)} | ${fmt(c.rowsWrittenPer1000, 1)} | ${fmt(c.alarmSetsPer1000, 1)} | ${fmt(c.rowsReadPer1000, 1)} | ${fmt(c.activeMsPer1000, 0)} | ${fmt(c.storedBytesPerRequest, 0)} | ${c.peakPerSecond} | $${fmt(c.dollarsPerMillion, 3)} |`,
       );
   lines.push(
     "",
-    "| scenario | requests | req/s | CPU ms / req (workerd, upper bound) | object requests / req | $ / 1M all-in on Paid (past included) | Free: requests a day within quota | first Free quota out |",
-    "| --- | --- | --- | --- | --- | --- | --- | --- |",
+    "| workload | requests | req/s | Worker requests / req | CPU ms / req (workerd, upper bound) | object requests / req | rows written / req (alarms set included) | rows read / req | GB-s / req | stored bytes / req | $ / 1M all-in on Paid (past included) | of which storage | Free: requests a day within quota | first Free quota out |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ...costs.scenarios.map(
       (s) =>
-        `| ${s.title} | ${s.requests} | ${Math.round(s.rps)} | ${fmt(s.perRequest.cpuMs, 3)} | ${fmt(s.perRequest.objectRequests, 3)} | $${fmt(s.paidDollarsPerMillion, 3)} | ${s.free.requests.toLocaleString("en-US")} | ${quota[s.free.first]} |`,
+        `| ${s.title} | ${s.requests} | ${Math.round(s.rps)} | ${fmt(s.perRequest.workerRequests, 0)} | ${fmt(s.perRequest.cpuMs, 3)} | ${fmt(s.perRequest.objectRequests, 3)} | ${fmt(s.perRequest.rowsWritten, 3)} | ${fmt(s.perRequest.rowsRead, 3)} | ${fmt(s.perRequest.gbSeconds, 5)} | ${fmt(s.perRequest.storedBytes, 0)} | $${fmt(s.paidDollarsPerMillion, 3)} | $${fmt(s.storageDollarsPerMillion, 3)} | ${s.free.requests.toLocaleString("en-US")} | ${quota[s.free.first]} |`,
     ),
   );
+  const hot = costs.scenarios.find((s) => s.id === "hot-key");
+  if (hot) {
+    const o = hot.overshoot;
+    lines.push(
+      "",
+      "| hot key, request.cf set | isolates | requests | object calls / request (target ≤ 0.25) | most calls/s on one object (target ≤ 1,000) | overshoot (target 0) |",
+      "| --- | --- | --- | --- | --- | --- |",
+      `| ${hot.path} | ${hot.isolates} | ${hot.requests} | ${fmt(hot.hot.objectCallsPerRequest, 3)} | ${hot.hot.maxCallsPerSecond} | ${o ? `${o.overshoot} (${o.allowed} allowed of ${o.offered}, limit ${o.limit})` : "– (full run only)"} |`,
+    );
+  }
   return lines.join("\n");
 }

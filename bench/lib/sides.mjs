@@ -10,6 +10,9 @@ import { join } from "node:path";
 import { processCpuTicks } from "./cpu.mjs";
 import { freePorts, startWorkerd, writeConfig } from "./workerd.mjs";
 
+/** The request header floodgate's workerd reads `request.cf` from (bench/lib/load.lua sets it per request). */
+export const CF_BLOB_HEADER = "cf-blob";
+
 /**
  * The workerd that serves `target`: one of its own (named by its id), the
  * origin's when the origin itself is loaded, and in the mixed pass the one
@@ -46,7 +49,9 @@ export async function startSides({ services, targets, mixed = false, dir, storag
   const ports = Object.fromEntries(ids.map((id, i) => [id, free[i]]));
   const settled = await Promise.allSettled(
     ids.map(async (id) => {
-      const { path } = await writeConfig(dir, { [id]: services[hosted.get(id)] }, join(storageDir, id), { ports, file: `${id}.capnp` });
+      // floodgate's processes read request.cf from the load's `cf-blob` header (production's shape: bench/README.md, "Method").
+      const cf = hosted.get(id).startsWith("floodgate") ? { cfBlobHeader: CF_BLOB_HEADER } : {};
+      const { path } = await writeConfig(dir, { [id]: services[hosted.get(id)] }, join(storageDir, id), { ports, file: `${id}.capnp`, ...cf });
       return [id, await startWorkerd(path, { [id]: ports[id] }, logOf(id), { inspectorPort: id === "floodgate" ? inspectorPort : null })];
     }),
   );

@@ -1,7 +1,9 @@
 /**
  * The simulated planet inside the bench build (bench/README.md,
  * "Geography"). A floodgate service with `BENCH_REGION` (A, B or C) is an
- * isolate of that region: each request is rebuilt with the region's `cf`,
+ * isolate of that region: each request is rebuilt with the region's `cf`
+ * (with `BENCH_REGION=cf`, every request's own `cf.colo` names its region:
+ * the bench scenarios' production shape, bench/README.md, "Method"),
  * and every call to a counter object waits the planet's one-way delay
  * between the region and the object's (bench/workers/planet.ts) before it
  * leaves and before its answer is read. Counter objects do the same for
@@ -10,7 +12,7 @@
  * kind (home or regional), read at `GET /__bench/geo`.
  */
 import type { Env } from "../../src/config.ts";
-import { isHomeObject, isPlanetRegion, objectRegion, oneWayMs, PLANET, type PlanetRegion } from "./planet.ts";
+import { isHomeObject, isPlanetRegion, objectRegion, oneWayMs, PLANET, PLANET_REGIONS, type PlanetRegion } from "./planet.ts";
 import { delayedCounters } from "./round-trip.ts";
 import { CountedCounterObject } from "./usage.ts";
 
@@ -43,8 +45,6 @@ function fromRegion(caller: "isolate" | "object", from: PlanetRegion, counters: 
   );
 }
 
-const planetEnvs = new WeakMap<Env, Env>();
-
 /**
  * The request and env a service of region `BENCH_REGION` decides with:
  * the request carrying the region's `cf`, the env's counter objects at the
@@ -58,13 +58,29 @@ const planetEnvs = new WeakMap<Env, Env>();
 export function inPlanetRegion<E extends Env & GeoEnv>(request: Request, env: E): { request: Request; env: E } {
   const region = env.BENCH_REGION;
   if (region === undefined || region === "") return { request, env };
-  if (!isPlanetRegion(region)) throw new Error(`BENCH_REGION must be A, B or C, not ${JSON.stringify(region)}`);
-  let far = planetEnvs.get(env);
-  if (far === undefined) {
-    far = { ...env, COUNTERS: fromRegion("isolate", region, env.COUNTERS) };
-    planetEnvs.set(env, far);
+  if (region === FROM_CF) {
+    // The request's own `cf` (the bench's load sets it per request: bench/lib/load.lua) names the region; a colo the
+    // planet does not have, or none, is the direct path.
+    const colo = (request as { cf?: { colo?: unknown } }).cf?.colo;
+    const from = PLANET_REGIONS.find((r) => PLANET[r].cf.colo === colo);
+    return from === undefined ? { request, env } : { request, env: farEnv(env, from) };
   }
-  return { request: new Request(request, { cf: { ...PLANET[region].cf } }), env: far as E };
+  if (!isPlanetRegion(region)) throw new Error(`BENCH_REGION must be A, B, C or ${FROM_CF}, not ${JSON.stringify(region)}`);
+  return { request: new Request(request, { cf: { ...PLANET[region].cf } }), env: farEnv(env, region) };
+}
+
+/** `BENCH_REGION` of a service whose requests come from every region: each request's `cf.colo` says which. */
+export const FROM_CF = "cf";
+
+const farEnvs = new WeakMap<Env, Map<PlanetRegion, Env>>();
+
+/** `env` as seen from `region` (made once per env and region, so the isolate's context is made once). */
+function farEnv<E extends Env>(env: E, region: PlanetRegion): E {
+  let byRegion = farEnvs.get(env);
+  if (byRegion === undefined) farEnvs.set(env, (byRegion = new Map()));
+  let far = byRegion.get(region);
+  if (far === undefined) byRegion.set(region, (far = { ...env, COUNTERS: fromRegion("isolate", region, env.COUNTERS) }));
+  return far as E;
 }
 
 /**
@@ -82,7 +98,7 @@ export class PlanetCounterObject extends CountedCounterObject {
 }
 
 function objectEnv(ctx: DurableObjectState, env: Env & GeoEnv): Env {
-  if (!isPlanetRegion(env.BENCH_REGION)) return env;
+  if (!isPlanetRegion(env.BENCH_REGION) && env.BENCH_REGION !== FROM_CF) return env;
   const name = ctx.id.name;
   if (name === undefined) unnamed.objects += 1;
   return { ...env, COUNTERS: fromRegion("object", objectRegion(name), env.COUNTERS) };

@@ -10,17 +10,69 @@
  * billed for, since an idle object that may hibernate is not). Counted from
  * outside: each class is wrapped in a subclass, so production code carries
  * no hooks. Objects and the gateway share one isolate in workerd, so the
- * tally is plain module state, read at `GET /__bench/objects`.
+ * tally is plain module state, read at `GET /__bench/objects`. It also
+ * keeps the most requests any one object took in a second (`peakPerSecond`,
+ * against the platform's soft limit of about 1,000) and the bytes the
+ * objects store (`storedBytes`: `ctx.storage.sql.databaseSize`, which
+ * storage is billed by).
  */
 
-type Tally = { requests: number; alarms: number; rowsRead: number; rowsWritten: number; alarmSets: number; activeMs: number; instances: number };
+type Tally = {
+  requests: number;
+  alarms: number;
+  rowsRead: number;
+  rowsWritten: number;
+  alarmSets: number;
+  activeMs: number;
+  instances: number;
+  /** Most requests (alarms included) one object of the class took in one wall-clock second. */
+  peakPerSecond: number;
+  /** Bytes of SQLite storage the class's objects hold (`ctx.storage.sql.databaseSize`, read at each tally). */
+  storedBytes: number;
+};
 
 const tallies = new Map<string, Tally>();
 const tallyOf = (name: string): Tally => {
   let tally = tallies.get(name);
-  if (tally === undefined) tallies.set(name, (tally = { requests: 0, alarms: 0, rowsRead: 0, rowsWritten: 0, alarmSets: 0, activeMs: 0, instances: 0 }));
+  if (tally === undefined)
+    tallies.set(
+      name,
+      (tally = { requests: 0, alarms: 0, rowsRead: 0, rowsWritten: 0, alarmSets: 0, activeMs: 0, instances: 0, peakPerSecond: 0, storedBytes: 0 }),
+    );
   return tally;
 };
+
+/** Per object (by id): its class's tally, its storage, the last size read, and its requests in the current second. */
+const objects = new Map<string, { tally: Tally; sql: { databaseSize: number }; bytes: number; second: number; inSecond: number }>();
+
+function countSecond(id: string): void {
+  const object = objects.get(id);
+  if (object === undefined) return;
+  const second = Math.floor(Date.now() / 1000);
+  if (object.second !== second) {
+    object.second = second;
+    object.inSecond = 0;
+  }
+  object.inSecond += 1;
+  if (object.inSecond > object.tally.peakPerSecond) object.tally.peakPerSecond = object.inSecond;
+}
+
+/** Read an object's database size at the end of one of its events (only its own events may touch its storage). */
+function readSize(id: string): void {
+  const object = objects.get(id);
+  if (object === undefined) return;
+  try {
+    object.bytes = object.sql.databaseSize;
+  } catch {
+    // Storage no longer usable (an instance being torn down): keep the last size read (its file stays on disk).
+  }
+}
+
+/** Every object's database size as last read, summed per class. */
+function readStoredBytes(): void {
+  for (const tally of tallies.values()) tally.storedBytes = 0;
+  for (const object of objects.values()) object.tally.storedBytes += object.bytes;
+}
 
 /** Cursors not yet added to a tally: their rows grow while they are read, so they are added once their event is over. */
 const pending: { cursor: { rowsRead: number; rowsWritten: number }; tally: Tally }[] = [];
@@ -94,6 +146,7 @@ export function counted<C extends ObjectClass>(Base: C, classify: (ctx: DurableO
   // biome-ignore lint/suspicious/noExplicitAny: a mixin over any object class
   const Counted = class extends (Base as any) {
     tally: Tally;
+    objectId = "";
     inside = false;
     busy = 0;
     busySince = 0;
@@ -104,6 +157,8 @@ export function counted<C extends ObjectClass>(Base: C, classify: (ctx: DurableO
       owners.set(ctx.storage.sql, tally);
       super(ctx, env);
       this.tally = tally;
+      this.objectId = ctx.id.toString();
+      objects.set(this.objectId, { tally, sql: ctx.storage.sql, bytes: objects.get(this.objectId)?.bytes ?? 0, second: 0, inSecond: 0 });
       tally.instances += 1;
     }
   };
@@ -123,9 +178,11 @@ export function counted<C extends ObjectClass>(Base: C, classify: (ctx: DurableO
           if (this.inside || this.tally === undefined || !fromOutside()) return original.apply(this, args);
           if (name === "alarm") this.tally.alarms += 1;
           else this.tally.requests += 1;
+          countSecond(this.objectId);
           if (this.busy++ === 0) this.busySince = Date.now();
           const done = () => {
             addPending();
+            readSize(this.objectId);
             if (--this.busy === 0) this.tally.activeMs += Date.now() - this.busySince;
           };
           this.inside = true;
@@ -156,5 +213,6 @@ export function counted<C extends ObjectClass>(Base: C, classify: (ctx: DurableO
  */
 export function objectTally(): Response {
   addPending();
+  readStoredBytes();
   return Response.json(Object.fromEntries(tallies));
 }

@@ -37,6 +37,7 @@ export type { SlidingWindowCounterState } from "./sliding-window-counter.ts";
 export { tokenBucket, leakyBucket, gcra, fixedWindow, slidingWindowLog, slidingWindowCounter };
 export { reserve, RESERVABLE, type Reservation, type ReserveWindow } from "./reserve.ts";
 export { EXACT_REFUND, refund } from "./refund.ts";
+export { chargedBefore } from "./backdate.ts";
 
 /**
  * Every algorithm by its `rules.json` name.

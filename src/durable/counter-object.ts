@@ -5,7 +5,7 @@
  * 5 s or longer to SQLite (docs/reliability.md, "Durability").
  */
 import { DurableObject } from "cloudflare:workers";
-import { getAlgorithm, refund, reserve } from "../algorithms/index.ts";
+import { chargedBefore, getAlgorithm, refund, reserve } from "../algorithms/index.ts";
 import type { Decision, Step } from "../algorithms/types.ts";
 import { CounterCache, MEMORY_BYTES } from "./counter-cache.ts";
 import { CounterStore } from "./counter-store.ts";
@@ -326,9 +326,22 @@ export class CounterObject extends DurableObject {
   /** The object's counters at `now`, as pre-counting syncs read and charge them (precount-sync.ts). */
   private access(now: number): CounterAccess {
     return {
-      fits: (call, cost) => this.fits(call, cost, now),
-      take: (call, cost) => {
-        for (const limit of call.limits) this.commit(call.key, limit, this.step(call.key, limit, now, cost).state, now);
+      // Hits reported with the time they were allowed (`at`, no later than now) count in their own window
+      // (docs/placement.md, "Hits charged in their window"): one already over takes nothing.
+      // Other hits are charged at `at`, which the algorithms file at their state's newest instant when that is later:
+      // never before they were allowed, so never admitting more (docs/precount.md, "The bound").
+      fits: (call, cost, at = now) =>
+        call.limits.every(
+          (limit) =>
+            this.earlier(call.key, limit, now, at, cost) !== undefined ||
+            this.step(call.key, limit, this.chargeTime(call.key, limit, at, now), cost).decision.allowed,
+        ),
+      take: (call, cost, at = now) => {
+        for (const limit of call.limits) {
+          const earlier = this.earlier(call.key, limit, now, at, cost);
+          if (earlier === undefined) this.commit(call.key, limit, this.step(call.key, limit, this.chargeTime(call.key, limit, at, now), cost).state, now);
+          else if (earlier.state !== this.cache.read(call.key + SEP + limit.id, limit)) this.commit(call.key, limit, earlier.state, now);
+        }
       },
       peek: (call) => call.limits.map((limit) => this.peekDecision(call.key, limit, now)),
     };
@@ -340,6 +353,23 @@ export class CounterObject extends DurableObject {
       step: (limit, cost) => this.step(key, limit, now, cost),
       commit: (limit, state) => this.commit(key, limit, state, now),
     };
+  }
+
+  /**
+   * When a hit allowed at `at` is charged on `limit` (docs/placement.md, "Hits charged in their window"): at `at`, or,
+   * for gcra, whose state is a theoretical arrival time (TAT) rather than its last hit's instant, no earlier than the
+   * TAT (a hit before it lands at TAT + T either way, and an earlier clock would see the bucket fuller than it is).
+   */
+  private chargeTime(key: string, limit: LimitCall, at: number, now: number): number {
+    if (!(at < now)) return now;
+    if (limit.algorithm !== "gcra") return at;
+    const state = this.cache.read(key + SEP + limit.id, limit) as { t: number } | undefined;
+    return Math.min(now, Math.max(at, state?.t ?? at));
+  }
+
+  /** `cost` hits allowed at `at` charged in a window before now's (backdate.ts), or undefined: decided at `at`. */
+  private earlier(key: string, limit: LimitCall, now: number, at: number, cost: number): { state: unknown } | undefined {
+    return at < now ? chargedBefore(limit.algorithm, this.cache.read(key + SEP + limit.id, limit), limit, now, at, cost) : undefined;
   }
 
   /** Whether `cost` hits on every window of `call` would be allowed now (nothing consumed). */

@@ -49,6 +49,28 @@ export interface HeldLease {
   short: number;
   /** The round trip of this counter's syncs lately (a moving average). */
   roundTripMs: number;
+  /** The pending hits by when they were allowed (`spend`), reported with them so each is charged in its window. */
+  spent?: SpentPart[];
+  /** The parts of the sync on its way (`startSync`): pending again if it fails. */
+  sending?: SpentPart[];
+}
+
+/** Hits allowed at one time, the last of them (a sync's `spentAt`). */
+interface SpentPart {
+  at: number;
+  cost: number;
+}
+
+/**
+ * Parts a holder keeps per sync before it merges hits of one window into
+ * the last part (its time moving to the later hit's: charged later, never
+ * admitting more); a window edge always starts a new part.
+ */
+export const SPENT_PARTS = 16;
+
+/** Whether `a` and `b` fall in the same aligned window of every limit of `call` (docs/placement.md, "Hits charged in their window"). */
+function sameWindows(call: DecideCall, a: number, b: number): boolean {
+  return call.limits.every((limit) => !(limit.windowMs > 0) || Math.floor(a / limit.windowMs) === Math.floor(b / limit.windowMs));
 }
 
 /**
@@ -85,6 +107,12 @@ export function canSpend(held: HeldLease, cost: number, now: number): boolean {
  * spend(held, 3, Date.now()); // held.pending grew by 3
  */
 export function spend(held: HeldLease, cost: number, now: number): void {
+  const parts = (held.spent ??= []);
+  const last = parts[parts.length - 1];
+  if (last !== undefined && (last.at === now || (parts.length >= SPENT_PARTS && sameWindows(held.call, last.at, now)))) {
+    last.at = Math.max(last.at, now);
+    last.cost += cost;
+  } else parts.push({ at: now, cost });
   held.pending += cost;
   held.hitsSinceSync += cost;
   held.lastHitAt = now;
@@ -107,7 +135,10 @@ export function syncCall<H extends HeldLease>(held: H, hits: number, holder: str
   held.hitsSinceSync = 0;
   held.short = 0;
   held.syncSentAt = now;
-  return { ...held.call, kind: "absorb", cost: hits, lease: { holder, want, release, ttlMs: policy.ttlMs(held) } };
+  const call: AbsorbCall = { ...held.call, kind: "absorb", cost: hits, lease: { holder, want, release, ttlMs: policy.ttlMs(held) } };
+  const parts = held.sending ?? [];
+  // The hits' times, when the parts are exactly the hits reported (docs/placement.md, "Hits charged in their window").
+  return hits > 0 && parts.reduce((sum, part) => sum + part.cost, 0) === hits ? { ...call, spentAt: parts.map(({ at, cost }) => ({ at, cost })) } : call;
 }
 
 /**
@@ -120,6 +151,8 @@ export function syncCall<H extends HeldLease>(held: H, hits: number, holder: str
 export function startSync(held: HeldLease): number {
   const sent = held.pending;
   held.pending = 0;
+  held.sending = held.spent ?? [];
+  held.spent = [];
   held.inflight += sent;
   held.syncing = true;
   return sent;
@@ -133,6 +166,9 @@ export function startSync(held: HeldLease): number {
  * try { await send(call); } catch { failSync(held, sent); }
  */
 export function failSync(held: HeldLease, sent: number): void {
+  // Older than any spent since: first.
+  held.spent = [...(held.sending ?? []), ...(held.spent ?? [])];
+  held.sending = [];
   held.inflight -= sent;
   held.pending += sent;
   held.syncing = false;
@@ -147,6 +183,7 @@ export function failSync(held: HeldLease, sent: number): void {
  * const accepted = endSync(held, sent, verdict);
  */
 export function endSync(held: HeldLease, sent: number, verdict: CounterVerdict | undefined): number {
+  held.sending = [];
   held.inflight -= sent;
   held.syncing = false;
   return sent > 0 ? (verdict?.accepted ?? sent) : 0;

@@ -7,17 +7,17 @@
  */
 import type { Decision } from "../algorithms/types.ts";
 import type { LeaseBook } from "./leases.ts";
-import type { AbsorbCall, CounterCall, CounterVerdict } from "./protocol.ts";
+import type { AbsorbCall, CounterCall, CounterVerdict, SpentAt } from "./protocol.ts";
 
 /** The longest lease an isolate may ask for: quota a vanished isolate can hold back. */
 export const MAX_LEASE_TTL_MS = 10_000;
 
 /** What the object lends this module: its counters, at one instant. */
 export interface CounterAccess {
-  /** Whether `cost` hits on every window of `call` would be allowed now (nothing consumed). */
-  fits(call: CounterCall, cost: number): boolean;
-  /** Take `cost` hits on every window of `call` (the caller checked they fit). */
-  take(call: CounterCall, cost: number): void;
+  /** Whether `cost` hits on every window of `call` would be allowed now, or allowed at `at` (before now) and charged in their window (nothing consumed). */
+  fits(call: CounterCall, cost: number, at?: number): boolean;
+  /** Take `cost` hits on every window of `call`, now or as allowed at `at` (the caller checked they fit). */
+  take(call: CounterCall, cost: number, at?: number): void;
   /** Every window's decision for reading the counter now (nothing consumed). */
   peek(call: CounterCall): readonly Decision[];
 }
@@ -81,8 +81,7 @@ export function absorb(call: AbsorbCall, leases: LeaseBook, counters: CounterAcc
   }
   const id = leaseId(call);
   const settled = leases.settle(id, lease.holder, call.cost, lease.release ?? 0, now);
-  const covered = mostThatFit(settled.covered, (k) => counters.fits(call, k));
-  if (covered > 0) counters.take(call, covered);
+  const covered = chargeCovered(call, settled.covered, counters, now);
   const others = leases.total(id);
   const extra = mostThatFit(settled.uncovered, (k) => counters.fits(call, k + others));
   if (extra > 0) counters.take(call, extra);
@@ -104,6 +103,46 @@ export function absorb(call: AbsorbCall, leases: LeaseBook, counters: CounterAcc
     accepted: settled.credited + covered + extra,
     reserved,
   };
+}
+
+/**
+ * Charge the first `n` of a sync's hits, which its lease covered: each part
+ * of `spentAt` at its own time, so hits allowed before a window edge count
+ * in their window (docs/placement.md, "Hits charged in their window");
+ * without valid parts, all at now. Returns how many were charged.
+ */
+function chargeCovered(call: AbsorbCall, n: number, counters: CounterAccess, now: number): number {
+  const parts = spentParts(call, now);
+  if (parts === undefined) {
+    const covered = mostThatFit(n, (k) => counters.fits(call, k));
+    if (covered > 0) counters.take(call, covered);
+    return covered;
+  }
+  let left = n;
+  let charged = 0;
+  for (const part of parts) {
+    if (left <= 0) break;
+    const cost = Math.min(left, part.cost);
+    const fit = mostThatFit(cost, (k) => counters.fits(call, k, part.at));
+    if (fit > 0) counters.take(call, fit, part.at);
+    charged += fit;
+    left -= cost;
+  }
+  return charged;
+}
+
+/** The parts of `call.spentAt`, each no later than `now`, in time order; undefined unless they are whole hits at integer times summing to the call's cost. */
+function spentParts(call: AbsorbCall, now: number): SpentAt[] | undefined {
+  const parts = call.spentAt;
+  if (!Array.isArray(parts) || parts.length === 0) return undefined;
+  let sum = 0;
+  let last = -Infinity;
+  for (const part of parts) {
+    if (!Number.isSafeInteger(part?.at) || !Number.isSafeInteger(part.cost) || part.cost <= 0 || part.at < last) return undefined;
+    last = part.at;
+    sum += part.cost;
+  }
+  return sum === call.cost ? parts.map((part) => ({ at: Math.min(part.at, now), cost: part.cost })) : undefined;
 }
 
 /**

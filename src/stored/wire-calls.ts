@@ -123,6 +123,23 @@ export interface ReserveCall extends CallTarget {
 export interface AbsorbCall extends CallTarget {
   readonly kind: "absorb";
   readonly lease?: LeaseRequest;
+  /**
+   * When the reported hits were allowed, on the holder's clock
+   * (docs/placement.md, "Hits charged in their window"): parts in time
+   * order whose costs sum to `cost`; a part's `at` is the time of its last
+   * hit, and no part spans a window edge of `limits`. The object charges
+   * each part at its `at` (never later than its own now), so a hit allowed
+   * before a window's end counts in that window, and in none once that
+   * window is over. Absent (a holder of an older deploy), or not summing to
+   * `cost`: every hit at the object's now, as before.
+   */
+  readonly spentAt?: readonly SpentAt[];
+}
+
+/** Hits a lease holder allowed at one time (the last of them), reported later: see `AbsorbCall.spentAt`. */
+export interface SpentAt {
+  readonly at: number;
+  readonly cost: number;
 }
 
 /**
