@@ -123,8 +123,8 @@ describe("penalty box through the gateway", () => {
   });
 
   // Break tried: the plan marking penalty calls not cacheable (src/limiter/plan.ts): object calls grow with every 429, and this and the first two tests fail.
-  // Break tried: the runtime not carrying breaches (BreachBook.attach returning undefined): Retry-After 2, not 9, at the renewal.
-  // Break tried: renewAt ignoring renewEarly (the hold only): no object call at half the block, and the key is let through at 3 s.
+  // Break tried: the runtime not carrying breaches (BreachBook.attach returning undefined): Retry-After 5, not 9, at the renewal.
+  // Break tried: renewAt ignoring renewEarly (the hold only): Retry-After 2, not 9: no object call at half the block.
   it("is answered by the isolate's cache, which carries the breaches it answered to the object halfway to the block's end", async () => {
     const { user, clock, isolate } = scene();
     const a = isolate();
