@@ -35,7 +35,7 @@ function flood(local: LocalCounters, n: number, at: number, tag: string): void {
 }
 
 describe("local counters under a key flood", () => {
-  // Break tried: only allowed calls refreshing a counter (the refused one left where it was, step's keep on allowed only): 10 of 15, not 5.
+  // Break tried: only allowed calls refreshing a counter (step's keep on allowed only): 5 more allowed after the flood, not 0.
   it("a refused key is not the first forgotten: per-IP 5/hour allows 5 in the hour though 10,001 keys passed through", () => {
     const local = new LocalCounters();
     const ip = perIp("203.0.113.77");
@@ -47,7 +47,7 @@ describe("local counters under a key flood", () => {
     expect(local.size).toBe(LOCAL_COUNTER_KEYS);
   });
 
-  // Break tried: keep() leaving no trace of a forgotten counter (traces.leave removed): 9 of 5.
+  // Break tried: keep() leaving no trace of a forgotten counter (traces.leave never called): 5 more after the flood, not 1 (and 5, not 0, above).
   it("a key pushed out while it counts starts again from its trace: 4 then a flood then 1 more, not 5", () => {
     const local = new LocalCounters();
     const ip = perIp("203.0.113.78");
@@ -58,7 +58,7 @@ describe("local counters under a key flood", () => {
     expect(allowedOf(local, ip, T0 + HOUR + 60_000, 10)).toBe(5);
   });
 
-  // Break tried: LocalTraces.share ignoring `until` (a trace never ends): 0 of 5 after the hour.
+  // Break tried: LocalTraces.share ignoring `until` (a trace never ends): 0.8, not 0, past its end.
   it("a trace ends when the forgotten hits stop counting, and a key never seen has none", () => {
     const traces = new LocalTraces(7);
     traces.leave("k", T0 + 1_000, 0.8, T0);
