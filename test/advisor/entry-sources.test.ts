@@ -64,3 +64,37 @@ describe("values kept raw in the sample", () => {
     });
   }
 });
+
+describe("the route a row keeps", () => {
+  // Break tried: heldRoute marking every segment shown (the raw canonical path, as before): the token is in the export.
+  // Break tried: literalSegments keeping glob segments too: the same, for a route "/reset-password/tok_*".
+  it("keeps the segments the routes name and digests the rest: no raw token of a path reaches the export", async () => {
+    const rules = compiled({
+      domain: "paths",
+      descriptors: [{ key: "remote_address", rate_limit: { unit: "minute", requests_per_unit: 10 } }],
+      routes: [
+        { match: { path: "/reset-password/*" }, descriptors: [[{ key: "remote_address" }]] },
+        { match: { path: "/API/v1/tok_*" }, descriptors: [[{ key: "remote_address" }]] },
+      ],
+    });
+    const domain = rules.domains.get("paths");
+    if (domain === undefined) throw new Error("no domain");
+    const sampler = new TrafficSampler({ keyRate: 1, maxRows: 100, retentionMs: 3_600_000 }, () => 1_000);
+    const result: RateLimitResult = {
+      allowed: true,
+      reason: "no_limit",
+      limit: 0,
+      remaining: 0,
+      resetAfterMs: 0,
+      retryAfterMs: 0,
+      policies: [],
+      descriptors: [{ domain: "paths", descriptor: [{ key: "remote_address", value: "203.0.113.77" }], cost: 1, policies: [] }],
+    };
+    for (const path of ["/reset-password/tok_supersecret_abcdef", "/api/v1/tok_other"])
+      sampler.record(result, { domains: [{ domain, descriptors: [] }], route: () => `POST ${path}` });
+    const routes = (await sampler.take())?.rows.map((row) => row.route);
+    expect(routes?.[0]).toMatch(/^POST \/reset-password\/~[0-9a-f]{16}$/);
+    expect(routes?.[1]).toMatch(/^POST \/api\/v1\/~[0-9a-f]{16}$/);
+    expect(JSON.stringify(routes)).not.toContain("tok_");
+  });
+});
