@@ -2,12 +2,13 @@
  * FAILURE_MODE's answer built from what the isolate knows
  * (docs/reliability.md, "Failure mode"): the calls whose objects could not
  * answer are decided from the certain-block cache (in every mode: a key
- * known to be over its limit stays refused) and, with `local`, from the
+ * known to be over its limit stays refused, to the end of its block) and, with `local`, from the
  * isolate's own counters (src/edge/local-counters.ts), the hits it allows
  * owed to their objects (src/edge/debts.ts).
  */
 import type { CounterVerdict } from "../durable/protocol.ts";
 import type { EdgeRuntime } from "../edge/runtime.ts";
+import { blockKey } from "../edge/block-cache.ts";
 import { routeOf } from "../edge/route.ts";
 import { resultOf, type Unanswered } from "../limiter/decide.ts";
 import { fold } from "../limiter/fold.ts";
@@ -32,9 +33,14 @@ export function isolateDecision(
   const cached = unanswered.groups.map((calls) =>
     calls.map((item) => {
       const route = routeOf(item, edge.blocks, now);
-      if (route.kind !== "cached" && route.kind !== "refused") return undefined;
-      if (!route.verdict.allowed) known = true;
-      return route.verdict;
+      // A block is known to its end, past the cache's hold (block-cache.ts, `known`): the key stays refused for all of it.
+      const verdict =
+        route.kind === "cached" || route.kind === "refused" ? route.verdict : item.cacheable ? edge.blocks.known(blockKey(item.call), now) : undefined;
+      if (verdict === undefined) return undefined;
+      if (!verdict.allowed) known = true;
+      // A hit refused by a known penalty block is a breach, carried to the object once it answers again (src/edge/breaches.ts).
+      if (route.kind !== "refused") edge.breaches.count(item.call);
+      return verdict;
     }),
   );
   if (!known && !decideLocally) return undefined;

@@ -3,14 +3,16 @@
  * decision adds a row only when one of its descriptor keys is sampled
  * (key-sampling.ts); the rows wait in memory, bounded, and ride with a
  * metrics send (src/metrics/recorder.ts), so the sample costs no object
- * call of its own. Client-controlled values are digested when the rows are
- * taken for a send, off the request path.
+ * call of its own. Client-controlled values, and path segments no route
+ * names (route-shape.ts), are digested when the rows are taken for a send,
+ * off the request path.
  */
 import type { DescriptorOutcome, RateLimitResult } from "../limiter/types.ts";
 import type { CompiledDomain, DomainDescriptors } from "../rules/types.ts";
 import { digestValue } from "./digest.ts";
 import { shownPositions } from "./entry-sources.ts";
 import { keySampled } from "./key-sampling.ts";
+import { type HeldRoute, heldRoute, sentRoute } from "./route-shape.ts";
 import { SAMPLE_ROW_VERSION, type SampleDecision, type SampleDescriptor, type SampleRow, type SampleSend } from "./sample-row.ts";
 import type { SampleSettings } from "./sample-settings.ts";
 
@@ -35,7 +37,8 @@ interface HeldDescriptor extends Omit<SampleDescriptor, "entries"> {
   readonly entries: readonly { readonly key: string; readonly value: string; readonly shown: boolean }[];
 }
 
-interface HeldRow extends Omit<SampleRow, "descriptors"> {
+interface HeldRow extends Omit<SampleRow, "descriptors" | "route"> {
+  readonly route: HeldRoute;
   readonly descriptors: readonly HeldDescriptor[];
 }
 
@@ -92,7 +95,7 @@ export class TrafficSampler {
         v: SAMPLE_ROW_VERSION,
         t,
         domain: name,
-        route: source.route(mapped.domain),
+        route: heldRoute(mapped.domain, source.route(mapped.domain)),
         cost: first.cost,
         decision,
         descriptors: indexes.map((i) => held(outcomes[i], sampled[i], mapped.domain)),
@@ -120,6 +123,7 @@ export class TrafficSampler {
     const sent = await Promise.all(
       rows.map(async (row) => ({
         ...row,
+        route: await sentRoute(row.route, digestOf),
         descriptors: await Promise.all(
           row.descriptors.map(async (d) => ({
             entries: await Promise.all(d.entries.map(async (e) => ({ key: e.key, value: e.shown ? e.value : await digestOf(e.value) }))),

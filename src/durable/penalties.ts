@@ -6,7 +6,7 @@
  * The state machine is the pure `penaltyStep`; the blocks are the
  * PenaltyBook's.
  */
-import { blockedDecision, blockLeft, penaltyStep } from "../algorithms/penalty.ts";
+import { blockedDecision, blockLeft, type PenaltySpec, type PenaltyState, type PenaltyStep, penaltyStep } from "../algorithms/penalty.ts";
 import type { Decision } from "../algorithms/types.ts";
 import type { CounterCall, CounterVerdict, LimitCall } from "../stored/wire-calls.ts";
 import type { PenaltyBook } from "./penalty-book.ts";
@@ -76,8 +76,9 @@ function blocksNow(call: CounterCall, access: PenaltyAccess, now: number): Count
       left[i] = blockLeft(state, now);
       return;
     }
-    // A hit during a block is a breach, whatever its window says (the window is not asked).
-    const step = penaltyStep(state, spec, now, false);
+    // A hit during a block is a breach, whatever its window says (the window is not asked), and so is each the
+    // isolate answered from its cache since it last called (`breaches`, src/edge/breaches.ts).
+    const step = breach(state, spec, now, 1 + carriedBreaches(call));
     access.book.write(access.id(limit), step.state);
     if (step.state !== undefined) access.blocked(step.state.until);
     left[i] = step.blockedMs;
@@ -88,4 +89,24 @@ function blocksNow(call: CounterCall, access: PenaltyAccess, now: number): Count
     allowed: false,
     decisions: call.limits.map((limit, i) => (blocked[i] > 0 ? blockedDecision(access.peek(limit), blocked[i]) : access.peek(limit))),
   };
+}
+
+/** The most breaches one call applies: any block reaches its max sooner (max_block_s / block_s < 2^25, escalate at least 2). */
+const MAX_CARRIED_BREACHES = 64;
+
+// The breaches a call carries, as a count the loop below may take: a bad value (negative, fractional, huge) is bounded.
+function carriedBreaches(call: CounterCall): number {
+  const carried = call.kind === undefined || call.kind === "decide" ? call.breaches : undefined;
+  if (typeof carried !== "number" || !(carried >= 1)) return 0;
+  return Math.min(Math.floor(carried), MAX_CARRIED_BREACHES);
+}
+
+// `count` breaches of a held block at `now`, stopping once one changes nothing (the block at its max, or escalate 1).
+function breach(state: PenaltyState | undefined, spec: PenaltySpec, now: number, count: number): PenaltyStep {
+  let step = penaltyStep(state, spec, now, false);
+  for (let i = 1; i < count && step.state !== state; i++) {
+    state = step.state;
+    step = penaltyStep(state, spec, now, false);
+  }
+  return step;
 }

@@ -5,16 +5,30 @@
  * every hit this isolate allowed, whoever decided it, so when it refuses,
  * this isolate has already let the limit through. With FAILURE_MODE=local
  * it decides the calls whose object cannot answer, so an outage lets
- * through at most each limit per isolate and window. It never overrules an
- * object: the hits it allows are reported to the object (debts.ts).
+ * through at most each limit per isolate and window, whatever other keys
+ * pass through meanwhile (a counter pushed out leaves a trace,
+ * local-traces.ts). It never overrules an object: the hits it allows are
+ * reported to the object (debts.ts).
  */
 import { algorithms } from "../algorithms/index.ts";
 import type { Decision } from "../algorithms/types.ts";
-import type { CounterCall, CounterVerdict } from "../durable/protocol.ts";
+import type { CounterCall, CounterVerdict, LimitCall } from "../durable/protocol.ts";
 import { counterOwner } from "./debts.ts";
+import { LocalTraces } from "./local-traces.ts";
 
-/** Counter keys kept per isolate; the oldest is forgotten past it (it then counts from zero again). */
+/**
+ * Counter keys kept per isolate. Every decision, allowed or refused, makes a
+ * counter the newest; past the bound the oldest is forgotten, leaving a
+ * trace while its hits still count (local-traces.ts), which the key starts
+ * from again.
+ */
 export const LOCAL_COUNTER_KEYS = 10_000;
+
+interface Counter {
+  readonly limits: readonly LimitCall[];
+  /** Each limit's state, in the order of `limits` (undefined: none yet, or a concurrency window). */
+  readonly states: readonly unknown[];
+}
 
 /**
  * Per-isolate counters for FAILURE_MODE=local.
@@ -24,9 +38,21 @@ export const LOCAL_COUNTER_KEYS = 10_000;
  * local.decide("api/shard/3", call, Date.now()).allowed; // true until this isolate has allowed the limit
  */
 export class LocalCounters {
-  private readonly states = new Map<string, unknown[]>();
+  private readonly counters = new Map<string, Counter>();
+  private readonly traces: LocalTraces;
+  private readonly capacity: number;
   /** Calls decided here because their object could not answer, for tests and the bench. */
   decided = 0;
+
+  constructor(capacity = LOCAL_COUNTER_KEYS, traces = new LocalTraces()) {
+    this.capacity = capacity;
+    this.traces = traces;
+  }
+
+  /** Counters kept. */
+  get size(): number {
+    return this.counters.size;
+  }
 
   /**
    * Decide `call` (addressed to `objectName`) in this isolate at `now`,
@@ -75,16 +101,12 @@ export class LocalCounters {
    * debts.owe(objectName, call, local.quietAt(objectName, call));
    */
   quietAt(objectName: string, call: CounterCall): number {
-    const states = this.states.get(counterId(objectName, call)) ?? [];
-    let at = -Infinity;
-    call.limits.forEach((limit, i) => {
-      if (states[i] !== undefined) at = Math.max(at, algorithms[limit.algorithm].idleAt(states[i], limit));
-    });
-    return at;
+    const counter = this.counters.get(counterId(objectName, call));
+    return counter === undefined ? -Infinity : quietAt(counter);
   }
 
   private step(key: string, call: CounterCall, now: number, commit: boolean): CounterVerdict {
-    const states = this.states.get(key) ?? [];
+    const states = this.counters.get(key)?.states ?? this.fromTrace(key, call, now, commit);
     const next: unknown[] = [];
     const decisions: Decision[] = [];
     let allowed = true;
@@ -99,14 +121,60 @@ export class LocalCounters {
       next.push(step.state);
       if (!step.decision.allowed) allowed = false;
     });
-    if (allowed && commit) {
-      // Re-inserted at the end: the map's order is its use, so the first key is the one to forget.
-      this.states.delete(key);
-      this.states.set(key, next);
-      if (this.states.size > LOCAL_COUNTER_KEYS) this.states.delete(this.states.keys().next().value as string);
-    }
+    // Allowed or refused, the counter is the newest (the map's order is its use): a refused key is not the first forgotten.
+    if (commit) this.keep(key, { limits: call.limits, states: allowed ? next : states }, now);
     return { allowed, decisions };
   }
+
+  private keep(key: string, counter: Counter, now: number): void {
+    this.counters.delete(key);
+    if (!counter.states.some((state) => state !== undefined)) return;
+    this.counters.set(key, counter);
+    if (this.counters.size <= this.capacity) return;
+    const oldest = this.counters.keys().next().value as string;
+    const forgotten = this.counters.get(oldest) as Counter;
+    this.counters.delete(oldest);
+    // Forgotten while its hits still count: a trace keeps how full it was (local-traces.ts).
+    const until = quietAt(forgotten);
+    if (until > now) this.traces.leave(oldest, until, usedShare(forgotten, now), now);
+  }
+
+  // The states a key forgotten while it counted starts from: each window charged its trace's share of its capacity, now.
+  private fromTrace(key: string, call: CounterCall, now: number, take: boolean): readonly unknown[] {
+    const share = this.traces.share(key, now, take);
+    if (share <= 0) return [];
+    return call.limits.map((limit) => {
+      if (limit.concurrency === true) return undefined;
+      const algorithm = algorithms[limit.algorithm];
+      const capacity = algorithm.decide(undefined, limit, now, 0).decision.remaining;
+      const hits = Math.min(capacity, Math.ceil(share * capacity));
+      return hits > 0 ? algorithm.decide(undefined, limit, now, hits).state : undefined;
+    });
+  }
+}
+
+// When every window of `counter` has forgotten its hits.
+function quietAt(counter: Counter): number {
+  let at = -Infinity;
+  counter.limits.forEach((limit, i) => {
+    const state = counter.states[i];
+    if (state !== undefined && limit.concurrency !== true) at = Math.max(at, algorithms[limit.algorithm].idleAt(state, limit));
+  });
+  return at;
+}
+
+// The share (0–1) of its capacity the fullest window of `counter` has used at `now`.
+function usedShare(counter: Counter, now: number): number {
+  let share = 0;
+  counter.limits.forEach((limit, i) => {
+    const state = counter.states[i];
+    if (state === undefined || limit.concurrency === true) return;
+    const algorithm = algorithms[limit.algorithm];
+    const capacity = algorithm.decide(undefined, limit, now, 0).decision.remaining;
+    const left = algorithm.decide(state, limit, now, 0).decision.remaining;
+    share = Math.max(share, capacity > 0 ? (capacity - left) / capacity : 1);
+  });
+  return Math.min(1, share);
 }
 
 // The counter's owner (a region's copy of a regional limit is its own counter; a relayed call's is the home's) and

@@ -5,7 +5,7 @@
  * isolate) and the asynchronous one.
  */
 import type { CounterCall, CounterVerdict } from "../durable/protocol.ts";
-import type { BlockCache } from "./block-cache.ts";
+import { type BlockCache, blockKey } from "./block-cache.ts";
 import type { HotHints } from "./hot-hints.ts";
 import { precountId } from "./precount-view.ts";
 import { ZERO_LIMIT } from "../rules/facts.ts";
@@ -83,13 +83,13 @@ export function routeOf(item: EdgeCall, blocks: BlockCache, now: number, hints?:
  * rememberBlock(item, verdict, edge.blocks, sentAt, Date.now());
  */
 export function rememberBlock(item: EdgeCall, verdict: CounterVerdict, blocks: BlockCache, sentAt: number, receivedAt: number): void {
-  if (item.cacheable) blocks.remember(blockKey(item.call), verdict, sentAt, receivedAt);
+  if (item.cacheable) blocks.remember(blockKey(item.call), verdict, sentAt, receivedAt, escalates(item.call));
 }
 
-function blockKey(call: CounterCall): string {
-  let key = `${call.key}\u0001${call.cost}`;
-  for (const limit of call.limits) key += `\u0001${limit.id}`;
-  return key;
+// A penalty that breaches escalate: its block is asked of the object again before it ends (block-cache.ts, renewAt).
+function escalates(call: CounterCall): boolean {
+  for (const limit of call.limits) if (limit.penalty !== undefined && limit.penalty.escalate > 1) return true;
+  return false;
 }
 
 // The decision of a limit of 0 is the rules' own (src/rules/facts.ts): one object, whoever answers with it.

@@ -11,6 +11,7 @@ import { toWire, verdictsFromWire, WIRE_VERSION } from "../stored/wire.ts";
 import type { Env } from "../config.ts";
 import type { Defer } from "../http/defer.ts";
 import { BlockCache } from "./block-cache.ts";
+import { BreachBook } from "./breaches.ts";
 import { Coalescer } from "./coalescer.ts";
 import { DebtBook } from "./debts.ts";
 import { LocalCounters } from "./local-counters.ts";
@@ -74,6 +75,8 @@ export class EdgeRuntime {
   readonly local = new LocalCounters();
   /** Hits this isolate allowed on its own, owed to their objects and paid with the next call (debts.ts). */
   readonly debts = new DebtBook();
+  /** Penalty breaches this isolate answered from cached blocks, carried by the counter's next call (breaches.ts). */
+  readonly breaches = new BreachBook();
   /** The key every counter of this isolate is placed with (`objectName`). */
   readonly shardKey: ShardKey;
   /** The clock of this isolate's decisions (tests drive it). */
@@ -138,7 +141,7 @@ export class EdgeRuntime {
     for (let i = 0; i < items.length; i++) {
       const route = routes[i];
       if (route.kind === "cached" || route.kind === "refused") {
-        this.countLocal(route.kind);
+        this.countLocal(route.kind, items[i].call);
         verdicts.push(route.verdict);
         continue;
       }
@@ -174,7 +177,7 @@ export class EdgeRuntime {
     items.forEach((item, i) => {
       const route = only ?? routeOf(item, this.blocks, now, this.precount.hints);
       if (route.kind === "cached" || route.kind === "refused") {
-        this.countLocal(route.kind);
+        this.countLocal(route.kind, item.call);
         verdicts[i] = route.verdict;
       } else if (route.kind === "precount") {
         local.push(
@@ -215,20 +218,27 @@ export class EdgeRuntime {
     if (item.leasable === true && (verdict.hot !== undefined || this.precount.hints.size > 0)) this.precount.hints.learn(precountId(item.call), verdict);
   }
 
-  // The batch to the object, with the debts its counters are owed (debts.ts); a failed batch owes them again.
-  private async send(objectName: string, calls: readonly CounterCall[], defer?: Defer): Promise<CounterVerdict[]> {
+  // The batch to the object, with the debts its counters are owed (debts.ts) and the breaches they carry
+  // (breaches.ts); a failed batch owes them again.
+  private async send(objectName: string, given: readonly CounterCall[], defer?: Defer): Promise<CounterVerdict[]> {
+    const carrying = this.breaches.attach(given);
+    const calls = carrying === undefined ? given : carrying.calls;
     const owing = this.debts.attach(objectName, calls, this.now());
-    if (owing === undefined) return this.sendBatch(objectName, calls, defer);
+    if (owing === undefined && carrying === undefined) return this.sendBatch(objectName, calls, defer);
     try {
-      return owing.answers(await this.sendBatch(objectName, owing.calls, defer));
+      return owing === undefined ? await this.sendBatch(objectName, calls, defer) : owing.answers(await this.sendBatch(objectName, owing.calls, defer));
     } catch (error) {
-      owing.restore();
+      owing?.restore();
+      carrying?.restore();
       throw error;
     }
   }
 
-  private countLocal(kind: "cached" | "refused"): void {
-    if (kind === "cached") this.stats.cachedBlocks += 1;
-    else this.stats.refusedByRules += 1;
+  // A hit answered from a cached block is a breach of its penalty, if it has one (breaches.ts).
+  private countLocal(kind: "cached" | "refused", call: CounterCall): void {
+    if (kind === "cached") {
+      this.stats.cachedBlocks += 1;
+      this.breaches.count(call);
+    } else this.stats.refusedByRules += 1;
   }
 }

@@ -59,16 +59,19 @@ function readRoute(d: Diagnostics, item: unknown, path: string, paths: PathOptio
   });
 }
 
-type MatchParts = Pick<CompiledRoute, "methods" | "path" | "host">;
+type MatchParts = Pick<CompiledRoute, "methods" | "path" | "pathPattern" | "host">;
 
 function readMatch(d: Diagnostics, value: unknown, path: string, paths: PathOptions): MatchParts {
   const obj = asObject(d, value, path);
   if (obj === undefined) return {};
   checkKeys(d, obj, path, "match");
-  const parts: { methods?: ReadonlySet<string>; path?: (p: string) => boolean; host?: (h: string) => boolean } = {};
+  const parts: { methods?: ReadonlySet<string>; path?: (p: string) => boolean; pathPattern?: string; host?: (h: string) => boolean } = {};
   if (Object.hasOwn(obj, "methods")) parts.methods = readMethods(d, obj.methods, keyPath(path, "methods"));
   const pathPattern = readString(d, obj, "path", path);
-  if (pathPattern !== undefined) parts.path = compilePathPattern(pathPattern, paths);
+  if (pathPattern !== undefined) {
+    parts.path = compilePathPattern(pathPattern, paths);
+    parts.pathPattern = pathPattern;
+  }
   const hostPattern = readString(d, obj, "host", path);
   if (hostPattern !== undefined) parts.host = compileGlob(hostPattern, true);
   return parts;

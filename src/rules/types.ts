@@ -139,6 +139,8 @@ export interface CompiledRoute {
   readonly methods?: ReadonlySet<string>;
   /** Path matcher (exact or `*` glob) of a canonical path, case-folded unless the domain keeps case. */
   readonly path?: (path: string) => boolean;
+  /** `match.path` as written: the traffic sample keeps a path's segments raw only when a route names them (docs/advisor.md, "Sample"). */
+  readonly pathPattern?: string;
   /** Host matcher (exact or `*` glob, case-insensitive). */
   readonly host?: (host: string) => boolean;
   readonly descriptors: readonly (readonly RouteEntry[])[];

@@ -87,6 +87,14 @@ export interface DecideCall extends CallTarget {
   readonly kind?: "decide";
   /** With concurrency limits among `limits`: the slot to take (without it they are only read). */
   readonly slot?: SlotLease;
+  /**
+   * Breaches of a penalty block that the isolate answered from its
+   * certain-block cache since its last call on this counter (docs/rules.md,
+   * "Penalty box"): the object counts them, with this call's own, against
+   * the block in force. Optional: absent is none; an object of an older
+   * deploy ignores it.
+   */
+  readonly breaches?: number;
 }
 
 /**

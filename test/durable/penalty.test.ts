@@ -66,9 +66,13 @@ describe("penalty box through the gateway", () => {
     const a = isolate();
     expect(await statuses([a.hit(), a.hit()])).toEqual([200, 200]);
     expect(await refusal(await a.hit())).toEqual({ retryAfter: 3, t: 3, body: 3 });
-    // The 2/s window has refilled twice over; the block holds to its end, and says so.
-    clock.at += 2_000;
-    expect(await refusal(await a.hit())).toEqual({ retryAfter: 1, t: 1, body: 1 });
+    // The 2/s window has refilled twice over; the block holds, and says so. Past half the block the isolate asks the
+    // object again (block-cache.ts, renewAt): this hit is a breach there, so the block is now 6 s from its start.
+    clock.at += 1_000;
+    expect(await refusal(await a.hit())).toEqual({ retryAfter: 2, t: 2, body: 2 });
+    clock.at += 1_000;
+    // It carries the breach its cache answered at +1 s: two breaches, 3 s → 6 → 12, capped at 10 s from the start.
+    expect(await refusal(await a.hit())).toEqual({ retryAfter: 8, t: 8, body: 8 });
     // A new isolate asks the object itself: the same truth (this hit is a breach, so it escalates to 6 s from the start).
     clock.at += 999;
     const b = isolate();
@@ -101,40 +105,78 @@ describe("penalty box through the gateway", () => {
     const { user, clock, isolate } = scene();
     const a = isolate();
     await statuses([a.hit(), a.hit(), a.hit()]);
-    clock.at += 1_500;
+    // Before half the block (block-cache.ts, renewAt): answered from the isolate's cache, the object not asked.
+    clock.at += 1_000;
     expect((await a.hit()).status).toBe(429);
     const rows = () =>
       runInDurableObject(ownerOf(user), (_: CounterObject, state: DurableObjectState) =>
         state.storage.sql.exec("SELECT until, length_ms FROM blocks").toArray(),
       );
-    expect(await rows()).toEqual([{ until: clock.at - 1_500 + 3_000, length_ms: 3_000 }]);
+    expect(await rows()).toEqual([{ until: clock.at - 1_000 + 3_000, length_ms: 3_000 }]);
     // Read through the admin API: nothing left until the block's end, and the read is no breach.
     const read = await (await a.read()).json<{ limits: { remaining: number; reset_after_ms: number }[] }>();
-    expect(read.limits[0]).toMatchObject({ remaining: 0, reset_after_ms: 1_500 });
-    expect(await rows()).toEqual([{ until: clock.at - 1_500 + 3_000, length_ms: 3_000 }]);
+    expect(read.limits[0]).toMatchObject({ remaining: 0, reset_after_ms: 2_000 });
+    expect(await rows()).toEqual([{ until: clock.at - 1_000 + 3_000, length_ms: 3_000 }]);
     expect((await a.reset()).status).toBe(200);
     expect(await rows()).toEqual([]);
     expect(await statuses([a.hit(), a.hit(), a.hit()])).toEqual([200, 200, 429]);
   });
 
   // Break tried: the plan marking penalty calls not cacheable (src/limiter/plan.ts): object calls grow with every 429, and this and the first two tests fail.
-  it("is answered by the isolate's certain-block cache: no object call until the block ends", async () => {
+  // Break tried: the runtime not carrying breaches (BreachBook.attach returning undefined): Retry-After 5, not 9, at the renewal.
+  // Break tried: renewAt ignoring renewEarly (the hold only): Retry-After 2, not 9: no object call at half the block.
+  it("is answered by the isolate's cache, which carries the breaches it answered to the object halfway to the block's end", async () => {
     const { user, clock, isolate } = scene();
     const a = isolate();
     await statuses([a.hit(), a.hit(), a.hit()]);
     const atBlock = await callsOf(user);
-    for (let i = 0; i < 20; i++) {
+    // 14 hits in the first half of the 3 s block: refused here, no object call, each a breach.
+    for (let i = 0; i < 14; i++) {
       clock.at += 100;
       expect((await a.hit()).status).toBe(429);
     }
     expect(await callsOf(user)).toBe(atBlock);
-    // At the block's end (3 s after it began) the object is asked again, and its window allows.
-    clock.at += 3_000 - 2_000 - 1;
-    expect((await a.hit()).status).toBe(429);
-    expect(await callsOf(user)).toBe(atBlock);
-    clock.at += 1;
-    expect((await a.hit()).status).toBe(200);
+    // Halfway, the next hit asks the object with the 14 breaches: 15 breaches take 3 s to 10 s (max_block_s) from the start.
+    clock.at += 100;
+    expect((await refusal(await a.hit())).retryAfter).toBe(9);
     expect(await callsOf(user)).toBe(atBlock + 1);
+    // So a client hammering one isolate stays refused to max_block_s, and is let through then.
+    for (let at = 1_750; at < 10_000; at += 250) {
+      clock.at += 250;
+      expect((await a.hit()).status).toBe(429);
+    }
+    expect(await callsOf(user)).toBeLessThan(atBlock + 1 + 8);
+    clock.at += 250;
+    const last = await a.hit();
+    expect([last.status, last.headers.get("retry-after")]).toEqual([200, null]);
+  });
+
+  // Break tried: breach() in src/durable/penalties.ts applying one breach whatever the call carries: Retry-After 5, not 9.
+  it("escalates from a breach count a call carries, only while a block holds", async () => {
+    const clock = { at: OBJECT_EPOCH + 800_000_000 };
+    const stub = testEnv.COUNTERS.getByName(`penalty-carried/${Date.now()}`);
+    await driveObject(stub, () => clock.at);
+    const limit = {
+      id: "fw:2:1000:2",
+      algorithm: "fixed_window",
+      limit: 2,
+      windowMs: 1_000,
+      burst: 2,
+      penalty: { blockMs: 3_000, escalate: 2, maxBlockMs: 10_000 },
+    } as const;
+    const call = { key: "k", cost: 1, limits: [limit] };
+    // Carried breaches with no block in force are none: nothing to escalate.
+    expect((await stub.decide([{ ...call, breaches: 5 }, call, call])).map((v) => v.allowed)).toEqual([true, true, false]);
+    clock.at += 1_000;
+    // One hit carrying two breaches: three breaches, 3 s → 6 → 12 → 10 s (max) from the start.
+    const [held] = await stub.decide([{ ...call, breaches: 2 }]);
+    expect(held.decisions[0].retryAfterMs).toBe(9_000);
+    // A bad count is bounded, never a loop or an error.
+    const [huge, negative] = await stub.decide([
+      { ...call, breaches: 1e300 },
+      { ...call, breaches: -3 },
+    ]);
+    expect([huge.decisions[0].retryAfterMs, negative.decisions[0].retryAfterMs]).toEqual([9_000, 9_000]);
   });
 
   // Break tried: PenaltyBook.sweep returning before its DELETE (the row stayed after the alarm).

@@ -1,0 +1,100 @@
+/**
+ * Which sampled values are kept raw (src/advisor/entry-sources.ts,
+ * docs/advisor.md "Values are digests"): a position is raw only when every
+ * route entry of the domain with the same keys reads a literal, the
+ * method, the host or a route template; a key given by a literal on one
+ * route and by a header on another is digested wherever it comes from, in
+ * either order of the routes, alone or beside other entries.
+ */
+import { describe, expect, it } from "vitest";
+import { shownPositions } from "../../src/advisor/entry-sources.ts";
+import { TrafficSampler } from "../../src/advisor/sampler.ts";
+import type { RateLimitResult } from "../../src/limiter/types.ts";
+import { compiled } from "../support/app.ts";
+
+const SECRET = "sk_live_4f9a0c12b7e4d6a1";
+
+function domainOf(routes: unknown[]) {
+  const rules = compiled({ domain: "mix", descriptors: [{ key: "api_key", rate_limit: { unit: "minute", requests_per_unit: 10 } }], routes });
+  const domain = rules.domains.get("mix");
+  if (domain === undefined) throw new Error("no domain");
+  return domain;
+}
+
+const literal = {
+  match: { path: "/public/*" },
+  descriptors: [[{ key: "api_key", value: "public" }], [{ key: "method" }, { key: "api_key", value: "public" }]],
+};
+const header = {
+  match: { path: "/private/*" },
+  descriptors: [[{ key: "api_key", header: "x-api-key" }], [{ key: "method" }, { key: "api_key", header: "x-api-key" }]],
+};
+
+describe("values kept raw in the sample", () => {
+  // Break tried: masksOf keeping the last route's mask (`was && shown[i]` → `shown[i]`): the literal-last order shows the secret.
+  // Break tried: masksOf keeping the first route's mask (→ `was`): the literal-first order shows it.
+  for (const [name, routes] of [
+    ["literal first", [literal, header]],
+    ["header first", [header, literal]],
+  ] as const) {
+    it(`a key a literal gives on one route and a header on another is digested (${name})`, async () => {
+      const domain = domainOf([...routes]);
+      expect(shownPositions(domain, [{ key: "api_key", value: SECRET }])).toEqual([false]);
+      expect(
+        shownPositions(domain, [
+          { key: "method", value: "GET" },
+          { key: "api_key", value: SECRET },
+        ]),
+      ).toEqual([true, false]);
+      const sampler = new TrafficSampler({ keyRate: 1, maxRows: 100, retentionMs: 3_600_000 }, () => 1_000);
+      const result: RateLimitResult = {
+        allowed: true,
+        reason: "no_limit",
+        limit: 0,
+        remaining: 0,
+        resetAfterMs: 0,
+        retryAfterMs: 0,
+        policies: [],
+        descriptors: [{ domain: "mix", descriptor: [{ key: "api_key", value: SECRET }], cost: 1, policies: [] }],
+      };
+      sampler.record(result, { domains: [{ domain, descriptors: [] }], route: () => "GET /private/*" });
+      const text = JSON.stringify((await sampler.take())?.rows);
+      expect(text).not.toContain("sk_live");
+      expect(text).toContain("sk_l~");
+    });
+  }
+});
+
+describe("the route a row keeps", () => {
+  // Break tried: heldRoute marking every segment shown (the raw canonical path, as before): the token is in the export.
+  // Break tried: literalSegments keeping glob segments too: the same, for a route "/reset-password/tok_*".
+  it("keeps the segments the routes name and digests the rest: no raw token of a path reaches the export", async () => {
+    const rules = compiled({
+      domain: "paths",
+      descriptors: [{ key: "remote_address", rate_limit: { unit: "minute", requests_per_unit: 10 } }],
+      routes: [
+        { match: { path: "/reset-password/*" }, descriptors: [[{ key: "remote_address" }]] },
+        { match: { path: "/API/v1/tok_*" }, descriptors: [[{ key: "remote_address" }]] },
+      ],
+    });
+    const domain = rules.domains.get("paths");
+    if (domain === undefined) throw new Error("no domain");
+    const sampler = new TrafficSampler({ keyRate: 1, maxRows: 100, retentionMs: 3_600_000 }, () => 1_000);
+    const result: RateLimitResult = {
+      allowed: true,
+      reason: "no_limit",
+      limit: 0,
+      remaining: 0,
+      resetAfterMs: 0,
+      retryAfterMs: 0,
+      policies: [],
+      descriptors: [{ domain: "paths", descriptor: [{ key: "remote_address", value: "203.0.113.77" }], cost: 1, policies: [] }],
+    };
+    for (const path of ["/reset-password/tok_supersecret_abcdef", "/api/v1/tok_other"])
+      sampler.record(result, { domains: [{ domain, descriptors: [] }], route: () => `POST ${path}` });
+    const routes = (await sampler.take())?.rows.map((row) => row.route);
+    expect(routes?.[0]).toMatch(/^POST \/reset-password\/~[0-9a-f]{16}$/);
+    expect(routes?.[1]).toMatch(/^POST \/api\/v1\/~[0-9a-f]{16}$/);
+    expect(JSON.stringify(routes)).not.toContain("tok_");
+  });
+});
