@@ -58,6 +58,8 @@ export interface Env {
   SAMPLE_KEY_RATE?: string;
   SAMPLE_MAX_ROWS?: string;
   SAMPLE_RETENTION_HOURS?: string;
+  /** The most bytes of a request's JSON body a `json_body` route reads (docs/llm.md); default 1 MiB. */
+  MAX_JSON_BODY_BYTES?: string;
 }
 
 /**
@@ -101,6 +103,8 @@ export interface GatewaySettings {
   readonly encodedSlashes?: EncodedSlashes;
   /** COUNTERS_JURISDICTION: the jurisdiction the counter objects live in; absent: none (anywhere). */
   readonly countersJurisdiction?: CountersJurisdiction;
+  /** MAX_JSON_BODY_BYTES (absent: 1 MiB): the most of a request's JSON body a route reading it takes; past it, 413 (docs/llm.md). */
+  readonly maxJsonBodyBytes?: number;
 }
 
 /** The Durable Object jurisdictions COUNTERS_JURISDICTION takes (`DurableObjectNamespace.jurisdiction()`). */
@@ -226,6 +230,14 @@ export const SETTINGS = {
       choices: COUNTERS_JURISDICTIONS,
       doc: "the Durable Object jurisdiction the counter objects are kept in (unset: none)",
     },
+    maxJsonBodyBytes: {
+      variable: "MAX_JSON_BODY_BYTES",
+      fallback: 1_048_576,
+      range: [1, 104_857_600],
+      unit: "bytes",
+      why: "a Worker holds the body it reads in memory (128 MB per isolate)",
+      doc: "the most bytes of a request's JSON body a route reading it (json_body) takes; a larger body gets 413",
+    },
   },
 } as const satisfies { decision: Record<keyof DecisionSettings, SettingRow>; gateway: Record<Exclude<keyof GatewaySettings, "adminTokenRefused">, SettingRow> };
 
@@ -329,6 +341,7 @@ export function readSettings(env: Env): Settings {
     methodOverride: choice<MethodOverride>(env.METHOD_OVERRIDE, gateway.methodOverride, true),
     encodedSlashes: choice<EncodedSlashes>(env.ENCODED_SLASHES, gateway.encodedSlashes, true),
     ...jurisdictionOf(env.COUNTERS_JURISDICTION),
+    maxJsonBodyBytes: wholeNumber(env.MAX_JSON_BODY_BYTES, gateway.maxJsonBodyBytes),
   };
 }
 

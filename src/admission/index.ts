@@ -11,5 +11,7 @@ export { type AdmissionOptions, admitDescriptors, admitThen, type Engine, record
 export { admittedHeaders, COUNTERS_UNREACHABLE_DETAIL, countersUnreachableResponse, FAILURE_OPEN_HEADER, LOCAL_DECISION_HEADER, refusal } from "./render.ts";
 export { identifierRequest } from "./identifier.ts";
 export { reconcileWithResponse } from "../limiter/reconcile.ts";
+export { followUsage, type ReportedUsage } from "../limiter/usage-stream.ts";
+export type { BodyCost } from "../limiter/usage.ts";
 export { rateLimitHeaders, retryAfterSeconds, tooManyRequests } from "../limiter/respond.ts";
 export { MetricsRecorder } from "../metrics/recorder.ts";
