@@ -43,7 +43,7 @@ export function reconciliationCalls(result: RateLimitResult, response: Answered 
   const out: Reconciliation[] = [];
   for (const outcome of result.descriptors ?? []) {
     if (outcome.counter === undefined || outcome.chargedAt === undefined) continue;
-    const reported = response === undefined ? undefined : reportedOf(outcome.costFromResponse, outcome.cost, response, usage);
+    const reported = reportedOf(outcome.costFromResponse, outcome.cost, response, usage);
     // Per window, the hits it should hold for this request; grouped into one call per difference.
     const byDelta = new Map<number, number[]>();
     outcome.policies.forEach((policy, k) => {
@@ -71,10 +71,12 @@ function settlement(outcome: DescriptorOutcome, delta: number, windows: readonly
   return { object, call: { kind: "refund", key: call.key, limits, cost: -delta, chargedAt: outcome.chargedAt as number } };
 }
 
-// What the origin reported for an outcome (undefined: keep the reservation). A report read from the body of an
+// What the origin reported for an outcome (undefined: keep the reservation; `response` undefined: it never got there). A report read from the body of an
 // answer cut short (docs/llm.md, "When a stream is cut short") is charged only where it is more than the reservation.
-function reportedOf(cost: ResponseCost | undefined, reserved: number, response: Answered, usage: ReportedUsage | undefined): number | undefined {
+function reportedOf(cost: ResponseCost | undefined, reserved: number, response: Answered | undefined, usage: ReportedUsage | undefined): number | undefined {
   if (cost === undefined) return undefined;
+  // Refused before the origin (by another budget of the request): no tokens were spent, none stay reserved.
+  if (response === undefined) return cost.kind === "header" ? undefined : 0;
   if (cost.kind === "header") return reportedCost(response.headers.get(cost.name));
   if (usage?.tokens === undefined) return undefined;
   const tokens = Math.min(usage.tokens, MAX_REPORTED);
