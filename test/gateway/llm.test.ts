@@ -252,6 +252,9 @@ describe("answers cut short", () => {
       body: chat("m1", { max_tokens: 300, stream: true, stream_options: { include_usage: true } }),
     });
     expect(await llm.remaining(tokens, `api_key=${key},model=m1`)).toEqual({ "model-tokens": MODEL_BUDGET - 300 });
+    // Anthropic: message_start said 10 input (+1 output) before the end: less than the 200 reserved, which stays.
+    await llm.send("/llm/v1/messages?mode=early&in=10", { headers, body: chat("m3", { max_tokens: 200, stream: true }) });
+    expect(await llm.remaining(tokens, `api_key=${key},model=m3`)).toEqual({ "model-tokens": MODEL_BUDGET - 200 });
     // Anthropic: message_start said 80 input (+1 output) before the end: more than the 5 reserved, so 81.
     await llm.send("/llm/v1/messages?mode=early&in=80", { headers, body: chat("m2", { max_tokens: 5, stream: true }) });
     expect(await llm.remaining(tokens, `api_key=${key},model=m2`)).toEqual({ "model-tokens": MODEL_BUDGET - 81 });
