@@ -1,6 +1,6 @@
 /**
  * Server-sent events cut out of a byte stream as it passes (docs/llm.md,
- * "Streams"): only the text of the current line and event is kept, each
+ * "Usage"): only the text of the current line and event is kept, each
  * at most `maxChars`, so a stream of any length is read in bounded memory.
  * The bytes themselves are never held: the caller hands each chunk on.
  */
