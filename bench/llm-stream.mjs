@@ -44,7 +44,13 @@ const RULES = {
   routes: [
     {
       match: { methods: ["POST"], path: "/llm/v1/*" },
-      descriptors: [[{ key: "api_key", header: "authorization" }], [{ key: "api_key", header: "authorization" }, { key: "model", json_body: "model" }]],
+      descriptors: [
+        [{ key: "api_key", header: "authorization" }],
+        [
+          { key: "api_key", header: "authorization" },
+          { key: "model", json_body: "model" },
+        ],
+      ],
       cost: { json_body: "max_tokens", default: 1024, max: 200000 },
       cost_from_response: { usage: "openai" },
     },
@@ -71,8 +77,15 @@ if (values["no-build"]) {
   built = JSON.parse(readFileSync(builtFile, "utf8"));
   for (const worker of Object.values(built)) worker.sqliteClasses = new Set(worker.sqliteClasses);
 } else {
-  built = await buildWorkers(root, join(work, "build"), WORKERS.filter((w) => w.name === "floodgate" || w.name === "bare"));
-  writeFileSync(builtFile, JSON.stringify(built, (_, v) => (v instanceof Set ? [...v] : v)));
+  built = await buildWorkers(
+    root,
+    join(work, "build"),
+    WORKERS.filter((w) => w.name === "floodgate" || w.name === "bare"),
+  );
+  writeFileSync(
+    builtFile,
+    JSON.stringify(built, (_, v) => (v instanceof Set ? [...v] : v)),
+  );
 }
 
 const origin = createServer((req, res) => {
@@ -158,7 +171,9 @@ try {
   console.log(`Streamed LLM answer (SSE, ${REQUESTS} requests per side, ${CONCURRENCY} at once; load ${readFileSync("/proc/loadavg", "utf8").split(" ")[0]})`);
   console.log("| side | first byte p50 ms | p95 ms | CPU µs/request (median of 3 rounds, min–max) |");
   console.log("|---|---|---|---|");
-  console.log(`| floodgate (json_body model, max_tokens reserved, usage read from the stream) | ${ms(f.p50)} | ${ms(f.p95)} | ${Math.round(f.cpuUs)} (${Math.round(f.cpuMin)}–${Math.round(f.cpuMax)}) |`);
+  console.log(
+    `| floodgate (json_body model, max_tokens reserved, usage read from the stream) | ${ms(f.p50)} | ${ms(f.p95)} | ${Math.round(f.cpuUs)} (${Math.round(f.cpuMin)}–${Math.round(f.cpuMax)}) |`,
+  );
   console.log(`| bare pass-through worker | ${ms(b.p50)} | ${ms(b.p95)} | ${Math.round(b.cpuUs)} (${Math.round(b.cpuMin)}–${Math.round(b.cpuMax)}) |`);
   console.log(`| floodgate ÷ bare | ${(f.p50 / b.p50).toFixed(2)}× | ${(f.p95 / b.p95).toFixed(2)}× | ${(f.cpuUs / b.cpuUs).toFixed(2)}× |`);
   writeFileSync(join(work, "result.json"), JSON.stringify(summary, null, 2));

@@ -67,7 +67,8 @@ export async function readJsonBody(request: Request, maxBytes: number, paths: re
         413,
         `The request body is larger than MAX_JSON_BODY_BYTES (${maxBytes} bytes), the most this route reads to find its limits' values.`,
       );
-    throw error;
+    // The upload broke off (the client went away, a bad chunked encoding): the client's, not a 500.
+    throw new JsonBodyError(400, "The request body could not be read to its end.");
   }
   // The same bytes go on: a Request made from them sends them with their Content-Length.
   const forwarded = new Request(request, { body: bytes });

@@ -116,7 +116,11 @@ describe("token budgets against wrangler dev", { timeout: 240_000 }, () => {
 
   it("keeps the reservation of a stream the origin ends early", async () => {
     const key = `k-early-${Date.now()}`;
-    const response = await post("/v1/chat/completions?mode=early", key, JSON.stringify({ model: "x", max_tokens: 321, stream: true, stream_options: { include_usage: true } }));
+    const response = await post(
+      "/v1/chat/completions?mode=early",
+      key,
+      JSON.stringify({ model: "x", max_tokens: 321, stream: true, stream_options: { include_usage: true } }),
+    );
     await response.text();
     await new Promise((resolve) => setTimeout(resolve, 500));
     await settled(`api_key=Bearer ${key}`, "tokens-per-day", DAY - 321);

@@ -216,20 +216,22 @@ describe("bad and oversized bodies: 4xx, never 500, nothing spent", () => {
     });
   }
 
-  it("a chunked body that never ends is cut at the cap with a 413", async () => {
+  it("a chunked body is read up to the cap and no further: 413", async () => {
     const { rules } = llmRules();
     const llm = llmGateway(rules, { MAX_JSON_BODY_BYTES: "4096" });
+    // 256 KiB in 1 KiB chunks, no Content-Length: only what the cap needs may be pulled.
     let pulled = 0;
-    const endless = new ReadableStream<Uint8Array>({
+    const chunked = new ReadableStream<Uint8Array>({
       pull(controller) {
+        if (pulled >= 256 * 1024) return controller.close();
         pulled += 1024;
-        controller.enqueue(new TextEncoder().encode(pulled === 1024 ? `{"model":"m1","pad":"${"x".repeat(1000)}` : "x".repeat(1024)));
+        controller.enqueue(new TextEncoder().encode(pulled === 1024 ? `{"model":"m1","pad":"${"x".repeat(1001)}` : "x".repeat(1024)));
       },
     });
-    const { response, text } = await llm.send("/llm/v1/chat/completions", { headers: { "x-api-key": uniqueIp() }, body: endless });
+    const { response, text } = await llm.send("/llm/v1/chat/completions", { headers: { "x-api-key": uniqueIp() }, body: chunked });
     expect(response.status).toBe(413);
     expect(JSON.parse(text).detail).toContain("MAX_JSON_BODY_BYTES (4096 bytes)");
-    expect(pulled).toBeLessThan(4096 + 4 * 1024);
+    expect(pulled).toBeLessThan(4096 + 8 * 1024);
   });
 
   it("a route that does not read the body never reads it, whatever its size", async () => {
