@@ -57,6 +57,8 @@ export interface Env {
   SAMPLE_KEY_RATE?: string;
   SAMPLE_MAX_ROWS?: string;
   SAMPLE_RETENTION_HOURS?: string;
+  /** The most bytes of a request's JSON body a `json_body` route reads (docs/llm.md); default 1 MiB. */
+  MAX_JSON_BODY_BYTES?: string;
 }
 
 /** The Durable Object jurisdictions COUNTERS_JURISDICTION takes (`DurableObjectNamespace.jurisdiction()`). */
@@ -220,6 +222,15 @@ export const SETTINGS = {
     kind: "choice",
     choices: COUNTERS_JURISDICTIONS,
     doc: "the Durable Object jurisdiction the counter objects are kept in (unset: none)",
+  },
+  maxJsonBodyBytes: {
+    variable: "MAX_JSON_BODY_BYTES",
+    kind: "whole",
+    fallback: 1_048_576,
+    range: [1, 104_857_600],
+    unit: "bytes",
+    why: "a Worker holds the body it reads in memory (128 MB per isolate)",
+    doc: "the most bytes of a request's JSON body a route reading it (json_body) takes; a larger body gets 413",
   },
   sampleKeyRate: {
     variable: "SAMPLE_KEY_RATE",

@@ -116,7 +116,10 @@ function quotaExceededBody(result: RateLimitResult, retryAfter: number): string 
 function bodyText(result: RateLimitResult, violated: readonly string[], retryAfter: number | string): string {
   const policy = result.policy;
   const what = policy ? `${policy.name} (${policy.descriptor.map((e) => e.key).join(", ")})` : "rate limit";
-  const rate = policy?.quotaUnit === "concurrent-requests" ? "requests in flight at once" : `requests per ${policy ? policy.windowMs / 1000 : 0} s`;
+  const rate =
+    policy?.quotaUnit === "concurrent-requests"
+      ? "requests in flight at once"
+      : `${policy?.quotaUnit === "tokens" ? "tokens" : "requests"} per ${policy ? policy.windowMs / 1000 : 0} s`;
   const detail = `Rate limit exceeded for ${what}: ${result.limit} ${rate}; retry in ${retryAfter} s.`;
   return JSON.stringify({
     type: QUOTA_EXCEEDED_TYPE,

@@ -10,6 +10,7 @@ import { serverWaitMs } from "./headers.ts";
 import { jitteredBackoff, originKey, Throttle } from "./throttle.ts";
 
 export { quotaHint, retryAfterMs, serverWaitMs, type QuotaHint } from "./headers.ts";
+export { type PolicyHeader, rateLimitPolicies } from "./policies.ts";
 export { jitteredBackoff, originKey, Throttle } from "./throttle.ts";
 export { type QuotaPolicy, rateLimitStatus, type RateLimitStatusOptions, RateLimitStatusError, type StatusRoute } from "./status.ts";
 

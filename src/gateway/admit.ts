@@ -21,7 +21,8 @@ import { enqueueRequest } from "../queue/enqueue.ts";
 import { type DomainClaims, readsClaims, requestClaims } from "../identity/claims.ts";
 import { InvalidClientIpError } from "../request/client-ip.ts";
 import { RequestCostError } from "../request/cost.ts";
-import { DuplicateValueError, requestDescriptors } from "../request/descriptors.ts";
+import { DuplicateValueError, jsonBodyPaths, requestDescriptors } from "../request/descriptors.ts";
+import { type JsonBody, JsonBodyError, readJsonBody } from "../request/json-body.ts";
 import { requestRegion } from "../request/location.ts";
 import { originMethod, originPath } from "../request/origin-view.ts";
 import type { CompiledDomain, CompiledRules, DomainDescriptors } from "../rules/types.ts";
@@ -48,10 +49,33 @@ export function admit(
   defer: Defer,
   dialect: HeaderDialect = isolate.settings.headerDialect,
 ): Promise<Admission> {
+  if (readsJsonBody(rules)) return withJsonBody(request, isolate, rules, defer, dialect);
   // A rule keyed on a verified token's claim (docs/rules.md, "Verified identity (jwt)"): the token is verified first.
   if (readsClaims(rules))
     return requestClaims(rules, request, isolate.secrets, isolate.now()).then((claims) => admitAs(request, isolate, rules, defer, dialect, claims));
   return admitAs(request, isolate, rules, defer, dialect, undefined);
+}
+
+function readsJsonBody(rules: CompiledRules): boolean {
+  for (const domain of rules.domains.values()) if (domain.readsJsonBody === true) return true;
+  return false;
+}
+
+// A route reading the JSON body (docs/llm.md): the body is read once, bounded, before the descriptors are made;
+// the request that goes on carries the same bytes. Only a request a reading route matches is read.
+async function withJsonBody(request: Request, isolate: Isolate<unknown>, rules: CompiledRules, defer: Defer, dialect: HeaderDialect): Promise<Admission> {
+  let body: JsonBody | undefined;
+  try {
+    const paths = jsonBodyPaths(rules, request, isolate.settings);
+    body = paths.length === 0 ? undefined : await readJsonBody(request, isolate.settings.maxJsonBodyBytes, paths);
+  } catch (error) {
+    if (error instanceof JsonBodyError) return { response: problem(error.status, error.status === 413 ? "Content Too Large" : "Bad Request", error.message) };
+    if (error instanceof InvalidClientIpError || error instanceof DuplicateValueError) return { response: problem(400, "Bad Request", error.message) };
+    throw error;
+  }
+  const sent = body?.request ?? request;
+  const claims = readsClaims(rules) ? await requestClaims(rules, sent, isolate.env, isolate.now()) : undefined;
+  return admitAs(sent, isolate, rules, defer, dialect, claims, body);
 }
 
 function admitAs(
@@ -61,10 +85,12 @@ function admitAs(
   defer: Defer,
   dialect: HeaderDialect,
   claims: DomainClaims | undefined,
+  body?: JsonBody,
 ): Promise<Admission> {
   let descriptors: DomainDescriptors[];
   try {
-    descriptors = requestDescriptors(rules, request, claims === undefined ? isolate.settings : { ...isolate.settings, claims });
+    const settings = claims === undefined ? isolate.settings : { ...isolate.settings, claims };
+    descriptors = requestDescriptors(rules, request, body === undefined ? settings : { ...settings, jsonBody: body.document });
   } catch (error) {
     if (error instanceof InvalidClientIpError || error instanceof DuplicateValueError)
       return Promise.resolve({ response: problem(400, "Bad Request", error.message) });
@@ -72,7 +98,9 @@ function admitAs(
       return Promise.resolve({ response: problem(error.status, error.status === 411 ? "Length Required" : "Bad Request", error.message) });
     throw error;
   }
-  return admitThen(isolate, descriptors, new GatewayAdmission(isolate, request, defer, dialect, descriptors), defer, answer);
+  const admission = new GatewayAdmission(isolate, request, defer, dialect, descriptors);
+  if (body !== undefined) admission.forwarded = body.request;
+  return admitThen(isolate, descriptors, admission, defer, answer);
 }
 
 /** The gateway's output of the pipeline's one result. */
@@ -80,7 +108,7 @@ function answer(result: RateLimitResult, admission: GatewayAdmission): Admission
   if (result.reason === "failure_closed") return { response: refusal(result) };
   const { isolate, defer } = admission;
   const slots = SlotHold.of(isolate.edge, result, defer);
-  if (result.allowed && result.reason !== "queued") return new Admitted(result, slots, isolate.edge, defer, admission.dialect);
+  if (result.allowed && result.reason !== "queued") return new Admitted(result, slots, isolate.edge, defer, admission.dialect, admission.forwarded);
   // Refused by another limit: slots taken on the way are not needed, and hits of count_when limits that
   // allowed were taken for a response that will not come now.
   slots?.release();
@@ -109,6 +137,8 @@ class GatewayAdmission implements AdmissionOptions, SampleSource {
   readonly request: Request;
   readonly dialect: HeaderDialect;
   readonly domains: readonly DomainDescriptors[];
+  /** The request to send on in place of the one given, when its JSON body was read (the same bytes). */
+  forwarded: Request | undefined;
   private lease: SlotLease | undefined;
   private arrivedIn: Region | undefined;
 

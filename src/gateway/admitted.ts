@@ -5,7 +5,7 @@
  * response (`count_when`, `cost_from_response`) and the concurrency slots
  * held until the body has been sent (docs/concurrency.md).
  */
-import { admittedHeaders, reconcileWithResponse } from "../admission/index.ts";
+import { admittedHeaders, type BodyCost, followUsage, reconcileWithResponse } from "../admission/index.ts";
 import type { EdgeRuntime } from "../edge/runtime.ts";
 import type { Defer } from "../http/defer.ts";
 import type { HeaderDialect } from "../http/header-dialect.ts";
@@ -33,8 +33,14 @@ export class Admitted {
   private readonly edge: EdgeRuntime;
   private readonly defer: Defer;
   private readonly dialect: HeaderDialect;
+  /**
+   * The request to send on in place of the one admitted, when floodgate read its JSON body
+   * (docs/llm.md): the same method, URL, headers and body bytes. Undefined: send the request as given.
+   */
+  readonly forwarded: Request | undefined;
 
-  constructor(result: RateLimitResult, slots: SlotHold | undefined, edge: EdgeRuntime, defer: Defer, dialect: HeaderDialect) {
+  constructor(result: RateLimitResult, slots: SlotHold | undefined, edge: EdgeRuntime, defer: Defer, dialect: HeaderDialect, forwarded?: Request) {
+    this.forwarded = forwarded;
     this.result = result;
     this.slots = slots;
     this.edge = edge;
@@ -68,8 +74,23 @@ export class Admitted {
    * background), `headers` added, and its body followed when slots are held.
    */
   finish(response: Response, headers: [string, string][]): Response {
-    reconcileWithResponse(this.edge, this.result, response, this.defer);
+    const usage = bodyCostOf(this.result);
+    if (usage === undefined) reconcileWithResponse(this.edge, this.result, response, this.defer);
+    else {
+      // Usage reported in the body (docs/llm.md): settled once the body has gone by, or was cut short.
+      const answered = { status: response.status, headers: response.headers };
+      response = followUsage(response, usage, (reported) => reconcileWithResponse(this.edge, this.result, answered, this.defer, reported));
+    }
     const labelled = withHeaders(response, headers);
     return this.slots === undefined ? labelled : this.slots.follow(labelled);
   }
+}
+
+// The route's usage read from the response's body, when it has one (every descriptor of a request's route shares it).
+function bodyCostOf(result: RateLimitResult): BodyCost | undefined {
+  for (const outcome of result.descriptors ?? []) {
+    const cost = outcome.costFromResponse;
+    if (cost !== undefined && cost.kind !== "header" && outcome.chargedAt !== undefined) return cost;
+  }
+  return undefined;
 }

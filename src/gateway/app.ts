@@ -68,7 +68,7 @@ export function createApp(isolateOf: IsolateOf): Gateway {
     let response: Response;
     try {
       response = await originResponse(
-        request,
+        admission.forwarded ?? request,
         isolate.settings.originUrl,
         admission.result,
         headers.length > 0,

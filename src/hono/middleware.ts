@@ -81,6 +81,8 @@ export function rateLimitOn(options: RateLimitOptions | HonoRateLimiterOptions, 
     const defer = deferOf(c);
     const admission = await admit(c.req.raw, isolate, pending instanceof Promise ? await pending : pending, defer);
     if (admission.response) return admission.response;
+    // The body was read to key on it (docs/llm.md): the handlers read the same bytes from its copy.
+    if (admission.forwarded !== undefined) c.req.raw = admission.forwarded;
     // Set in every mode, failure-open included (reason "failure_open"), so handlers can always read it.
     c.set("rateLimit", admission.result);
     const wait = admission.untilSlot();

@@ -8,7 +8,9 @@ import type { CounterCall } from "../durable/protocol.ts";
 import type { EdgeRuntime } from "../edge/runtime.ts";
 import type { Defer } from "../http/defer.ts";
 import { countsStatus } from "../rules/count-when.ts";
+import type { ResponseCost } from "../rules/types.ts";
 import type { DescriptorOutcome, RateLimitResult } from "./types.ts";
+import type { ReportedUsage } from "./usage-stream.ts";
 
 /** What `reconciliationCalls` needs of the origin's response. */
 export interface Answered {
@@ -35,13 +37,13 @@ const MAX_REPORTED = 4_294_967_295;
  * @example
  * reconciliationCalls(result, { status: 200, headers: new Headers() });
  * // [{ object, call: { kind: "refund", key, limits, cost: 1, chargedAt } }] for a count_when [401] limit
+ * reconciliationCalls(result, answered, { tokens: 300, cut: false }); // a usage report of 300 tokens, reserved 1024: a refund of 724
  */
-export function reconciliationCalls(result: RateLimitResult, response: Answered | undefined): Reconciliation[] {
+export function reconciliationCalls(result: RateLimitResult, response: Answered | undefined, usage?: ReportedUsage): Reconciliation[] {
   const out: Reconciliation[] = [];
   for (const outcome of result.descriptors ?? []) {
     if (outcome.counter === undefined || outcome.chargedAt === undefined) continue;
-    const reported =
-      outcome.costFromResponse === undefined || response === undefined ? undefined : reportedCost(response.headers.get(outcome.costFromResponse));
+    const reported = reportedOf(outcome.costFromResponse, outcome.cost, response, usage);
     // Per window, the hits it should hold for this request; grouped into one call per difference.
     const byDelta = new Map<number, number[]>();
     outcome.policies.forEach((policy, k) => {
@@ -69,6 +71,18 @@ function settlement(outcome: DescriptorOutcome, delta: number, windows: readonly
   return { object, call: { kind: "refund", key: call.key, limits, cost: -delta, chargedAt: outcome.chargedAt as number } };
 }
 
+// What the origin reported for an outcome (undefined: keep the reservation; `response` undefined: it never got there). A report read from the body of an
+// answer cut short (docs/llm.md, "When a stream is cut short") is charged only where it is more than the reservation.
+function reportedOf(cost: ResponseCost | undefined, reserved: number, response: Answered | undefined, usage: ReportedUsage | undefined): number | undefined {
+  if (cost === undefined) return undefined;
+  // Refused before the origin (by another budget of the request): no tokens were spent, none stay reserved.
+  if (response === undefined) return cost.kind === "header" ? undefined : 0;
+  if (cost.kind === "header") return reportedCost(response.headers.get(cost.name));
+  if (usage?.tokens === undefined) return undefined;
+  const tokens = Math.min(usage.tokens, MAX_REPORTED);
+  return usage.cut ? Math.max(reserved, tokens) : tokens;
+}
+
 // A missing or malformed report charges nothing beyond the reservation.
 function reportedCost(text: string | null): number | undefined {
   const trimmed = text?.trim();
@@ -80,9 +94,10 @@ function reportedCost(text: string | null): number | undefined {
  *
  * @example
  * reconcileWithResponse(isolate.edge, result, upstream, defer); // returns at once
+ * reconcileWithResponse(isolate.edge, result, upstream, defer, { tokens: 812, cut: false }); // the usage its body reported
  */
-export function reconcileWithResponse(edge: EdgeRuntime, result: RateLimitResult, response: Answered | undefined, defer: Defer): void {
+export function reconcileWithResponse(edge: EdgeRuntime, result: RateLimitResult, response: Answered | undefined, defer: Defer, usage?: ReportedUsage): void {
   if (result.descriptors === undefined) return;
-  const calls = reconciliationCalls(result, response);
+  const calls = reconciliationCalls(result, response, usage);
   for (const { object, call } of calls) defer(edge.decideCalls(object, [{ call, cacheable: false }], defer));
 }

@@ -4,7 +4,7 @@
  */
 import type { Decision } from "../algorithms/types.ts";
 import type { CounterCall } from "../durable/protocol.ts";
-import type { CompiledLimit, DescriptorEntry, DescriptorMatch } from "../rules/types.ts";
+import type { CompiledLimit, DescriptorEntry, DescriptorMatch, ResponseCost } from "../rules/types.ts";
 
 /** How one limit judged the request. */
 export interface PolicyOutcome {
@@ -34,7 +34,7 @@ export interface PolicyOutcome {
 }
 
 /** The quota units of draft-ietf-httpapi-ratelimit-headers-11's registry. */
-export type QuotaUnit = "requests" | "content-bytes" | "concurrent-requests";
+export type QuotaUnit = "requests" | "content-bytes" | "concurrent-requests" | "tokens";
 
 /** How one request descriptor fared: what it matched and every limit's outcome. */
 export interface DescriptorOutcome {
@@ -52,8 +52,8 @@ export interface DescriptorOutcome {
   readonly counter?: { readonly object: string; readonly call: CounterCall };
   /** The unit of `cost` when not requests (a route's `body_bytes` cost). */
   readonly quotaUnit?: QuotaUnit;
-  /** Response header whose number is charged once the origin answered (`cost_from_response`). */
-  readonly costFromResponse?: string;
+  /** What the origin reports it cost, charged once it answered (`cost_from_response`). */
+  readonly costFromResponse?: ResponseCost;
   /** When the object took the hits of a refundable call (absent: not taken, or not refundable). */
   readonly chargedAt?: number;
 }

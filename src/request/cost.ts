@@ -7,6 +7,7 @@
  * send as many requests as it liked for nothing.
  */
 import type { RouteCost } from "../rules/types.ts";
+import { memberAt } from "./json-body.ts";
 
 /**
  * The largest cost a request may claim (the largest count a limit holds).
@@ -45,8 +46,9 @@ export class RequestCostError extends Error {
  * requestCost({ kind: "header", name: "x-cost" }, new Headers({ "x-cost": "5" }), false); // 5
  * requestCost({ kind: "header", name: "x-cost" }, new Headers({ "x-cost": "0" }), false); // 1
  * requestCost({ kind: "body_bytes" }, new Headers({ "content-length": "12" }), true);    // 12
+ * requestCost({ kind: "json_body", path: ["max_tokens"], fallback: 1024, max: 4096 }, new Headers(), true, { max_tokens: 9000 }); // 4096
  */
-export function requestCost(cost: RouteCost, headers: Headers, hasBody: boolean): number {
+export function requestCost(cost: RouteCost, headers: Headers, hasBody: boolean, jsonBody?: unknown): number {
   switch (cost.kind) {
     case "literal":
       return cost.value;
@@ -60,7 +62,16 @@ export function requestCost(cost: RouteCost, headers: Headers, hasBody: boolean)
       }
       return atLeastOne(wholeNumber(length, "Content-Length"), cost.allowZero);
     }
+    case "json_body":
+      return atLeastOne(reservation(cost, memberAt(jsonBody, cost.path)), cost.allowZero);
   }
+}
+
+// A reservation from the body (docs/llm.md): a whole number there, at most `max`; anything else (absent, a
+// string, a fraction, a negative) is the route's default, which the origin's usage report then corrects.
+function reservation(cost: Extract<RouteCost, { kind: "json_body" }>, value: unknown): number {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 0) return cost.fallback;
+  return Math.min(value, cost.max);
 }
 
 function atLeastOne(n: number, allowZero: boolean | undefined): number {

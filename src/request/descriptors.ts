@@ -9,9 +9,10 @@
  */
 import { DEFAULT_SETTINGS } from "../config.ts";
 import { matchRoute } from "../rules/index.ts";
-import type { CompiledDomain, CompiledRoute, CompiledRules, DescriptorEntry, DomainDescriptors, EntrySource } from "../rules/types.ts";
+import type { CompiledDomain, CompiledRoute, CompiledRules, DescriptorEntry, DomainDescriptors, EntrySource, JsonPath } from "../rules/types.ts";
 import { type ClientIp, clientIp, clientKey, type TrustedProxyHeader } from "./client-ip.ts";
 import { requestCost } from "./cost.ts";
+import { scalarAt } from "./json-body.ts";
 import { urlParts } from "../http/url-parts.ts";
 import { canonicalPath, foldPathCase } from "../http/canonical-path.ts";
 import {
@@ -48,6 +49,8 @@ interface RequestFacts {
   readonly trustedProxyHops: number;
   trustedProxyHeader?: TrustedProxyHeader;
   claims?: MappingOptions["claims"];
+  /** The parsed JSON body (`MappingOptions.jsonBody`). */
+  jsonBody?: unknown;
   headers?: Headers;
   clientIp?: ClientIp;
   cookies?: Map<string, string[]>;
@@ -70,6 +73,12 @@ export interface MappingOptions {
    * (src/identity/), or undefined: then every `jwt_claim` entry has no value.
    */
   readonly claims?: (domain: CompiledDomain) => ReadonlyMap<string, string> | undefined;
+  /**
+   * The request's parsed JSON body, read by `readJsonBody` when a matched route
+   * reads it (`jsonBodyPaths`); absent: every `json_body` entry has no value
+   * and a `json_body` cost is its default (docs/llm.md).
+   */
+  readonly jsonBody?: unknown;
 }
 
 /**
@@ -80,26 +89,10 @@ export interface MappingOptions {
  * // [{ domain, descriptors: [[{ key: "path", value: "/login" }, { key: "remote_address", value: "unknown" }]] }]
  */
 export function requestDescriptors(rules: CompiledRules, request: Request, options: MappingOptions = {}): DomainDescriptors[] {
-  const href = request.url;
-  const parts = urlParts(href);
-  // The origin's view (docs/rules.md, "The origin's view"): slashes decoded, host folded, override read.
-  const canonical = originPath(canonicalPath(parts.path), options.encodedSlashes ?? DEFAULT_SETTINGS.encodedSlashes);
-  const overrideMode = options.methodOverride ?? DEFAULT_SETTINGS.methodOverride;
-  const method = originMethod(request.method, overrideMode === "count" ? request.headers : EMPTY_HEADERS, overrideMode);
-  const facts: RequestFacts = {
-    request,
-    href,
-    canonical,
-    path: canonical,
-    host: originHost(parts.host),
-    method,
-    trustedProxyHops: options.trustedProxyHops ?? DEFAULT_SETTINGS.trustedProxyHops,
-    trustedProxyHeader: options.trustedProxyHeader ?? DEFAULT_SETTINGS.trustedProxyHeader,
-  };
-  if (options.claims !== undefined) facts.claims = options.claims;
+  const facts = requestFacts(request, options);
   const out: DomainDescriptors[] = [];
   for (const domain of rules.domains.values()) {
-    facts.path = domain.paths.caseSensitive ? canonical : (facts.folded ??= foldPathCase(canonical));
+    facts.path = domain.paths.caseSensitive ? facts.canonical : (facts.folded ??= foldPathCase(facts.canonical));
     const route = matchRoute(domain.routes, facts);
     if (!route) continue;
     const descriptors: DescriptorEntry[][] = [];
@@ -119,14 +112,59 @@ export function requestDescriptors(rules: CompiledRules, request: Request, optio
   return out;
 }
 
+/**
+ * The dotted paths of the JSON body that the routes `request` matches read
+ * (none: its body need not be read). Only worth asking when some domain
+ * `readsJsonBody`.
+ *
+ * @example
+ * const paths = jsonBodyPaths(rules, request, settings); // [["model"], ["max_tokens"]]
+ * const body = paths.length > 0 ? await readJsonBody(request, settings.maxJsonBodyBytes, paths) : undefined;
+ */
+export function jsonBodyPaths(rules: CompiledRules, request: Request, options: MappingOptions = {}): JsonPath[] {
+  const facts = requestFacts(request, options);
+  const paths: JsonPath[] = [];
+  for (const domain of rules.domains.values()) {
+    if (domain.readsJsonBody !== true) continue;
+    facts.path = domain.paths.caseSensitive ? facts.canonical : (facts.folded ??= foldPathCase(facts.canonical));
+    const route = matchRoute(domain.routes, facts);
+    if (route?.jsonPaths !== undefined) paths.push(...route.jsonPaths);
+  }
+  return paths;
+}
+
+function requestFacts(request: Request, options: MappingOptions): RequestFacts {
+  const href = request.url;
+  const parts = urlParts(href);
+  // The origin's view (docs/rules.md, "The origin's view"): slashes decoded, host folded, override read.
+  const canonical = originPath(canonicalPath(parts.path), options.encodedSlashes ?? DEFAULT_SETTINGS.encodedSlashes);
+  const overrideMode = options.methodOverride ?? DEFAULT_SETTINGS.methodOverride;
+  const method = originMethod(request.method, overrideMode === "count" ? request.headers : EMPTY_HEADERS, overrideMode);
+  const facts: RequestFacts = {
+    request,
+    href,
+    canonical,
+    path: canonical,
+    host: originHost(parts.host),
+    method,
+    trustedProxyHops: options.trustedProxyHops ?? DEFAULT_SETTINGS.trustedProxyHops,
+    trustedProxyHeader: options.trustedProxyHeader ?? DEFAULT_SETTINGS.trustedProxyHeader,
+  };
+  if (options.claims !== undefined) facts.claims = options.claims;
+  if (options.jsonBody !== undefined) facts.jsonBody = options.jsonBody;
+  return facts;
+}
+
 // Every descriptor of the route charges the route's cost; a missing or bad value throws RequestCostError.
 function withCost(found: DomainDescriptors, route: CompiledRoute, facts: RequestFacts): DomainDescriptors {
   const { cost, costFromResponse } = route;
-  const n = cost === undefined ? undefined : requestCost(cost, headersOf(facts), facts.request.body !== null);
+  const n = cost === undefined ? undefined : requestCost(cost, headersOf(facts), facts.request.body !== null, facts.jsonBody);
+  // A budget charged from a JSON body or a usage report counts tokens (docs/llm.md): its headers say qu="tokens".
+  const tokens = cost?.kind === "json_body" || (costFromResponse !== undefined && costFromResponse.kind !== "header");
   return {
     ...found,
     ...(n !== undefined ? { costs: found.descriptors.map(() => n) } : {}),
-    ...(cost?.kind === "body_bytes" ? { quotaUnit: "content-bytes" as const } : {}),
+    ...(cost?.kind === "body_bytes" ? { quotaUnit: "content-bytes" as const } : tokens ? { quotaUnit: "tokens" as const } : {}),
     ...(costFromResponse !== undefined ? { costFromResponse } : {}),
   };
 }
@@ -151,6 +189,8 @@ function sourceValue(source: EntrySource, facts: RequestFacts, domain: CompiledD
       return facts.host;
     case "jwt_claim":
       return facts.claims?.(domain)?.get(source.name);
+    case "json_body":
+      return scalarAt(facts.jsonBody, source.path);
   }
 }
 

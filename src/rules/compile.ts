@@ -108,6 +108,7 @@ function readDocument(d: Diagnostics, value: unknown, path: string, totals: Tota
     ipv6Prefix,
     ...(jwt !== undefined ? { jwt } : {}),
     ...(readsClaims ? { readsClaims } : {}),
+    ...(routes.some((route) => route.jsonPaths !== undefined) ? { readsJsonBody: true as const } : {}),
   });
   return { name: domain, domain: compiled };
 }

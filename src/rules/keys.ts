@@ -41,10 +41,10 @@ export const RULE_KEYS = {
   precount: ["sync_ms"],
   penalty: ["block_s", "escalate", "max_block_s"],
   route: ["match", "descriptors", "cost", "cost_from_response"],
-  cost: ["header", "body_bytes", "allow_zero"],
-  costFromResponse: ["header"],
+  cost: ["header", "body_bytes", "json_body", "default", "max", "allow_zero"],
+  costFromResponse: ["header", "usage", "json", "tokens"],
   match: ["methods", "path", "host"],
-  routeEntry: ["key", "value", "header", "query", "cookie", "jwt_claim"],
+  routeEntry: ["key", "value", "header", "query", "cookie", "jwt_claim", "json_body"],
   jwt: ["header", "cookie", "secret", "jwks", "jwks_url", "issuer", "audience", "algorithms"],
   jwks: ["keys"],
   jwk: ["kty", "kid", "alg", "use", "key_ops", "n", "e", "crv", "x", "y", "x5c", "x5t", "x5t#S256", "x5u"],
@@ -117,7 +117,19 @@ export const IPV6_PREFIX = { default: 56, min: 32, max: 64 } as const;
 export const BUILTIN_KEYS = ["remote_address", "path", "method", "host"] as const;
 
 /** Route entry value sources; an entry names exactly one (or is a built-in key). */
-export const VALUE_SOURCES = ["value", "header", "query", "cookie", "jwt_claim"] as const;
+export const VALUE_SOURCES = ["value", "header", "query", "cookie", "jwt_claim", "json_body"] as const;
+
+/**
+ * `cost_from_response.usage` (docs/llm.md): whose usage report a response
+ * carries, OpenAI's (`usage.prompt_tokens` …) or Anthropic's (`usage.input_tokens` …).
+ */
+export const USAGE_PRESETS = ["openai", "anthropic"] as const;
+
+/** `cost_from_response.tokens` (docs/llm.md): which tokens of a usage report are charged (default `total`). */
+export const USAGE_TOKENS = ["total", "input", "output"] as const;
+
+/** Bounds of a `json_body` path (docs/llm.md): dot-separated member names, at most this many. */
+export const JSON_PATH_BOUNDS = { maxSegments: 16, maxChars: 256 } as const;
 
 /** Numeric bounds shared by the validator and the schema. */
 export const BOUNDS = {

@@ -2,12 +2,13 @@
  * `routes` (*ext*): request matchers and the descriptors they produce.
  */
 import { readString, requireKey } from "./fields.ts";
+import { readJsonPath } from "./json-path.ts";
 import { compileGlob } from "./glob.ts";
 import { compilePathPattern, DEFAULT_PATH_OPTIONS } from "./paths.ts";
 import { BUILTIN_KEYS, VALUE_SOURCES } from "./keys.ts";
 import { asArray, asObject, checkKeys, type Diagnostics, indexPath, type JsonObject, jsonType, keyPath } from "./reader.ts";
 import { readCostFromResponse, readRouteCost } from "./route-cost.ts";
-import type { CompiledRoute, EntrySource, PathOptions, RouteEntry } from "./types.ts";
+import type { CompiledRoute, EntrySource, JsonPath, PathOptions, RouteCost, RouteEntry } from "./types.ts";
 
 // RFC 9110 `token`: the syntax of both method and header field names.
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -51,15 +52,26 @@ function readRoute(d: Diagnostics, item: unknown, path: string, paths: PathOptio
   const cost = readRouteCost(d, obj, path);
   const costFromResponse = readCostFromResponse(d, obj, path);
   if (d.errors.length > before) return undefined;
+  const jsonPaths = jsonPathsOf(descriptors, cost);
   return Object.freeze({
     ...match,
     descriptors: Object.freeze(descriptors),
     ...(cost !== undefined ? { cost } : {}),
     ...(costFromResponse !== undefined ? { costFromResponse } : {}),
+    ...(jsonPaths.length > 0 ? { jsonPaths: Object.freeze(jsonPaths) } : {}),
   });
 }
 
+// What the route reads of a JSON body, so a request is read only on a route that needs it (docs/llm.md).
+function jsonPathsOf(descriptors: readonly (readonly RouteEntry[])[], cost: RouteCost | undefined): JsonPath[] {
+  const paths: JsonPath[] = [];
+  for (const entries of descriptors) for (const { source } of entries) if (source.kind === "json_body") paths.push(source.path);
+  if (cost?.kind === "json_body") paths.push(cost.path);
+  return paths;
+}
+
 type MatchParts = Pick<CompiledRoute, "methods" | "path" | "pathPattern" | "host">;
+
 
 function readMatch(d: Diagnostics, value: unknown, path: string, paths: PathOptions): MatchParts {
   const obj = asObject(d, value, path);
@@ -132,6 +144,10 @@ function readSource(d: Diagnostics, obj: JsonObject, path: string, kind: (typeof
   const text = readString(d, obj, kind, path);
   if (text === undefined) return undefined;
   if (kind === "value") return Object.freeze({ kind, value: text });
+  if (kind === "json_body") {
+    const jsonPath = readJsonPath(d, obj, kind, path);
+    return jsonPath === undefined ? undefined : Object.freeze({ kind, path: jsonPath });
+  }
   if (kind === "header") {
     if (!TOKEN.test(text)) {
       d.add(keyPath(path, kind), `${JSON.stringify(text)} is not a valid header name`);

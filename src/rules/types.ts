@@ -126,6 +126,8 @@ export type EntrySource =
   | { readonly kind: "cookie"; readonly name: string }
   /** A claim of the request's verified token (the domain's `jwt`, docs/rules.md, "Verified identity (jwt)"). */
   | { readonly kind: "jwt_claim"; readonly name: string }
+  /** A string or number at a dotted path of the request's JSON body (docs/llm.md). */
+  | { readonly kind: "json_body"; readonly path: JsonPath }
   | { readonly kind: "remote_address" | "path" | "method" | "host" };
 
 /** One entry of a route descriptor: the descriptor key and its value source. */
@@ -146,9 +148,25 @@ export interface CompiledRoute {
   readonly descriptors: readonly (readonly RouteEntry[])[];
   /** Hits each descriptor charges (`cost`; absent: 1). */
   readonly cost?: RouteCost;
-  /** Lower-case response header whose number is charged after the origin answers (`cost_from_response`). */
-  readonly costFromResponse?: string;
+  /** What the origin reports it cost, charged after it answered (`cost_from_response`). */
+  readonly costFromResponse?: ResponseCost;
+  /** Every dotted path of the request's JSON body the route reads (entries and `cost`); absent: it reads none. */
+  readonly jsonPaths?: readonly JsonPath[];
 }
+
+/** A dotted path into a JSON document, split into member names (`"usage.total_tokens"` → `["usage", "total_tokens"]`). */
+export type JsonPath = readonly string[];
+
+/**
+ * Where a route's `cost_from_response` reads what the origin spent
+ * (docs/response-limits.md, docs/llm.md): a response header's whole number,
+ * a usage report of a known API (`usage`, the `tokens` it charges), or a
+ * number at a dotted path of the response's JSON (or of its streamed events).
+ */
+export type ResponseCost =
+  | { readonly kind: "header"; readonly name: string }
+  | { readonly kind: "usage"; readonly preset: "openai" | "anthropic"; readonly tokens: "total" | "input" | "output" }
+  | { readonly kind: "json"; readonly path: JsonPath };
 
 /**
  * Where a route's `cost` comes from (docs/response-limits.md). A declared
@@ -157,7 +175,9 @@ export interface CompiledRoute {
 export type RouteCost =
   | { readonly kind: "literal"; readonly value: number }
   | { readonly kind: "header"; readonly name: string; readonly allowZero?: boolean }
-  | { readonly kind: "body_bytes"; readonly allowZero?: boolean };
+  | { readonly kind: "body_bytes"; readonly allowZero?: boolean }
+  /** The whole number at `path` of the request's JSON body (else `fallback`), at most `max` (docs/llm.md). */
+  | { readonly kind: "json_body"; readonly path: JsonPath; readonly fallback: number; readonly max: number; readonly allowZero?: boolean };
 
 export type Placement = "sharded" | "per_key";
 
@@ -177,6 +197,8 @@ export interface CompiledDomain {
   readonly ipv6Prefix: number;
   /** `jwt`: how a token is found and verified, set when the domain has one (docs/rules.md, "Verified identity (jwt)"). */
   readonly jwt?: JwtOptions;
+  /** Some route reads the request's JSON body (`json_body`): only then is a matched route asked whether to read it. */
+  readonly readsJsonBody?: true;
   /** Some route reads a `jwt_claim`: only then is a token verified. */
   readonly readsClaims?: true;
   /** Overrides laid over the domain at runtime (src/overrides/), absent when it has none. */
@@ -287,9 +309,9 @@ export interface DomainDescriptors {
   /** Matches decided by the caller instead of the tree (Envoy's per-descriptor `limit` override). */
   readonly overrides?: readonly (DescriptorMatch | undefined)[];
   /** The unit of `costs`, when not requests (a `body_bytes` cost). */
-  readonly quotaUnit?: "content-bytes";
-  /** Response header charged after the origin answers (`cost_from_response`). */
-  readonly costFromResponse?: string;
+  readonly quotaUnit?: "content-bytes" | "tokens";
+  /** What the origin reports it cost, charged after it answered (`cost_from_response`). */
+  readonly costFromResponse?: ResponseCost;
 }
 
 /** A verdict no counter state can change: what the object would answer, without asking it. */

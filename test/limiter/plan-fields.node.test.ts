@@ -96,9 +96,9 @@ describe("plan", () => {
 
   it("marks count_when and cost_from_response calls refundable: never cached or pre-counted", () => {
     expect(planned("counted").call).toMatchObject({ cacheable: false, syncMs: undefined, call: { refundable: true } });
-    const reported = planned("hot", {}, true, { costFromResponse: "x-used", quotaUnit: "content-bytes" });
+    const reported = planned("hot", {}, true, { costFromResponse: { kind: "header" as const, name: "x-used" }, quotaUnit: "content-bytes" });
     expect(reported.call).toMatchObject({ cacheable: false, syncMs: undefined, call: { refundable: true } });
-    expect(reported.outcomes[0]).toMatchObject({ costFromResponse: "x-used", quotaUnit: "content-bytes" });
+    expect(reported.outcomes[0]).toMatchObject({ costFromResponse: { kind: "header" as const, name: "x-used" }, quotaUnit: "content-bytes" });
     expect(planned("plain").call?.call).not.toHaveProperty("refundable");
     expect(planned("plain", {}, true, { quotaUnit: "content-bytes" }).outcomes[0]).toMatchObject({ quotaUnit: "content-bytes" });
   });

@@ -21,7 +21,7 @@ function setup() {
   const clock = START;
   const counters = plainNamespace(() => clock);
   const edge = new EdgeRuntime(counters.binding, { now: () => clock, coalesce: false });
-  const request = [{ domain, descriptors: [[{ key: "k", value: "v" }]], costFromResponse: "x-used" }];
+  const request = [{ domain, descriptors: [[{ key: "k", value: "v" }]], costFromResponse: { kind: "header" as const, name: "x-used" } }];
   return { edge, request };
 }
 

@@ -80,7 +80,7 @@ describe("reconciliationCalls", () => {
   });
 
   it("charges the report's excess, refunds its shortfall, keeps the reservation when there is none", () => {
-    const tokens = (cost: number) => result(cost, { costFromResponse: "x-tokens-used" });
+    const tokens = (cost: number) => result(cost, { costFromResponse: { kind: "header" as const, name: "x-tokens-used" } });
     expect(reconciliationCalls(tokens(2), answered(401, { "x-tokens-used": "9" }))).toEqual([
       { object: "settle/0", call: { kind: "absorb", key: "key", limits: calls, cost: 7 } },
     ]);
@@ -115,7 +115,7 @@ describe("reconciliationCalls", () => {
     const rulesOfKey = slotted.domains.get("settle-slot")?.root.keyOnly.get("k")?.limits ?? [];
     expect(rulesOfKey.map((l) => l.concurrency)).toEqual([2, undefined]);
     const limitCalls = toCalls(rulesOfKey);
-    const taken = decided(rulesOfKey, limitCalls, "settle/1", 1, { costFromResponse: "x-tokens-used" });
+    const taken = decided(rulesOfKey, limitCalls, "settle/1", 1, { costFromResponse: { kind: "header" as const, name: "x-tokens-used" } });
     expect(reconciliationCalls(taken, answered(200, { "x-tokens-used": "3" }))).toEqual([
       { object: "settle/1", call: { kind: "refund", key: "key", limits: [limitCalls[1]], cost: 1, chargedAt: 1000 } },
     ]);

@@ -242,8 +242,11 @@ describe("route costs", () => {
   });
 
   it("carries the response header to charge afterwards, alone or beside a cost", () => {
-    expect(mapped({ cost_from_response: { header: "X-Tokens-Used" } })).toEqual({ costFromResponse: "x-tokens-used" });
+    expect(mapped({ cost_from_response: { header: "X-Tokens-Used" } })).toEqual({ costFromResponse: { kind: "header" as const, name: "x-tokens-used" } });
     expect(Object.keys(mapped({ cost_from_response: { header: "x-tokens-used" } }))).toEqual(["costFromResponse"]);
-    expect(mapped({ cost: 2, cost_from_response: { header: "x-tokens-used" } })).toEqual({ costs: [2, 2], costFromResponse: "x-tokens-used" });
+    expect(mapped({ cost: 2, cost_from_response: { header: "x-tokens-used" } })).toEqual({
+      costs: [2, 2],
+      costFromResponse: { kind: "header" as const, name: "x-tokens-used" },
+    });
   });
 });

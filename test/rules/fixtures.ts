@@ -333,7 +333,7 @@ export const INVALID: readonly InvalidFixture[] = [
     "route entry without source",
     entry({ key: "user" }),
     E,
-    'entry "user" has no value source; set one of "value", "header", "query", "cookie", "jwt_claim" (only the built-in keys remote_address, path, method, host need none)',
+    'entry "user" has no value source; set one of "value", "header", "query", "cookie", "jwt_claim", "json_body" (only the built-in keys remote_address, path, method, host need none)',
   ),
   fx("route entry with two sources", entry({ key: "a", header: "x", query: "y" }), E, 'entry has 2 value sources ("header", "query"); set exactly one'),
   fx("built-in key with two sources", entry({ key: "path", value: "/", cookie: "c" }), E, 'entry has 2 value sources ("value", "cookie"); set exactly one'),

@@ -76,14 +76,19 @@ const INVALID: readonly [string, unknown, string, string][] = [
   ],
   ["cost negative", routed({ cost: -1 }), `${R}.cost`, "must be a whole number from 0 to 4294967295, got -1"],
   ["cost fractional", routed({ cost: 1.5 }), `${R}.cost`, "must be a whole number from 0 to 4294967295, got 1.5"],
-  ["cost a string", routed({ cost: "3" }), `${R}.cost`, 'expected a whole number, {"header": "…"} or {"body_bytes": true}, got string'],
-  ["cost with both sources", routed({ cost: { header: "x-cost", body_bytes: true } }), `${R}.cost`, 'set exactly one of "header" and "body_bytes"'],
-  ["cost with neither source", routed({ cost: {} }), `${R}.cost`, 'set exactly one of "header" and "body_bytes"'],
+  ["cost a string", routed({ cost: "3" }), `${R}.cost`, 'expected a whole number, {"header": "…"}, {"body_bytes": true} or {"json_body": "…"}, got string'],
+  [
+    "cost with both sources",
+    routed({ cost: { header: "x-cost", body_bytes: true } }),
+    `${R}.cost`,
+    'set exactly one of "header", "body_bytes" and "json_body"',
+  ],
+  ["cost with neither source", routed({ cost: {} }), `${R}.cost`, 'set exactly one of "header", "body_bytes" and "json_body"'],
   ["cost bad header name", routed({ cost: { header: "x cost" } }), `${R}.cost.header`, '"x cost" is not a valid header name'],
   ["cost body_bytes false", routed({ cost: { body_bytes: false } }), `${R}.cost.body_bytes`, 'must be true (omit "cost" to charge one hit per request)'],
   ["cost allow_zero not a boolean", routed({ cost: { header: "x-n", allow_zero: "yes" } }), `${R}.cost.allow_zero`, "expected a boolean, got string"],
   ["cost misspelled key", routed({ cost: { headr: "x" } }), `${R}.cost.headr`, 'unknown key "headr" (did you mean "header"?)'],
-  ["cost_from_response without header", routed({ cost_from_response: {} }), `${R}.cost_from_response`, 'missing required key "header"'],
+  ["cost_from_response without a source", routed({ cost_from_response: {} }), `${R}.cost_from_response`, 'set exactly one of "header", "usage" and "json"'],
   ["cost_from_response not an object", routed({ cost_from_response: "x-tokens" }), `${R}.cost_from_response`, "expected an object, got string"],
   ["cost_from_response bad header", routed({ cost_from_response: { header: "" } }), `${R}.cost_from_response.header`, "must be a non-empty string"],
 ];
@@ -124,7 +129,7 @@ describe("response limits: valid rules", () => {
     ]);
     const [route] = domainOf(routed({ cost: { header: "X-Cost" }, cost_from_response: { header: "X-Tokens-Used" } })).routes;
     expect(route.cost).toEqual({ kind: "header", name: "x-cost" });
-    expect(route.costFromResponse).toBe("x-tokens-used");
+    expect(route.costFromResponse).toEqual({ kind: "header", name: "x-tokens-used" });
     expect(domainOf(routed({ cost: { body_bytes: true, allow_zero: true } })).routes[0].cost).toEqual({ kind: "body_bytes", allowZero: true });
   });
 

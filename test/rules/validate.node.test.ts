@@ -75,7 +75,7 @@ describe("every error is reported, not just the first", () => {
       {
         path: "$[0].routes[0].descriptors[0][0]",
         message:
-          'entry "a" has no value source; set one of "value", "header", "query", "cookie", "jwt_claim" (only the built-in keys remote_address, path, method, host need none)',
+          'entry "a" has no value source; set one of "value", "header", "query", "cookie", "jwt_claim", "json_body" (only the built-in keys remote_address, path, method, host need none)',
       },
       { path: "$[0].routes[0].descriptors[0][1]", message: 'entry has 2 value sources ("value", "header"); set exactly one' },
       { path: "$[0].descriptors[3].rate_limit.replaces[0].name", message: 'no rate limit in domain "api" is named "nope"' },

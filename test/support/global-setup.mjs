@@ -17,7 +17,10 @@
 // `/__jwks?tag=T` serves a key set a test stored there (`PUT`, the body served as sent, `?status=N` to
 // answer N instead) and counts the fetches (`GET /__jwks_fetches?tag=T`): the jwks_url tests
 // (test/identity/jwks-url.test.ts) fetch keys over real HTTP without the network.
+//
+// `/llm/…` and `/__llm/…` are a mock OpenAI- and Anthropic-compatible API (llm-origin.mjs).
 import { createServer } from "node:http";
+import { isLlmPath, serveLlm } from "./llm-origin.mjs";
 
 export default async function setup({ provide }) {
   /** tag -> records, in arrival order. */
@@ -29,6 +32,10 @@ export default async function setup({ provide }) {
   const server = createServer((req, res) => {
     const arrivedAt = Date.now();
     const url = new URL(req.url ?? "/", "http://origin.test");
+    if (isLlmPath(url.pathname)) {
+      serveLlm(req, res, url);
+      return;
+    }
     if (url.pathname === "/__jwks" || url.pathname === "/__jwks_fetches") {
       serveKeySet(req, res, url, keySets);
       return;

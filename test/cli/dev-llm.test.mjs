@@ -1,0 +1,143 @@
+// Token budgets against `wrangler dev` (npm run dev) and the mock OpenAI/Anthropic API of
+// test/support/llm-origin.mjs on 127.0.0.1 (ORIGIN_URL), with the rules of docs/llm.md as they stand
+// there: usage charged exactly from JSON and streamed answers, per-model budgets apart, the body
+// byte for byte at the origin, the first streamed event at the client while the origin holds the rest
+// (order, not time), a stream cut short keeping its reservation, bad and oversized bodies 4xx.
+//   flock /tmp/floodgate-heavy.lock ./node_modules/.bin/node --test test/cli/dev-llm.test.mjs
+// Break tried: followUsage reading the whole stream before passing its first chunk on: the first
+// event did not reach the client before the origin was released (the test's 10 s stall ran out).
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { after, before, describe, it } from "node:test";
+import { startDev } from "../browser/dev-server.mjs";
+import { isLlmPath, serveLlm } from "../support/llm-origin.mjs";
+
+const TOKEN = "llm-token-of-at-least-32-characters!!";
+const DAY = 2_000_000;
+const MODEL_MINUTE = 30_000;
+
+/** The first ```json block of docs/llm.md: the rules the page shows. */
+function docsRules() {
+  const page = readFileSync(new URL("../../docs/llm.md", import.meta.url), "utf8");
+  const block = /```json\n([\s\S]*?)\n```/.exec(page);
+  assert.ok(block, "docs/llm.md has no json example");
+  return JSON.parse(block[1]);
+}
+
+let dev;
+let origin;
+let originBase;
+
+before(async () => {
+  origin = createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://origin.test");
+    if (isLlmPath(url.pathname)) serveLlm(req, res, url);
+    else {
+      res.writeHead(404);
+      res.end();
+    }
+  });
+  await new Promise((resolve) => origin.listen(0, "127.0.0.1", resolve));
+  originBase = `http://127.0.0.1:${origin.address().port}`;
+  dev = await startDev({ ADMIN_TOKEN: TOKEN, ORIGIN_URL: `${originBase}/llm`, MAX_JSON_BODY_BYTES: "4096" });
+  const put = await fetch(`${dev.base}/__ratelimit/rules`, {
+    method: "PUT",
+    headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+    body: JSON.stringify(docsRules()),
+  });
+  assert.equal(put.status, 200, await put.text());
+});
+
+after(async () => {
+  await dev?.stop();
+  await new Promise((resolve) => origin?.close(resolve) ?? resolve());
+});
+
+const post = (path, key, body, headers = {}) =>
+  fetch(`${dev.base}${path}`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json", ...headers }, body });
+
+async function remaining(descriptor) {
+  const query = `domain=llm-tokens&descriptor=${descriptor}`;
+  const response = await fetch(`${dev.base}/__ratelimit/counters?${query}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+  assert.equal(response.status, 200, await response.clone().text());
+  const { limits } = await response.json();
+  return Object.fromEntries(limits.map((limit) => [limit.name, limit.remaining]));
+}
+
+/** The settlement runs after the answer, in the background: poll until the counter shows `want`. */
+async function settled(descriptor, name, want) {
+  let last;
+  for (let i = 0; i < 50; i++) {
+    last = (await remaining(descriptor))[name];
+    if (last === want) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  assert.equal(last, want, `${descriptor} ${name}`);
+}
+
+describe("token budgets against wrangler dev", { timeout: 240_000 }, () => {
+  it("charges the usage of a JSON answer exactly, on the key's budgets and the model's", async () => {
+    const key = `k-json-${Date.now()}`;
+    const response = await post("/v1/chat/completions?in=12&out=30", key, JSON.stringify({ model: "gpt-4o", max_tokens: 900, messages: [] }));
+    assert.equal(response.status, 200);
+    assert.match(response.headers.get("ratelimit-policy") ?? "", /"gpt-4o-tokens-per-minute";q=30000;qu="tokens";w=60/);
+    assert.match(response.headers.get("ratelimit") ?? "", /"tokens-per-day";r=1999100;/);
+    await response.json();
+    const api = `api_key=Bearer ${key}`;
+    await settled(api, "tokens-per-day", DAY - 42);
+    await settled(`${api},model=gpt-4o`, "gpt-4o-tokens-per-minute", MODEL_MINUTE - 42);
+    // Another model has no budget of its own in these rules: only the key's count it.
+    const other = await post("/v1/chat/completions?in=1&out=2", key, JSON.stringify({ model: "gpt-4o-mini", max_tokens: 10 }));
+    await other.json();
+    await settled(api, "tokens-per-day", DAY - 45);
+    await settled(`${api},model=gpt-4o`, "gpt-4o-tokens-per-minute", MODEL_MINUTE - 42);
+  });
+
+  it("streams the first event while the origin holds the rest, and charges the usage read on the way", async () => {
+    const key = `k-stream-${Date.now()}`;
+    const tag = `dev-llm-${Date.now()}`;
+    const body = JSON.stringify({ model: "claude", max_tokens: 500, stream: true });
+    const response = await post(`/v1/messages?mode=stall&in=40&out=60&tag=${tag}`, key, body);
+    assert.equal(response.headers.get("content-type"), "text/event-stream; charset=utf-8");
+    assert.equal(response.headers.get("x-received-sha256"), createHash("sha256").update(body).digest("hex"));
+    const reader = response.body.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    assert.match(first, /message_start/);
+    const state = await (await fetch(`${originBase}/__llm/state?tag=${tag}`)).json();
+    assert.equal(state.sent, 1, "the origin has sent only its first event");
+    await fetch(`${originBase}/__llm/release?tag=${tag}`, { method: "POST" });
+    let rest = "";
+    for (let next = await reader.read(); !next.done; next = await reader.read()) rest += new TextDecoder().decode(next.value);
+    assert.match(rest, /message_stop/);
+    await settled(`api_key=Bearer ${key}`, "tokens-per-day", DAY - 100);
+  });
+
+  it("keeps the reservation of a stream the origin ends early", async () => {
+    const key = `k-early-${Date.now()}`;
+    const response = await post(
+      "/v1/chat/completions?mode=early",
+      key,
+      JSON.stringify({ model: "x", max_tokens: 321, stream: true, stream_options: { include_usage: true } }),
+    );
+    await response.text();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await settled(`api_key=Bearer ${key}`, "tokens-per-day", DAY - 321);
+  });
+
+  it("answers bad and oversized bodies with 4xx, never 500", async () => {
+    const key = `k-bad-${Date.now()}`;
+    const cases = [
+      ['{"model": "gpt-4o",, }', 400, /not valid JSON at line 1, column 19/],
+      ['{"model":"a","model":"b"}', 400, /more than once/],
+      [JSON.stringify({ model: "m", pad: "x".repeat(5000) }), 413, /MAX_JSON_BODY_BYTES \(4096 bytes\)/],
+    ];
+    for (const [body, status, detail] of cases) {
+      const response = await post("/v1/chat/completions", key, body);
+      assert.equal(response.status, status, body.slice(0, 40));
+      assert.match((await response.json()).detail, detail);
+    }
+    assert.equal((await remaining(`api_key=Bearer ${key}`))["tokens-per-day"], DAY);
+  });
+});
