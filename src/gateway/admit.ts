@@ -18,10 +18,10 @@ import { problem } from "../http/problem.ts";
 import { urlParts } from "../http/url-parts.ts";
 import type { RateLimitResult } from "../limiter/types.ts";
 import { enqueueRequest } from "../queue/enqueue.ts";
-import { type DomainClaims, readsClaims, requestClaims } from "../identity/claims.ts";
+import { AmbiguousTokenError, type DomainClaims, readsClaims, requestClaims } from "../identity/claims.ts";
 import { InvalidClientIpError } from "../request/client-ip.ts";
 import { RequestCostError } from "../request/cost.ts";
-import { DuplicateValueError, requestDescriptors } from "../request/descriptors.ts";
+import { claimDomains, DuplicateValueError, requestDescriptors } from "../request/descriptors.ts";
 import { requestRegion } from "../request/location.ts";
 import { originMethod, originPath } from "../request/origin-view.ts";
 import type { CompiledDomain, CompiledRules, DomainDescriptors } from "../rules/types.ts";
@@ -48,10 +48,30 @@ export function admit(
   defer: Defer,
   dialect: HeaderDialect = isolate.settings.headerDialect,
 ): Promise<Admission> {
-  // A rule keyed on a verified token's claim (docs/rules.md, "Verified identity (jwt)"): the token is verified first.
-  if (readsClaims(rules))
-    return requestClaims(rules, request, isolate.env, isolate.now()).then((claims) => admitAs(request, isolate, rules, defer, dialect, claims));
+  // A route keyed on a verified token's claim (docs/rules.md, "Verified identity (jwt)"): the token is verified first,
+  // only for the domains whose matched route reads one.
+  if (readsClaims(rules)) {
+    let domains: CompiledDomain[];
+    try {
+      domains = claimDomains(rules, request, isolate.settings);
+    } catch (error) {
+      return Promise.resolve(badRequest(error));
+    }
+    if (domains.length > 0)
+      return requestClaims(rules, request, isolate.env, isolate.now(), domains).then(
+        (claims) => admitAs(request, isolate, rules, defer, dialect, claims),
+        (error: unknown) => badRequest(error),
+      );
+  }
   return admitAs(request, isolate, rules, defer, dialect, undefined);
+}
+
+// A request the descriptors (or the token) cannot be read of unambiguously: 400, 411; anything else is a bug, thrown on.
+function badRequest(error: unknown): Admission {
+  if (error instanceof InvalidClientIpError || error instanceof DuplicateValueError || error instanceof AmbiguousTokenError)
+    return { response: problem(400, "Bad Request", error.message) };
+  if (error instanceof RequestCostError) return { response: problem(error.status, error.status === 411 ? "Length Required" : "Bad Request", error.message) };
+  throw error;
 }
 
 function admitAs(
@@ -66,11 +86,7 @@ function admitAs(
   try {
     descriptors = requestDescriptors(rules, request, claims === undefined ? isolate.settings : { ...isolate.settings, claims });
   } catch (error) {
-    if (error instanceof InvalidClientIpError || error instanceof DuplicateValueError)
-      return Promise.resolve({ response: problem(400, "Bad Request", error.message) });
-    if (error instanceof RequestCostError)
-      return Promise.resolve({ response: problem(error.status, error.status === 411 ? "Length Required" : "Bad Request", error.message) });
-    throw error;
+    return Promise.resolve(badRequest(error));
   }
   return admitThen(isolate, descriptors, new GatewayAdmission(isolate, request, defer, dialect, descriptors), defer, answer);
 }

@@ -79,23 +79,8 @@ export interface MappingOptions {
  * // [{ domain, descriptors: [[{ key: "path", value: "/login" }, { key: "remote_address", value: "unknown" }]] }]
  */
 export function requestDescriptors(rules: CompiledRules, request: Request, options: MappingOptions = {}): DomainDescriptors[] {
-  const href = request.url;
-  const parts = urlParts(href);
-  // The origin's view (docs/rules.md, "The origin's view"): slashes decoded, host folded, override read.
-  const canonical = originPath(canonicalPath(parts.path), options.encodedSlashes ?? "decode");
-  const overrideMode = options.methodOverride ?? "strip";
-  const method = originMethod(request.method, overrideMode === "count" ? request.headers : EMPTY_HEADERS, overrideMode);
-  const facts: RequestFacts = {
-    request,
-    href,
-    canonical,
-    path: canonical,
-    host: originHost(parts.host),
-    method,
-    trustedProxyHops: options.trustedProxyHops ?? 0,
-  };
-  if (options.trustedProxyHeader !== undefined) facts.trustedProxyHeader = options.trustedProxyHeader;
-  if (options.claims !== undefined) facts.claims = options.claims;
+  const facts = requestFacts(request, options);
+  const canonical = facts.canonical;
   const out: DomainDescriptors[] = [];
   for (const domain of rules.domains.values()) {
     facts.path = domain.paths.caseSensitive ? canonical : (facts.folded ??= foldPathCase(canonical));
@@ -116,6 +101,49 @@ export function requestDescriptors(rules: CompiledRules, request: Request, optio
     else out.push(withCost({ domain, descriptors }, route, facts));
   }
   return out;
+}
+
+/**
+ * The domains whose route matching `request` reads a `jwt_claim`: only
+ * their tokens are verified (docs/rules.md, "Verified identity (jwt)"), so a
+ * request is never held up by a domain whose route keys on no claim.
+ *
+ * @example
+ * const domains = claimDomains(rules, request, isolate.settings);
+ * if (domains.length > 0) claims = await requestClaims(rules, request, env, Date.now(), domains);
+ */
+export function claimDomains(rules: CompiledRules, request: Request, options: MappingOptions = {}): CompiledDomain[] {
+  let facts: RequestFacts | undefined;
+  const found: CompiledDomain[] = [];
+  for (const domain of rules.domains.values()) {
+    if (!domain.readsClaims || domain.jwt === undefined) continue;
+    facts ??= requestFacts(request, options);
+    facts.path = domain.paths.caseSensitive ? facts.canonical : (facts.folded ??= foldPathCase(facts.canonical));
+    const route = matchRoute(domain.routes, facts);
+    if (route?.descriptors.some((spec) => spec.some((entry) => entry.source.kind === "jwt_claim"))) found.push(domain);
+  }
+  return found;
+}
+
+// The request as routes read it (docs/rules.md, "The origin's view"): slashes decoded, host folded, override read.
+function requestFacts(request: Request, options: MappingOptions): RequestFacts {
+  const href = request.url;
+  const parts = urlParts(href);
+  const canonical = originPath(canonicalPath(parts.path), options.encodedSlashes ?? "decode");
+  const overrideMode = options.methodOverride ?? "strip";
+  const method = originMethod(request.method, overrideMode === "count" ? request.headers : EMPTY_HEADERS, overrideMode);
+  const facts: RequestFacts = {
+    request,
+    href,
+    canonical,
+    path: canonical,
+    host: originHost(parts.host),
+    method,
+    trustedProxyHops: options.trustedProxyHops ?? 0,
+  };
+  if (options.trustedProxyHeader !== undefined) facts.trustedProxyHeader = options.trustedProxyHeader;
+  if (options.claims !== undefined) facts.claims = options.claims;
+  return facts;
 }
 
 // Every descriptor of the route charges the route's cost; a missing or bad value throws RequestCostError.
