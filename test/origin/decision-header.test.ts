@@ -27,7 +27,7 @@ async function fourRequests(rules: unknown): Promise<{ origin: (string | undefin
   const client: (string | null)[] = [];
   const statuses: number[] = [];
   for (let i = 0; i < 4; i += 1) {
-    const forged = i % 2 === 0 ? { "X-RateLimit-Decision": "allowed" } : { X_RateLimit_Decision: "allowed" };
+    const forged: Record<string, string> = i % 2 === 0 ? { "X-RateLimit-Decision": "allowed" } : { X_RateLimit_Decision: "allowed" };
     const response = await call("/orders", { ip, headers: { ...forged, "x-test-tag": tag } });
     await response.arrayBuffer();
     statuses.push(response.status);
