@@ -3,7 +3,8 @@
  * file (default `rules.json`). Exit 0 with a one-line summary when valid
  * (and on stderr a `<path>: warning: <message>` line for each path written
  * in a form no request is matched in, each rule value written as a long
- * value's stored key, and each client-chosen value under per-key placement); exit 1 with every error, one
+ * value's stored key, each client-chosen value under per-key placement, and
+ * each `replaces` a client reaches by typing a value of a pattern); exit 1 with every error, one
  * `<path>: <message>` per line on stderr, when not. Rules with `on_limit:
  * "queue"` are also checked against the wrangler configuration (default
  * `./wrangler.toml`, skipped when there is none): it must bind the `QUEUE`
@@ -15,6 +16,7 @@
  */
 import { compileRules } from "../src/rules/compile.ts";
 import { pathWarnings } from "../src/rules/path-warnings.ts";
+import { replacesWarnings } from "../src/rules/replaces-warnings.ts";
 import { valueWarnings } from "../src/rules/value-warnings.ts";
 import { missingQueueMessage, QUEUE_BINDING, queueLimitPaths } from "../src/rules/queue-limits.ts";
 import { parseRulesText } from "../src/rules/text.ts";
@@ -58,8 +60,10 @@ export async function checkFile(file: string, options: CheckOptions = {}): Promi
   if (result.ok && errors.length === 0) {
     out.write(`${result.summary}\n`);
     // Warnings do not fail the check: the rules work, though not as written (docs/rules.md, "Canonical paths").
-    // And per-key placement on client-chosen values, rule values written as a long value's stored key (docs/rules.md).
-    for (const w of [...pathWarnings(parsed.value), ...valueWarnings(parsed.value)]) err.write(`${w.path}: warning: ${w.message}\n`);
+    // And per-key placement on client-chosen values, rule values written as a long value's stored key, `replaces`
+    // a client reaches by typing a value (docs/rules.md).
+    for (const w of [...pathWarnings(parsed.value), ...valueWarnings(parsed.value), ...replacesWarnings(parsed.value)])
+      err.write(`${w.path}: warning: ${w.message}\n`);
     return 0;
   }
   for (const e of errors) err.write(`${e.path}: ${e.message}\n`);

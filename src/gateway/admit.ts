@@ -18,10 +18,10 @@ import { problem } from "../http/problem.ts";
 import { urlParts } from "../http/url-parts.ts";
 import type { RateLimitResult } from "../limiter/types.ts";
 import { enqueueRequest } from "../queue/enqueue.ts";
-import { type DomainClaims, readsClaims, requestClaims } from "../identity/claims.ts";
+import { AmbiguousTokenError, type DomainClaims, readsClaims, requestClaims } from "../identity/claims.ts";
 import { InvalidClientIpError } from "../request/client-ip.ts";
 import { RequestCostError } from "../request/cost.ts";
-import { DuplicateValueError, jsonBodyPaths, requestDescriptors } from "../request/descriptors.ts";
+import { claimDomains, DuplicateValueError, jsonBodyPaths, requestDescriptors } from "../request/descriptors.ts";
 import { type JsonBody, JsonBodyError, readJsonBody } from "../request/json-body.ts";
 import { requestRegion } from "../request/location.ts";
 import { originMethod, originPath } from "../request/origin-view.ts";
@@ -50,10 +50,7 @@ export function admit(
   dialect: HeaderDialect = isolate.settings.headerDialect,
 ): Promise<Admission> {
   if (readsJsonBody(rules)) return withJsonBody(request, isolate, rules, defer, dialect);
-  // A rule keyed on a verified token's claim (docs/rules.md, "Verified identity (jwt)"): the token is verified first.
-  if (readsClaims(rules))
-    return requestClaims(rules, request, isolate.secrets, isolate.now()).then((claims) => admitAs(request, isolate, rules, defer, dialect, claims));
-  return admitAs(request, isolate, rules, defer, dialect, undefined);
+  return withClaims(request, isolate, rules, defer, dialect, undefined);
 }
 
 function readsJsonBody(rules: CompiledRules): boolean {
@@ -70,12 +67,43 @@ async function withJsonBody(request: Request, isolate: Isolate<unknown>, rules: 
     body = paths.length === 0 ? undefined : await readJsonBody(request, isolate.settings.maxJsonBodyBytes, paths);
   } catch (error) {
     if (error instanceof JsonBodyError) return { response: problem(error.status, error.status === 413 ? "Content Too Large" : "Bad Request", error.message) };
-    if (error instanceof InvalidClientIpError || error instanceof DuplicateValueError) return { response: problem(400, "Bad Request", error.message) };
-    throw error;
+    return badRequest(error);
   }
-  const sent = body?.request ?? request;
-  const claims = readsClaims(rules) ? await requestClaims(rules, sent, isolate.env, isolate.now()) : undefined;
-  return admitAs(sent, isolate, rules, defer, dialect, claims, body);
+  return withClaims(body?.request ?? request, isolate, rules, defer, dialect, body);
+}
+
+// A route keyed on a verified token's claim (docs/rules.md, "Verified identity (jwt)"): the token is verified first,
+// only for the domains whose matched route reads one.
+function withClaims(
+  request: Request,
+  isolate: Isolate<unknown>,
+  rules: CompiledRules,
+  defer: Defer,
+  dialect: HeaderDialect,
+  body: JsonBody | undefined,
+): Promise<Admission> {
+  if (readsClaims(rules)) {
+    let domains: CompiledDomain[];
+    try {
+      domains = claimDomains(rules, request, isolate.settings);
+    } catch (error) {
+      return Promise.resolve(badRequest(error));
+    }
+    if (domains.length > 0)
+      return requestClaims(rules, request, isolate.secrets, isolate.now(), domains).then(
+        (claims) => admitAs(request, isolate, rules, defer, dialect, claims, body),
+        (error: unknown) => badRequest(error),
+      );
+  }
+  return admitAs(request, isolate, rules, defer, dialect, undefined, body);
+}
+
+// A request the descriptors (or the token) cannot be read of unambiguously: 400, 411; anything else is a bug, thrown on.
+function badRequest(error: unknown): Admission {
+  if (error instanceof InvalidClientIpError || error instanceof DuplicateValueError || error instanceof AmbiguousTokenError)
+    return { response: problem(400, "Bad Request", error.message) };
+  if (error instanceof RequestCostError) return { response: problem(error.status, error.status === 411 ? "Length Required" : "Bad Request", error.message) };
+  throw error;
 }
 
 function admitAs(
@@ -92,11 +120,7 @@ function admitAs(
     const settings = claims === undefined ? isolate.settings : { ...isolate.settings, claims };
     descriptors = requestDescriptors(rules, request, body === undefined ? settings : { ...settings, jsonBody: body.document });
   } catch (error) {
-    if (error instanceof InvalidClientIpError || error instanceof DuplicateValueError)
-      return Promise.resolve({ response: problem(400, "Bad Request", error.message) });
-    if (error instanceof RequestCostError)
-      return Promise.resolve({ response: problem(error.status, error.status === 411 ? "Length Required" : "Bad Request", error.message) });
-    throw error;
+    return Promise.resolve(badRequest(error));
   }
   const admission = new GatewayAdmission(isolate, request, defer, dialect, descriptors);
   if (body !== undefined) admission.forwarded = body.request;

@@ -15,6 +15,7 @@ import type { RateLimitResult } from "../limiter/types.ts";
 import { adminPath } from "../http/admin-path.ts";
 import { queuedStatus } from "../queue/status-route.ts";
 import { forwardedRequest } from "../request/forward-path.ts";
+import { originDecision } from "./origin-decision.ts";
 import { admit } from "./admit.ts";
 import type { SlotHold } from "./slots.ts";
 import { deferFrom, deferOf, type Defer } from "../http/defer.ts";
@@ -121,9 +122,11 @@ async function originResponse(
   options: ForwardOptions,
   slots?: SlotHold,
 ): Promise<Response> {
-  if (!origin) return withoutOrigin(request, result, mutable);
+  // A request forwarded past a limit (not enforced, soft, shadow): the origin is told (docs/rules.md, "Gradual and soft enforcement").
+  const decision = originDecision(result);
+  if (!origin) return withoutOrigin(request, result, mutable, decision);
   try {
-    const upstream = await forwardToOrigin(request, origin, options);
+    const upstream = await forwardToOrigin(request, origin, options, decision);
     return mutable ? new Response(upstream.body, upstream) : upstream;
   } catch (error) {
     slots?.release();

@@ -5,6 +5,7 @@
  * (docs/operations.md, "Configuration": ORIGIN_URL).
  */
 import { forwardHeaders } from "../http/forward.ts";
+import { DECISION_HEADER } from "../http/headers.ts";
 import { originUnreachable, problem } from "../http/problem.ts";
 import { hasRouteOrigin } from "../http/origin-host.ts";
 import type { RateLimitResult } from "../limiter/types.ts";
@@ -19,12 +20,13 @@ export const HOP_HEADER = "X-Floodgate-Hop";
 
 /**
  * The answer for an allowed request with no ORIGIN_URL. With `mutable`, its
- * headers can be set.
+ * headers can be set; with `decision`, a route's origin gets it as
+ * `X-RateLimit-Decision` (src/gateway/origin-decision.ts).
  *
  * @example
  * if (!settings.originUrl) return withoutOrigin(request, result, true);
  */
-export async function withoutOrigin(request: Request, result: RateLimitResult, mutable: boolean): Promise<Response> {
+export async function withoutOrigin(request: Request, result: RateLimitResult, mutable: boolean, decision?: string): Promise<Response> {
   const host = new URL(request.url).hostname;
   if (!hasRouteOrigin(host)) return echo(request, result);
   if (request.headers.has(HOP_HEADER)) {
@@ -37,6 +39,7 @@ export async function withoutOrigin(request: Request, result: RateLimitResult, m
   // A client's copies of floodgate's own headers are not passed on (docs/on-limit.md).
   const headers = forwardHeaders(request.headers);
   headers.set(HOP_HEADER, "1");
+  if (decision !== undefined) headers.set(DECISION_HEADER, decision);
   try {
     // Same zone: Cloudflare sends this subrequest to the zone's origin, not to a Worker route.
     const upstream = await fetch(new Request(request, { headers, redirect: "manual" }));

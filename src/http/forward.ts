@@ -53,12 +53,14 @@ export function upstreamHref(origin: URL, url: string): string {
 
 /**
  * Forward the request to the origin, body streamed, redirects passed back to
- * the client rather than followed.
+ * the client rather than followed. With `decision`, the origin gets it as
+ * `X-RateLimit-Decision` (a client's own copy is always dropped first).
  *
  * @example
  * const response = await forwardToOrigin(request, new URL(env.ORIGIN_URL));
+ * await forwardToOrigin(request, origin, options, "soft"); // the origin reads X-RateLimit-Decision: soft
  */
-export async function forwardToOrigin(request: Request, origin: URL, options: ForwardOptions = {}): Promise<Response> {
+export async function forwardToOrigin(request: Request, origin: URL, options: ForwardOptions = {}, decision?: string): Promise<Response> {
   const incoming = request.headers;
   // The runtime's fetch already drops the standard hop-by-hop fields and
   // sets Host from the URL (test/gateway/forwarding.test.ts holds it to
@@ -66,7 +68,8 @@ export async function forwardToOrigin(request: Request, origin: URL, options: Fo
   // a client's copies of floodgate's own headers are ours to drop. Most
   // requests have none, and then the copy and its deletes, a visible share
   // of a forward's cost, are skipped.
-  const headers = needsCleaning(incoming, options) ? forwardHeaders(incoming, options) : incoming;
+  const headers = decision !== undefined || needsCleaning(incoming, options) ? forwardHeaders(incoming, options) : incoming;
+  if (decision !== undefined) headers.set(DECISION_HEADER, decision);
   const method = request.method;
   const hasBody = method !== "GET" && method !== "HEAD";
   return fetch(upstreamHref(origin, request.url), {

@@ -1,18 +1,23 @@
 /**
  * A request's verified claims under each domain's `jwt` (docs/rules.md,
  * "Verified identity (jwt)"), for the descriptors' `jwt_claim` entries.
- * Only domains whose routes read a claim look for a token, a request without
- * one costs nothing more, and a token is verified at most once per request
- * and domain (kept with the request, in the verifier's holder). A token that
- * does not verify, for any reason, is no token: never an error, never a
- * value the client chose.
+ * Only the domains whose route matching the request reads a claim look for
+ * a token (src/request/descriptors.ts, claimDomains): another domain's slow
+ * JWKS never holds a request up. A request without one costs nothing more,
+ * and a token is verified at most once per request and domain (kept with
+ * the request, in the verifier's holder). A token that does not verify, for
+ * any reason, is no token: never an error, never a value the client chose.
+ * A token the origin could read two ways is an error (AmbiguousTokenError,
+ * src/identity/token.ts): the request is refused with a 400.
  */
-import type { CompiledDomain, CompiledRules, JwtOptions } from "../rules/types.ts";
+import type { CompiledDomain, CompiledRules, DuplicateValues, JwtOptions } from "../rules/types.ts";
 import { type ImportedKey, importJwks, importSecret } from "./jwk-import.ts";
 import { jwksKeys } from "./jwks-cache.ts";
 import { keptOf } from "./kept.ts";
 import { parseToken } from "./parse.ts";
 import { requestToken } from "./token.ts";
+
+export { AmbiguousTokenError } from "./token.ts";
 import { scalarClaims, verifyToken } from "./verify.ts";
 
 /** Each domain's verified claims, as the descriptors read them (src/request/descriptors.ts, MappingOptions.claims). */
@@ -30,21 +35,30 @@ export function readsClaims(rules: CompiledRules): boolean {
 }
 
 /**
- * The verified claims of `request` per domain; `env` holds the HS256 secrets the rules name.
+ * The verified claims of `request` for each of `domains` (by default every
+ * domain of `rules` that reads a claim); `env` holds the HS256 secrets the
+ * rules name. Rejects with AmbiguousTokenError for a token the origin could
+ * read two ways.
  *
  * @example
- * const claims = await requestClaims(rules, request, env, Date.now());
+ * const claims = await requestClaims(rules, request, env, Date.now(), claimDomains(rules, request));
  * claims(rules.domains.get("api"))?.get("sub"); // "user-42", or undefined
  */
-export async function requestClaims(rules: CompiledRules, request: Request, env: object, nowMs: number): Promise<DomainClaims> {
+export async function requestClaims(
+  rules: CompiledRules,
+  request: Request,
+  env: object,
+  nowMs: number,
+  domains: Iterable<CompiledDomain> = rules.domains.values(),
+): Promise<DomainClaims> {
   const found = new Map<CompiledDomain, ReadonlyMap<string, string>>();
-  for (const domain of rules.domains.values()) {
+  for (const domain of domains) {
     if (!domain.readsClaims || domain.jwt === undefined) continue;
     const kept = keptOf(domain.jwt);
     const byRequest = (kept.byRequest ??= new WeakMap());
     let claims = byRequest.get(request);
     if (claims === undefined) {
-      claims = verifiedClaims(domain.jwt, request, env, nowMs);
+      claims = verifiedClaims(domain.jwt, domain.duplicateValues, request, env, nowMs);
       byRequest.set(request, claims);
     }
     const verified = await claims;
@@ -53,8 +67,14 @@ export async function requestClaims(rules: CompiledRules, request: Request, env:
   return (domain) => found.get(domain);
 }
 
-async function verifiedClaims(options: JwtOptions, request: Request, env: object, nowMs: number): Promise<ReadonlyMap<string, string> | undefined> {
-  const text = requestToken(request.headers, options.token);
+async function verifiedClaims(
+  options: JwtOptions,
+  duplicates: DuplicateValues,
+  request: Request,
+  env: object,
+  nowMs: number,
+): Promise<ReadonlyMap<string, string> | undefined> {
+  const text = requestToken(request.headers, options.token, duplicates);
   if (text === undefined) return undefined;
   const token = parseToken(text);
   if (token === undefined) return undefined;

@@ -3,7 +3,8 @@
  * `alg` must be one the domain accepts, and the key that checks it is one
  * whose type is that algorithm's (an HS256 token is checked only with the
  * secret, never with a public key's bytes); a token with a `kid` only with
- * the key of that `kid`. Then `exp`, `nbf` (30 s of leeway), `iss` and
+ * the key of that `kid`, or with a key that has none (the HS256 secret: its
+ * issuer may name it with any `kid`). Then `exp`, `nbf` (30 s of leeway), `iss` and
  * `aud`. Pure but for WebCrypto: the time is passed in.
  */
 import { JWT_BOUNDS } from "../rules/index.ts";
@@ -36,7 +37,7 @@ export async function verifyToken(
   if (alg === undefined || header.crit !== undefined) return undefined;
   if (header.kid !== undefined && typeof header.kid !== "string") return undefined;
   if (!claimsHold(payload, options, nowMs)) return undefined;
-  const candidates = keys.filter((k) => k.alg === alg && (header.kid === undefined || k.kid === header.kid));
+  const candidates = keys.filter((k) => k.alg === alg && (header.kid === undefined || k.kid === undefined || k.kid === header.kid));
   // An ES256 signature is r‖s, 64 bytes (RFC 7518, section 3.4), as WebCrypto takes it.
   if (alg === "ES256" && token.signature.length !== 64) return undefined;
   for (const candidate of candidates) {

@@ -7,7 +7,17 @@ import { RulesObject, type RulesRecord } from "../rules/rules-object.ts";
 import type { RuleError } from "../rules/types.ts";
 import { OVERRIDE_TABLES } from "../stored/override-tables.ts";
 import { parsePattern, patternText } from "./descriptor.ts";
-import { listOverrides, MAX_OVERRIDES_PER_DOMAIN, MAX_OVERRIDES_TOTAL, overrideCounts, overridesSince, removeOverride, writeOverride } from "./store.ts";
+import {
+  listOverrides,
+  MAX_OVERRIDES_BYTES,
+  MAX_OVERRIDES_PER_DOMAIN,
+  MAX_OVERRIDES_TOTAL,
+  overrideBytes,
+  overrideCounts,
+  overridesSince,
+  removeOverride,
+  writeOverride,
+} from "./store.ts";
 import type { StoredOverride } from "./types.ts";
 import { checkOverride } from "./validate.ts";
 
@@ -74,6 +84,11 @@ export class RulesAndOverridesObject extends RulesObject {
       return { ok: false, status: 409, errors: [{ path: "$", message: `there are ${counts.total} overrides, the most there may be; delete some first` }] };
     }
     const override: StoredOverride = { ...checked.row, updated_at: new Date(now).toISOString() };
+    const bytes = overrideBytes(override);
+    if (counts.bytes + bytes > MAX_OVERRIDES_BYTES) {
+      const message = `the overrides hold ${counts.bytes} bytes and this one ${bytes}, past the ${MAX_OVERRIDES_BYTES} every poll may carry; delete some first`;
+      return { ok: false, status: 409, errors: [{ path: "$", message }] };
+    }
     const version = writeOverride(this.overridesSql, override, override.updated_at);
     return { ok: true, version, override };
   }

@@ -9,6 +9,30 @@ import type { OverridesRecord, StoredOverride } from "./types.ts";
 export const MAX_OVERRIDES_PER_DOMAIN = 10_000;
 /** Most overrides in all: one poll carries them all across RPC (about 300 bytes each, far below its 32 MiB). */
 export const MAX_OVERRIDES_TOTAL = 20_000;
+/**
+ * Most bytes (UTF-8) of every override's stored text together: one poll
+ * carries them all to every isolate, beside rules of up to 4 MiB, within
+ * RPC's 32 MiB (test/overrides/bounds.test.ts polls a table filled to it).
+ */
+export const MAX_OVERRIDES_BYTES = 8 * 1024 * 1024;
+
+// A row's stored text in bytes, as SQLite counts a BLOB of it.
+const ROW_BYTES =
+  "length(CAST(domain AS BLOB)) + length(CAST(descriptor AS BLOB)) + length(CAST(rate_limit AS BLOB)) + " +
+  "coalesce(length(CAST(note AS BLOB)), 0) + coalesce(length(CAST(expires_at AS BLOB)), 0) + length(CAST(updated_at AS BLOB))";
+
+const encoder = new TextEncoder();
+
+/**
+ * The bytes (UTF-8) of one override's stored text, as the total bound counts them.
+ *
+ * @example
+ * overrideBytes({ domain: "api", descriptor: "user=acme", rate_limit: '{"unlimited":true}', expires_at: null, note: null, updated_at: "2026-11-27T00:00:00.000Z" }); // 52
+ */
+export function overrideBytes(row: StoredOverride): number {
+  const text = row.domain + row.descriptor + row.rate_limit + (row.note ?? "") + (row.expires_at ?? "") + row.updated_at;
+  return encoder.encode(text).length;
+}
 
 type Row = { domain: string; descriptor: string; rate_limit: string; expires_at: string | null; note: string | null; updated_at: string };
 
@@ -45,16 +69,19 @@ export function listOverrides(sql: SqlStorage, domain: string): StoredOverride[]
 }
 
 /**
- * How many overrides a domain has, and all domains together, leaving out
- * the one named (it would be replaced, not added).
+ * How many overrides a domain has, and all domains together, and their
+ * stored bytes, leaving out the one named (it would be replaced, not added).
  *
  * @example
- * overrideCounts(sql, "api", "user=acme"); // { domain: 41, total: 97 }
+ * overrideCounts(sql, "api", "user=acme"); // { domain: 41, total: 97, bytes: 20_480 }
  */
-export function overrideCounts(sql: SqlStorage, domain: string, descriptor: string): { domain: number; total: number } {
+export function overrideCounts(sql: SqlStorage, domain: string, descriptor: string): { domain: number; total: number; bytes: number } {
   const count = (where: string, ...args: string[]) => sql.exec<{ n: number }>(`SELECT count(*) AS n FROM overrides ${where}`, ...args).one().n;
+  const bytes = (where: string, ...args: string[]) =>
+    sql.exec<{ n: number | null }>(`SELECT sum(${ROW_BYTES}) AS n FROM overrides ${where}`, ...args).one().n ?? 0;
   const self = count("WHERE domain = ? AND descriptor = ?", domain, descriptor);
-  return { domain: count("WHERE domain = ?", domain) - self, total: count("") - self };
+  const selfBytes = self === 0 ? 0 : bytes("WHERE domain = ? AND descriptor = ?", domain, descriptor);
+  return { domain: count("WHERE domain = ?", domain) - self, total: count("") - self, bytes: bytes("") - selfBytes };
 }
 
 /**

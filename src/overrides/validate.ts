@@ -13,6 +13,12 @@ import type { StoredOverride } from "./types.ts";
 export const MAX_NOTE_CHARS = 500;
 /** Longest `domain` name. */
 export const MAX_DOMAIN_CHARS = 255;
+/** Longest `descriptor`, in bytes of UTF-8: a real descriptor is a few short keys and values (docs/admin-api.md, "Overrides"). */
+export const MAX_DESCRIPTOR_BYTES = 1024;
+/** Longest `rate_limit`, as stored (JSON, bytes of UTF-8): every poll carries every override to every isolate. */
+export const MAX_LIMIT_BYTES = 2048;
+
+const encoder = new TextEncoder();
 
 const KEYS = ["domain", "descriptor", "rate_limit", "expires_at", "note"];
 // ISO-8601 date and time with seconds optional and a zone required, so one text means one instant everywhere.
@@ -37,11 +43,17 @@ export function checkOverride(body: unknown, now: number): OverrideCheck {
   const domain = requiredString(d, obj, "domain");
   if (domain !== undefined && domain.length > MAX_DOMAIN_CHARS) d.add("$.domain", `must be at most ${MAX_DOMAIN_CHARS} characters`);
   const descriptorText = requiredString(d, obj, "descriptor");
-  const parsed = descriptorText === undefined ? undefined : parsePattern(descriptorText);
+  const descriptorBytes = descriptorText === undefined ? 0 : encoder.encode(descriptorText).length;
+  if (descriptorBytes > MAX_DESCRIPTOR_BYTES) d.add("$.descriptor", `must be at most ${MAX_DESCRIPTOR_BYTES} bytes of UTF-8, got ${descriptorBytes}`);
+  const parsed = descriptorText === undefined || descriptorBytes > MAX_DESCRIPTOR_BYTES ? undefined : parsePattern(descriptorText);
   if (parsed !== undefined && !parsed.ok) d.add("$.descriptor", parsed.message);
   const descriptor = parsed?.ok ? patternText(parsed.pattern) : undefined;
   if (!Object.hasOwn(obj, "rate_limit")) d.add("$", 'missing required key "rate_limit" (a rate limit, or {"unlimited": true})');
-  else readOverrideLimit(d, obj.rate_limit, "$.rate_limit", descriptor ?? "override");
+  else {
+    readOverrideLimit(d, obj.rate_limit, "$.rate_limit", descriptor ?? "override");
+    const limitBytes = encoder.encode(JSON.stringify(obj.rate_limit) ?? "").length;
+    if (limitBytes > MAX_LIMIT_BYTES) d.add("$.rate_limit", `must be at most ${MAX_LIMIT_BYTES} bytes of UTF-8 as JSON, got ${limitBytes}`);
+  }
   const expiresAt = readExpiry(d, obj.expires_at, now);
   const note = optionalString(d, obj, "note");
   if (note !== undefined && note.length > MAX_NOTE_CHARS) d.add("$.note", `must be at most ${MAX_NOTE_CHARS} characters, got ${note.length}`);

@@ -133,6 +133,28 @@ export function jsonBodyPaths(rules: CompiledRules, request: Request, options: M
   return paths;
 }
 
+/**
+ * The domains whose route matching `request` reads a `jwt_claim`: only
+ * their tokens are verified (docs/rules.md, "Verified identity (jwt)"), so a
+ * request is never held up by a domain whose route keys on no claim.
+ *
+ * @example
+ * const domains = claimDomains(rules, request, isolate.settings);
+ * if (domains.length > 0) claims = await requestClaims(rules, request, env, Date.now(), domains);
+ */
+export function claimDomains(rules: CompiledRules, request: Request, options: MappingOptions = {}): CompiledDomain[] {
+  let facts: RequestFacts | undefined;
+  const found: CompiledDomain[] = [];
+  for (const domain of rules.domains.values()) {
+    if (!domain.readsClaims || domain.jwt === undefined) continue;
+    facts ??= requestFacts(request, options);
+    facts.path = domain.paths.caseSensitive ? facts.canonical : (facts.folded ??= foldPathCase(facts.canonical));
+    const route = matchRoute(domain.routes, facts);
+    if (route?.descriptors.some((spec) => spec.some((entry) => entry.source.kind === "jwt_claim"))) found.push(domain);
+  }
+  return found;
+}
+
 function requestFacts(request: Request, options: MappingOptions): RequestFacts {
   const href = request.url;
   const parts = urlParts(href);

@@ -13,7 +13,7 @@ const ADMIN_TOKEN = "dev-jwt-admin-token-of-at-least-32-characters";
 const SECRET = "a dev test secret of thirty-two bytes or more, never a real one";
 const ISSUER = "https://auth.dev.test";
 
-const rules = {
+const api = {
   domain: "api",
   jwt: { secret: "JWT_SECRET", issuer: ISSUER },
   descriptors: [
@@ -22,6 +22,14 @@ const rules = {
   ],
   routes: [{ match: { path: "/api/*" }, descriptors: [[{ key: "user", jwt_claim: "sub" }], [{ key: "remote_address" }]] }],
 };
+// The same users, their token in a cookie.
+const web = {
+  ...api,
+  domain: "web",
+  jwt: { ...api.jwt, cookie: "session" },
+  routes: [{ match: { path: "/web/*" }, descriptors: [[{ key: "user", jwt_claim: "sub" }], [{ key: "remote_address" }]] }],
+};
+const rules = [api, web];
 
 const b64url = (text) => Buffer.from(text).toString("base64url");
 const now = () => Math.floor(Date.now() / 1000);
@@ -69,4 +77,28 @@ test("a verified token's sub keys its own counter; forged, expired and alg none 
   }
   assert.deepEqual(await statuses(token(claims), 3), [200, 200, 429], "the victim's own counter was untouched");
   assert.deepEqual(await statuses(token({ ...claims, sub: `other-${Math.random()}` }), 3), [200, 200, 429], "another user has a counter of their own");
+});
+
+test("one reading of identity: two session cookies, two Authorization headers, or Bearer and a tab are a 400, never a skipped limit", async () => {
+  const user = `ambiguous-${Math.random()}`;
+  const jwt = token({ sub: user, iss: ISSUER, exp: now() + 600 });
+  // The finding: with the token unread, the per-user limit (2 here) was skipped while the origin read the token.
+  const twice = new Headers();
+  twice.append("authorization", `Bearer ${jwt}`);
+  twice.append("authorization", "Bearer x");
+  for (const [what, headers] of [
+    ["two Authorization headers", twice],
+    ["Bearer and a tab", { authorization: `Bearer\t${jwt}` }],
+    ["Bearer and two spaces", { authorization: `Bearer  ${jwt}` }],
+  ]) {
+    const response = await fetch(`${dev.base}/api/x`, { headers });
+    assert.equal(response.status, 400, `${what}: ${await response.text()}`);
+  }
+  assert.deepEqual(await statuses(jwt, 3), [200, 200, 429], "the user's limit holds, unspent by the refused requests");
+  // The token in a cookie: `session=<valid>; session=x` was "no token" (3/min: 200 200 200 429 429, then six 200s).
+  const cookieJwt = token({ sub: `cookie-${Math.random()}`, iss: ISSUER, exp: now() + 600 });
+  const web = async (cookie) => (await fetch(`${dev.base}/web/x`, { headers: { cookie } })).status;
+  const seen = [await web(`session=${cookieJwt}`), await web(`session=${cookieJwt}`), await web(`session=${cookieJwt}`)];
+  for (let i = 0; i < 3; i += 1) seen.push(await web(`session=${cookieJwt}; session=x`));
+  assert.deepEqual(seen, [200, 200, 429, 400, 400, 400]);
 });

@@ -211,3 +211,40 @@ test("per-key placement on a client-chosen value, and a rule value written as a 
   );
   assert.match(lines[2], /^\$\.routes\[1\]\.descriptors\[0\]\[0\]: warning: placement "per_key" makes one Durable Object per value of cookie "t"/);
 });
+
+test("warns when a client-chosen value of a pattern reaches a limit that replaces another, not for a verified claim or an exact key", () => {
+  const tier = (value) => ({
+    key: "api_key",
+    ...(value === undefined ? {} : { value }),
+    rate_limit: { name: "partner", replaces: [{ name: "per-ip" }], unit: "minute", requests_per_unit: 10000 },
+  });
+  const doc = (node, entry) => ({
+    domain: "api",
+    jwt: { secret: "JWT_SECRET" },
+    descriptors: [{ key: "remote_address", rate_limit: { name: "per-ip", unit: "minute", requests_per_unit: 60 } }, node],
+    routes: [{ match: { path: "/*" }, descriptors: [[{ key: "remote_address" }], [entry]] }],
+  });
+  // The bundled rules.json before: `X-API-Key: partner-anything` dropped the per-IP limit.
+  for (const [what, node, entry, source] of [
+    ["a header and a prefix", tier("partner-*"), { key: "api_key", header: "x-api-key" }, 'header "x-api-key" matching "partner-*"'],
+    ["a query parameter and any value", tier(undefined), { key: "api_key", query: "key" }, 'query "key" of any value'],
+    ["a cookie and a suffix", tier("*-vip"), { key: "api_key", cookie: "k" }, 'cookie "k" matching "*-vip"'],
+  ]) {
+    const { code, stderr } = check([file("replaces.json", doc(node, entry))]);
+    assert.equal(code, 0, what);
+    assert.equal(
+      stderr,
+      `$.descriptors[1].rate_limit.replaces: warning: any client sending ${source} drops "per-ip": the client chooses that value by typing it. ` +
+        "Key the tier on a verified claim (jwt_claim) or on exact values you issued, not on a pattern\n",
+      what,
+    );
+  }
+  for (const [what, node, entry] of [
+    ["a verified claim", tier("partner-*"), { key: "api_key", jwt_claim: "plan" }],
+    ["an exact key you issued", tier("k_8f2c0e5a"), { key: "api_key", header: "x-api-key" }],
+  ]) {
+    const { code, stderr } = check([file("replaces-ok.json", doc(node, entry))]);
+    assert.equal(code, 0, what);
+    assert.equal(stderr, "", what);
+  }
+});

@@ -7,7 +7,7 @@ const result = compileRules(rules);
 const domain = (result.ok ? result.rules.domains.get("api") : undefined) as CompiledDomain;
 
 /** What the gateway would derive for a request: route → descriptors → limits, after replaces. */
-function policies(method: string, path: string, facts: { ip: string; apiKey?: string }): string[][] {
+function policies(method: string, path: string, facts: { ip: string; apiKey?: string; claims?: Record<string, string> }): string[][] {
   const route = matchRoute(domain.routes, { method, path, host: "127.0.0.1" });
   if (!route) return [];
   const value = (e: RouteEntry): string | undefined => {
@@ -16,6 +16,7 @@ function policies(method: string, path: string, facts: { ip: string; apiKey?: st
     if (s.kind === "remote_address") return facts.ip;
     if (s.kind === "path") return path;
     if (s.kind === "header" && s.name === "x-api-key") return facts.apiKey;
+    if (s.kind === "jwt_claim") return facts.claims?.[s.name];
     return undefined;
   };
   const descriptors = route.descriptors
@@ -26,7 +27,7 @@ function policies(method: string, path: string, facts: { ip: string; apiKey?: st
 
 describe("the default rules.json", () => {
   it("compiles", () => {
-    expect(result.ok ? result.summary : result.errors).toBe("rules.json: 1 domain, 13 descriptors, 11 limits, 5 routes");
+    expect(result.ok ? result.summary : result.errors).toBe("rules.json: 1 domain, 14 descriptors, 11 limits, 5 routes");
   });
 
   it("points editors at the schema", () => {
@@ -68,9 +69,15 @@ describe("the default rules.json", () => {
     });
   });
 
-  it("limits API keys, and partner keys replace the per-IP limit", () => {
+  it("limits API keys, whatever their spelling, on top of the per-IP limit: no key a client can type drops it", () => {
     expect(policies("GET", "/v1", { ip: "192.0.2.1", apiKey: "k1" })).toEqual([["per-ip 60/60000ms"], ["per-key 1000/60000ms"]]);
-    expect(policies("GET", "/v1", { ip: "192.0.2.1", apiKey: "partner-acme" })).toEqual([[], ["partner 10000/300000ms"]]);
+    expect(policies("GET", "/v1", { ip: "192.0.2.1", apiKey: "partner-acme" })).toEqual([["per-ip 60/60000ms"], ["per-key 1000/60000ms"]]);
+  });
+
+  it("gives a verified partner (the plan claim of a token signed with JWT_SECRET) its own limit instead of the per-IP one", () => {
+    expect(policies("GET", "/v1", { ip: "192.0.2.1", claims: { plan: "partner", sub: "acme" } })).toEqual([[], ["partner 10000/300000ms"]]);
+    expect(policies("GET", "/v1", { ip: "192.0.2.1", claims: { plan: "free", sub: "bob" } })).toEqual([["per-ip 60/60000ms"], []]);
+    expect(domain.jwt?.secret).toBe("JWT_SECRET");
   });
 
   it("shapes /shaped to 2 a second by delaying, and refuses POST /webhooks past 12 a minute", () => {
