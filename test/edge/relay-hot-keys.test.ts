@@ -24,6 +24,7 @@ import type { Env } from "../../src/config.ts";
 import type { CounterObject } from "../../src/durable/counter-object.ts";
 import type { CounterCall, RelayCall } from "../../src/durable/protocol.ts";
 import { counterStub, inRegion } from "../../src/durable/regions.ts";
+import { RELAY_LEASE_TTL_MS } from "../../src/durable/relay.ts";
 import { fromWire, toWire } from "../../src/durable/wire.ts";
 import { EdgeRuntime } from "../../src/edge/runtime.ts";
 import { driveObject, OBJECT_EPOCH } from "../support/driven-object.ts";
@@ -161,4 +162,36 @@ describe("a global key hot at its region's copy", () => {
       time.stop();
     }
   }, 300_000);
+
+  it("lends an isolate no longer than the copy's own lease lasts (the expiries nest), and charges what it lent when it ends", async () => {
+    const time = drivenTime(OBJECT_EPOCH);
+    try {
+      const p = await place(time, 1_000);
+      // The copy's first hit asks the home: the hit and a lease of RELAY_LEASE_TTL_MS, counted from before it asked.
+      expect((await p.copyStub.decide([p.call]))[0].allowed).toBe(true);
+      await runInDurableObject(p.copyStub as never, (o: CounterObject) => o.relay.settled());
+      const until = await runInDurableObject(p.copyStub as never, (o: CounterObject) => {
+        const [held] = (o.relay as unknown as { held: Map<string, { until: number; budget: number }> }).held.values();
+        expect(held.budget).toBeGreaterThan(1);
+        return held.until;
+      });
+      expect(until).toBe(time.now() + RELAY_LEASE_TTL_MS);
+      await time.advance(RELAY_LEASE_TTL_MS - 3_000, { stepMs: 100 });
+      const sync = { kind: "absorb" as const, object: p.copy, key: p.call.key, limits: p.call.limits, cost: 0, lease: { holder: "isolate-1", want: 1, ttlMs: 5_000 } };
+      const [lent] = await p.copyStub.decide([sync]);
+      expect(lent.reserved).toBe(1);
+      // Asked for 5 s with 3 s left of the copy's lease: lent for 3 s, and told so.
+      expect(lent.leaseMs).toBe(until - time.now());
+      // The isolate never reports: at the end of what it was lent, the copy counts it as spent, and the home charges it.
+      await time.advance(3_000, { stepMs: 100 });
+      for (let waited = 0; waited < 12_000; waited += 500) {
+        await time.advance(500, { stepMs: 50 });
+        await p.alarmIfDue();
+        await runInDurableObject(p.copyStub as never, (o: CounterObject) => o.relay.settled());
+      }
+      expect(await p.charged()).toBe(2);
+    } finally {
+      time.stop();
+    }
+  }, 120_000);
 });
