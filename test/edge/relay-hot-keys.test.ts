@@ -9,13 +9,13 @@
  *
  * Breaks tried, each seen to fail here:
  * - the copy not counting quota lent to isolates as spent (`canSpend` in
- *   relay-lease.ts without `+ held.subleased`): "is exact" allowed more than
- *   the limit;
+ *   relay-lease.ts without `+ held.subleased`): "is exact" allowed 2,031 of
+ *   2,000;
  * - the copy lending past its own lease's end (`ttl` in relay-sublease.ts
- *   without `held.until - now`): the lease-end test saw an isolate spend after
- *   the copy's lease ended;
+ *   without `held.until - now`): the lease-end test (lent for 5,000 ms with
+ *   3,000 left of the copy's lease);
  * - no hint from the copy (`withHint` returning the verdict as is): the
- *   64-isolate test's calls per request stayed near 1.
+ *   64-isolate test (no isolate pre-counted the key).
  */
 import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
