@@ -161,7 +161,9 @@ export class CounterObject extends DurableObject {
       return call.kind === "relay" ? this.relay.decide(call) : this.relay.lend(call);
     }
     // Not a region's copy: a relayed hit is decided here, an isolate's sync taken here.
-    return call.kind === "relay" ? this.decideOne({ key: call.key, limits: call.limits, cost: call.cost }, now) : this.decideCall({ ...call, object: undefined }, now);
+    return call.kind === "relay"
+      ? this.decideOne({ key: call.key, limits: call.limits, cost: call.cost }, now)
+      : this.decideCall({ ...call, object: undefined }, now);
   }
 
   /**

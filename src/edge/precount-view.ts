@@ -95,7 +95,10 @@ export function newEntry(objectName: string, call: CounterCall, syncMs: number, 
   const entry: Entry = {
     objectName,
     // A global key hot at its region's copy is leased from that copy: its syncs name it (docs/placement.md).
-    call: relayedObject(call) === undefined ? { key: call.key, limits: call.limits, cost: 1 } : { key: call.key, limits: call.limits, cost: 1, object: relayedObject(call) },
+    call:
+      relayedObject(call) === undefined
+        ? { key: call.key, limits: call.limits, cost: 1 }
+        : { key: call.key, limits: call.limits, cost: 1, object: relayedObject(call) },
     syncMs,
     auto,
     snapshot: decisions,

@@ -223,7 +223,8 @@ export class EdgeRuntime {
 
   /** A home's answer to a call sent from a region may say the key is warm there: its next calls are relayed (warm-hints.ts). */
   private learnWarm(call: CounterCall, verdict: CounterVerdict): void {
-    if (verdict.warm === true && (call.kind === undefined || call.kind === "decide") && typeof call.region === "string") this.warm.learn(warmId(call, call.region), this.now());
+    if (verdict.warm === true && (call.kind === undefined || call.kind === "decide") && typeof call.region === "string")
+      this.warm.learn(warmId(call, call.region), this.now());
   }
 
   // The batch to the object, with the debts its counters are owed (debts.ts); a failed batch owes them again.

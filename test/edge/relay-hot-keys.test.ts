@@ -177,7 +177,14 @@ describe("a global key hot at its region's copy", () => {
       });
       expect(until).toBe(time.now() + RELAY_LEASE_TTL_MS);
       await time.advance(RELAY_LEASE_TTL_MS - 3_000, { stepMs: 100 });
-      const sync = { kind: "absorb" as const, object: p.copy, key: p.call.key, limits: p.call.limits, cost: 0, lease: { holder: "isolate-1", want: 1, ttlMs: 5_000 } };
+      const sync = {
+        kind: "absorb" as const,
+        object: p.copy,
+        key: p.call.key,
+        limits: p.call.limits,
+        cost: 0,
+        lease: { holder: "isolate-1", want: 1, ttlMs: 5_000 },
+      };
       const [lent] = await p.copyStub.decide([sync]);
       expect(lent.reserved).toBe(1);
       // Asked for 5 s with 3 s left of the copy's lease: lent for 3 s, and told so.

@@ -13,10 +13,10 @@
  *   copy from its WARM_HITS + 1-th request on, and the copy sets no alarm
  *   a second while it holds the key: one when the key goes idle.
  *
- * Breaks tried, each seen to fail here: `withWarmHint` answering every
- * region's call warm (WARM_HITS = 1): the thin keys went through the copies
- * (calls a request 2.0); the copy's alarm every RELAY_SYNC_MS while it holds
- * keys again (`wake(now)` on every hit in relay.ts): the warm key's alarms.
+ * Breaks tried, each seen to fail here: every key warm at its first hit
+ * (WARM_HITS = 1): the thin keys went through 12 copies (2.340 calls, 1.061
+ * alarms a request); the copy's alarm for the next second on every hit
+ * (`wake(now)` in relay.ts's `decide`): 14 copy alarms for 30 requests.
  */
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
@@ -113,7 +113,7 @@ function setup() {
 /** A seeded generator in [0, 1), so the traffic is the same every run. */
 function seeded(seed: number): () => number {
   let s = seed >>> 0;
-  return () => ((s = (s * 1_664_525 + 1_013_904_223) >>> 0) / 2 ** 32);
+  return () => (s = (s * 1_664_525 + 1_013_904_223) >>> 0) / 2 ** 32;
 }
 
 /** Send `events` (`[atMs, user, region]`, sorted) on the driven clock, alarms run every second; the requests sent. */
@@ -141,7 +141,9 @@ describe("relay only what pays, counted at the callee", () => {
     events.sort((a, b) => a[0] - b[0]);
     const requests = await play(p, events, 75_000);
     const used = await p.usage();
-    console.log(`thin keys: ${requests} requests, ${JSON.stringify(used)}, calls/req ${(used.calls / requests).toFixed(3)}, alarms/req ${(used.alarms / requests).toFixed(3)}, rows/req ${(used.rowsWritten / requests).toFixed(3)}`);
+    console.log(
+      `thin keys: ${requests} requests, ${JSON.stringify(used)}, calls/req ${(used.calls / requests).toFixed(3)}, alarms/req ${(used.alarms / requests).toFixed(3)}, rows/req ${(used.rowsWritten / requests).toFixed(3)}`,
+    );
     expect(used.copies).toBe(0);
     expect(used.copyAlarms).toBe(0);
     expect(used.calls / requests).toBeLessThanOrEqual(1.05);
@@ -153,7 +155,9 @@ describe("relay only what pays, counted at the callee", () => {
     const events: [number, string, number][] = Array.from({ length: 30 }, (_, i) => [i * 1_000, user, 1]);
     const requests = await play(p, events, 45_000);
     const used = await p.usage();
-    console.log(`warm key: ${requests} requests, ${JSON.stringify(used)}, calls/req ${(used.calls / requests).toFixed(3)}, alarms/req ${(used.alarms / requests).toFixed(3)}`);
+    console.log(
+      `warm key: ${requests} requests, ${JSON.stringify(used)}, calls/req ${(used.calls / requests).toFixed(3)}, alarms/req ${(used.alarms / requests).toFixed(3)}`,
+    );
     expect(used.copies).toBe(1);
     // The copy: one call a request once warm; the home: the warming requests, the copy's first ask and a renewal now
     // and then. The copy's alarms: one every RELAY_IDLE_MS at most while the key is busy (nothing due: set again), and
