@@ -22,7 +22,7 @@
 import type { AbsorbCall, CounterVerdict } from "../stored/wire-calls.ts";
 import { leaseVerdict } from "./lease-verdict.ts";
 import type { LeaseBook } from "./leases.ts";
-import { MAX_LEASE_TTL_MS } from "./precount-sync.ts";
+import { fairShare, MAX_LEASE_TTL_MS } from "./precount-sync.ts";
 import type { Held } from "./relay-lease.ts";
 
 /** Bytes the leases a regional object lends isolates may take (a quarter of the home's book: LEASE_BOOK_BYTES). */
@@ -64,14 +64,15 @@ export function lend(book: LeaseBook, id: string, held: Held, call: AbsorbCall, 
     held.pending += settled.covered + settled.uncovered;
     accepted = settled.credited + settled.covered + settled.uncovered;
     const own = book.reservedBy(id, lease.holder);
-    const need = Math.max(0, Math.floor(lease.want) - own);
+    // `|| 0`: a want that is not a number asks for nothing.
+    const need = Math.max(0, Math.floor(lease.want) - own) || 0;
     // No later than this copy's own lease ends (its count, which starts before the home's).
     const ttl = Math.min(Math.max(0, lease.ttlMs), MAX_LEASE_TTL_MS, held.until - now);
     if (ttl > 0) {
       let granted = 0;
       if (need > 0) {
         const free = Math.max(0, held.budget - held.pending - held.inflight - book.total(id));
-        granted = Math.min(need, Math.ceil(free / (book.holders(id) - (own > 0 ? 1 : 0) + 1)), free);
+        granted = fairShare(need, free, book.holders(id), own > 0);
         held.subAsk += need - granted;
       }
       book.grant(id, lease.holder, granted, ttl, now);
