@@ -12,13 +12,14 @@ import { CounterStore } from "./counter-store.ts";
 import { HotKeys, withHotHint } from "./hot-keys.ts";
 import { LEASE_BOOK_BYTES, LeaseBook } from "./leases.ts";
 import { absorb, type CounterAccess, decideBesideLeases, leasedOn } from "./precount-sync.ts";
-import type { CounterCall, CounterVerdict, LimitCall, RefundCall, RelayCall, ReserveCall } from "../stored/wire-calls.ts";
+import type { AbsorbCall, CounterCall, CounterVerdict, LimitCall, RefundCall, RelayCall, ReserveCall } from "../stored/wire-calls.ts";
 import { ownNamespace } from "./own-namespace.ts";
 import { decidePenalized, type PenaltyAccess, penalized } from "./penalties.ts";
 import { PENALTY_BOOK_BYTES, PenaltyBook } from "./penalty-book.ts";
 import { counterStub, hintOfObject } from "./regions.ts";
 import { RegionalRelay, type RelayStats } from "./relay.ts";
 import { decideWithSlots, settleSlots, SlotBook, type WindowAccess } from "./slots.ts";
+import { WarmKeys, withWarmHint } from "./warm-keys.ts";
 import { STORAGE_ID_SEPARATOR } from "../stored/counter-ids.ts";
 import { fromWire, toWire, verdictsFromWire, WIRE_VERSION, wireRefusal } from "../stored/wire.ts";
 
@@ -75,6 +76,8 @@ export class CounterObject extends DurableObject {
   private readonly leases = new LeaseBook();
   /** Hits and calls per counter lately: a hot one is answered with a hint to lease it (docs/precount.md, "Hot keys lease on their own"). */
   private readonly hotKeys = new HotKeys();
+  /** Hits per global key and region sent here directly: a key warm in a region is relayed there (docs/placement.md, "Relay only what pays"). */
+  private readonly warmKeys = new WarmKeys();
   /** Concurrency slots (docs/concurrency.md), written through to storage. */
   private readonly slots: SlotBook;
   /** Penalty blocks (docs/rules.md, "Penalty box"), written through to storage. */
@@ -140,7 +143,8 @@ export class CounterObject extends DurableObject {
     const now = this.clock();
     this.lastCallAt = now;
     try {
-      const answers = calls.map((call) => (call.kind === "relay" ? this.relayOne(call, now) : this.decideCall(call, now)));
+      // --- relay (docs/placement.md): relayed hits and isolates' syncs on keys leased from this region's copy ---
+      const answers = calls.map((call) => (relayed(call) ? this.relayOne(call, now) : this.decideCall(call, now)));
       // Relayed hits that need the home are answered when it has; every other answer is final already.
       return answers.some((answer) => answer instanceof Promise) ? Promise.all(answers) : (answers as CounterVerdict[]);
     } finally {
@@ -151,12 +155,15 @@ export class CounterObject extends DurableObject {
   }
 
   /** A global hit relayed to this region's copy: decided by the relay, or here if this object is no region's copy. */
-  private relayOne(call: RelayCall, now: number): CounterVerdict | Promise<CounterVerdict> {
+  private relayOne(call: RelayCall | (AbsorbCall & { object: string }), now: number): CounterVerdict | Promise<CounterVerdict> {
     if (hintOfObject(call.object) !== undefined) {
       this.ownName ??= call.object;
-      return this.relay.decide(call);
+      return call.kind === "relay" ? this.relay.decide(call) : this.relay.lend(call);
     }
-    return this.decideOne({ key: call.key, limits: call.limits, cost: call.cost }, now);
+    // Not a region's copy: a relayed hit is decided here, an isolate's sync taken here.
+    return call.kind === "relay"
+      ? this.decideOne({ key: call.key, limits: call.limits, cost: call.cost }, now)
+      : this.decideCall({ ...call, object: undefined }, now);
   }
 
   /**
@@ -182,8 +189,10 @@ export class CounterObject extends DurableObject {
   private decideCall(call: CounterCall, now: number): CounterVerdict {
     switch (call.kind) {
       case undefined:
-      case "decide":
-        return withHotHint(call, stamped(call, this.decideOne(call, now), now), this.hotKeys, now);
+      case "decide": {
+        const verdict = withHotHint(call, stamped(call, this.decideOne(call, now), now), this.hotKeys, now);
+        return call.region === undefined ? verdict : withWarmHint(call, verdict, this.warmKeys, now);
+      }
       case "refund":
         return this.refundOne(call, now);
       case "reserve":
@@ -490,6 +499,11 @@ export class CounterObject extends DurableObject {
     this.alarmAt = at;
     void this.ctx.storage.setAlarm(at);
   }
+}
+
+/** A call for this object as a region's copy (docs/placement.md): a relayed hit, or an isolate's sync naming the copy. */
+function relayed(call: CounterCall): call is RelayCall | (AbsorbCall & { object: string }) {
+  return call.kind === "relay" || (call.kind === "absorb" && typeof call.object === "string");
 }
 
 function stamped(call: CounterCall, verdict: CounterVerdict, now: number): CounterVerdict {

@@ -13,8 +13,9 @@
  *
  * The period is steered by the calls measured: every isolate leasing the
  * counter syncs about once a period, so when a second brought more than
- * TARGET_CALLS_PER_S calls the period doubles, and when it brought under a
- * quarter of that it halves (between HOT_SYNC_MIN_MS and HOT_SYNC_MAX_MS).
+ * TARGET_CALLS_PER_S calls, or more than TARGET_CALLS_PER_HIT calls for
+ * each hit, the period doubles (up to 8 × when far over), and when it brought under a quarter of the
+ * lower of the two it halves (between HOT_SYNC_MIN_MS and HOT_SYNC_MAX_MS).
  * The calls a second then settle below the target whatever the number of
  * isolates, up to the bound stated in the docs.
  *
@@ -31,6 +32,13 @@ export const HOT_HITS_PER_S = 200;
 
 /** The calls a second on one hot counter its object steers the sync period toward (the platform's soft limit is ~1,000 an object). */
 export const TARGET_CALLS_PER_S = 300;
+
+/**
+ * The calls per hit one hot counter's object steers the period toward too:
+ * at a few hundred hits a second TARGET_CALLS_PER_S alone would still cost
+ * about a call for every three requests (issue: ≤ 0.25 a request).
+ */
+export const TARGET_CALLS_PER_HIT = 0.2;
 
 /** The shortest and longest sync period a hot counter is given (a lease lasts 2 × it + 1 s, at most 10 s). */
 export const HOT_SYNC_MIN_MS = 100;
@@ -129,8 +137,11 @@ function roll(meter: Meter, now: number): void {
   meter.hits = 0;
   meter.calls = 0;
   meter.bucketAt = now;
-  if (meter.lastCalls > TARGET_CALLS_PER_S) meter.syncMs = Math.min(HOT_SYNC_MAX_MS, 2 * meter.syncMs);
-  else if (meter.lastCalls < TARGET_CALLS_PER_S / 4) meter.syncMs = Math.max(HOT_SYNC_MIN_MS, meter.syncMs / 2);
+  // Over the target in calls a second or calls a hit: longer; well under both: shorter.
+  const target = Math.min(TARGET_CALLS_PER_S, TARGET_CALLS_PER_HIT * meter.lastHits);
+  // Far over: up to 8 × at once (the first hot second is all strong calls, one a request; a doubling a second is slow to follow).
+  if (meter.lastCalls > target) meter.syncMs = Math.min(HOT_SYNC_MAX_MS, meter.syncMs * 2 ** Math.min(3, Math.ceil(Math.log2(meter.lastCalls / target))));
+  else if (meter.lastCalls < target / 4) meter.syncMs = Math.max(HOT_SYNC_MIN_MS, meter.syncMs / 2);
 }
 
 /**

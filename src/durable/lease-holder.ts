@@ -25,8 +25,12 @@ import type { AbsorbCall, CounterVerdict, DecideCall } from "../stored/wire-call
 
 /** One counter as its holder keeps it. */
 export interface HeldLease {
-  /** The counter's call at cost 1 (its key and windows): syncs send it with their own cost. */
-  readonly call: DecideCall;
+  /**
+   * The counter's call at cost 1 (its key and windows): syncs send it with
+   * their own cost. `object`: a global key leased from its region's copy,
+   * whose name the syncs carry (docs/placement.md, "Hot keys at the region's copy").
+   */
+  readonly call: DecideCall & { readonly object?: string };
   /** The object's decisions as of `syncedAt`, everything the holder sent so far charged. */
   snapshot: readonly Decision[];
   syncedAt: number;
@@ -203,7 +207,9 @@ export function takeLease<H extends HeldLease>(held: H, verdict: CounterVerdict,
   const roundTrip = Math.max(0, receivedAt - sentAt);
   held.roundTripMs = held.roundTripMs === 0 ? roundTrip : (3 * held.roundTripMs + roundTrip) / 4;
   held.budget = verdict.reserved;
-  held.until = sentAt + policy.ttlMs(held);
+  // A region's copy lends no longer than its own lease lasts: it says so, and the holder stops at the shorter end.
+  const granted = typeof verdict.leaseMs === "number" && verdict.leaseMs >= 0 ? verdict.leaseMs : Infinity;
+  held.until = sentAt + Math.min(policy.ttlMs(held), granted);
 }
 
 /**

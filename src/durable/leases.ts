@@ -97,6 +97,12 @@ export class LeaseBook {
     return this.counters.get(counter)?.get(holder)?.reserved ?? 0;
   }
 
+  /** When `holder`'s lease on `counter` ends (0: it holds none). */
+  endOf(counter: string, holder: string): number {
+    const lease = this.counters.get(counter)?.get(holder);
+    return lease === undefined || lease.reserved === 0 ? 0 : lease.expiresAt;
+  }
+
   /** When the first lease on `counter` expires (Infinity: none). */
   firstExpiry(counter: string): number {
     let first = Infinity;

@@ -48,6 +48,21 @@ export function mostThatFit(n: number, fits: (k: number) => boolean): number {
 }
 
 /**
+ * The most a holder asking for `need` more may be lent of `free`, with
+ * `holders` holding leases already, `holds` whether it is one of them: a
+ * fair share, free ÷ (the others + 1), rounded up, never more than free.
+ * One rule for every object that lends: a home to isolates and regional
+ * copies, a regional copy to its isolates (relay-sublease.ts).
+ *
+ * @example
+ * fairShare(10, 9, 2, false); // 3: 9 free among two holders and this one
+ */
+export function fairShare(need: number, free: number, holders: number, holds: boolean): number {
+  if (need <= 0 || free <= 0) return 0;
+  return Math.min(need, free, Math.ceil(free / (holders - (holds ? 1 : 0) + 1)));
+}
+
+/**
  * End the expired leases on `call`'s counter, charging what they held, and
  * return the quota still leased: what every other decision counts as taken.
  */
@@ -91,8 +106,7 @@ export function absorb(call: AbsorbCall, leases: LeaseBook, counters: CounterAcc
   if (need > 0) {
     const out = leases.total(id);
     const free = Math.max(0, Math.min(...view(call, counters, out).map((d) => d.remaining)));
-    const share = Math.min(need, Math.ceil(free / (leases.holders(id) - (own > 0 ? 1 : 0) + 1)));
-    granted = mostThatFit(share, (k) => counters.fits(call, out + k));
+    granted = mostThatFit(fairShare(need, free, leases.holders(id), own > 0), (k) => counters.fits(call, out + k));
   }
   leases.grant(id, lease.holder, granted, Math.min(Math.max(0, lease.ttlMs), MAX_LEASE_TTL_MS), now);
   const reserved = leases.reservedBy(id, lease.holder);

@@ -8,13 +8,17 @@
 import type { AbsorbCall, CounterCall, CounterVerdict } from "../stored/wire-calls.ts";
 import * as holder from "./lease-holder.ts";
 
-/** Background syncs with the home (reports and renewals), batched per home: cross-region round trips are 10 to 200 ms. */
+/**
+ * The grid a regional object's alarm falls on: the keys whose leases go
+ * idle within one period are given back in one call to the home. The alarm
+ * is set only while something is owed (docs/placement.md, "What it costs").
+ */
 export const RELAY_SYNC_MS = 1_000;
 
 /** A regional lease lasts this long unrenewed (the home's longest, MAX_LEASE_TTL_MS); the region counts it from before it asked. */
 export const RELAY_LEASE_TTL_MS = 10_000;
 
-/** A lease is renewed at the first sync that finds less than this left of it. */
+/** A lease is renewed by the first hit (or isolate's sync) that finds less than this left of it, or a quarter of its quota. */
 export const RELAY_RENEW_MS = 4_000;
 
 /** A key with no hit in the region for this long gives its lease back at the next sync. */
@@ -45,6 +49,14 @@ export interface Held extends holder.HeldLease {
   dry: boolean;
   /** Settles once the sync on its way has been answered (or failed) and its lease taken: what a waiting hit waits for. */
   synced: Promise<boolean> | undefined;
+  /**
+   * Of the lease, quota lent on to isolates pre-counting the key here
+   * (relay-sublease.ts): not spent yet, but not this object's to spend or
+   * give back either.
+   */
+  subleased: number;
+  /** Quota isolates asked for since the last sync and did not get: the next sync asks the home for it too. */
+  subAsk: number;
 }
 
 /**
@@ -56,13 +68,16 @@ export interface Held extends holder.HeldLease {
  */
 export const RELAY_POLICY: holder.LeasePolicy<Held> = {
   ttlMs: () => RELAY_LEASE_TTL_MS,
-  idle: (held, now) => now - held.lastHitAt >= RELAY_IDLE_MS,
+  // Quota lent on to isolates keeps the key busy: it comes back (spent, given back or expired) before the lease goes.
+  idle: (held, now) => now - held.lastHitAt >= RELAY_IDLE_MS && held.subleased === 0,
   want(held, now) {
     // Over a sync period at least: a key's first hit is not a rate.
     const rate = held.hitsSinceSync / Math.max(RELAY_SYNC_MS, now - held.syncSentAt);
     const sized = Math.ceil(2 * (RELAY_SYNC_MS + held.roundTripMs) * rate);
     const cap = Math.ceil(Math.min(...held.call.limits.map((limit) => limit.limit)) / RELAY_LEASE_SHARE);
-    const wanted = Math.min(cap, Math.max(RELAY_LEASE_MIN, sized, held.short > 0 ? RELAY_LEASE_GROWTH * held.budget : 0));
+    // Quota lent to isolates is part of what this region holds, and what they asked for in vain is demand too.
+    const lent = held.subleased + held.subAsk;
+    const wanted = Math.min(cap, Math.max(RELAY_LEASE_MIN, sized + lent, held.short > 0 ? RELAY_LEASE_GROWTH * held.budget : 0));
     // Hits waiting for the lease to cover them are spent as soon as it comes: what they cost is asked for beyond the cap
     // (docs/placement.md, "Bursts"). The sync already carries the pending hits, so what is left of the lease is budget − inflight.
     return held.wanting > 0 ? Math.max(wanted, held.budget - held.inflight - held.pending + held.wanting) : wanted;
@@ -97,6 +112,8 @@ export function newHeld(call: CounterCall, now: number): Held {
     asked: 0,
     dry: false,
     synced: undefined,
+    subleased: 0,
+    subAsk: 0,
   };
 }
 
@@ -109,7 +126,8 @@ export function newHeld(call: CounterCall, now: number): Held {
  * if (canSpend(held, 1, Date.now())) held.pending += 1;
  */
 export function canSpend(held: Held, cost: number, now: number): boolean {
-  return holder.canSpend(held, cost, now);
+  // Quota lent on to isolates is theirs until it comes back.
+  return holder.canSpend(held, cost + held.subleased, now);
 }
 
 /**
@@ -122,6 +140,7 @@ export function canSpend(held: Held, cost: number, now: number): boolean {
 export function syncCall(held: Held, hits: number, holderId: string, now: number): AbsorbCall {
   const call = holder.syncCall(held, hits, holderId, now, RELAY_POLICY);
   held.asked = call.lease?.want ?? 0;
+  held.subAsk = 0;
   return call;
 }
 

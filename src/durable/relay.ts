@@ -6,20 +6,38 @@
  * precount-sync.ts unchanged at the home): it allows a hit from the
  * regional lease when the lease covers it, and otherwise asks the home on
  * the hit's behalf in one call that also reports what the region allowed
- * and asks for the next lease. Every RELAY_SYNC_MS, on its object's alarm
- * (`syncDue`), it reports hits and renews leases nearing their end, for all
- * its keys in one call, and gives back idle keys' leases. A hit the home
- * refused only for the leases out is allowed from this region's lease once
- * it covers it (docs/placement.md, "Bursts"). Leases live in memory only:
- * nothing is written.
+ * and asks for the next lease. A hit (or an isolate's sync) that finds the
+ * lease near its end or three quarters used renews it in the background;
+ * keys that went idle report and give their leases back on the object's
+ * alarm (`syncDue`), which is set only while something is owed. A hit the
+ * home refused only for the leases out is allowed from this region's lease
+ * once it covers it (docs/placement.md, "Bursts"). Toward the region's
+ * isolates it is a counter object: a key hot here is hinted hot, and its
+ * isolates pre-count it from quota lent out of the regional lease
+ * (relay-sublease.ts). Leases live in memory only: nothing is written.
  */
 import type { CounterCall, CounterVerdict, RelayCall } from "../stored/wire-calls.ts";
+import type { AbsorbCall } from "../stored/wire-calls.ts";
+import { type HotHint, HotKeys } from "./hot-keys.ts";
 import { endSync, failSync, owesHits, spend, startSync } from "./lease-holder.ts";
 import { leaseVerdict } from "./lease-verdict.ts";
+import { LeaseBook } from "./leases.ts";
 import { leaseId } from "./precount-sync.ts";
 import { homeOf } from "./regions.ts";
 import { HomeLink, type HomeSend } from "./relay-link.ts";
-import { canSpend, type Held, newHeld, RELAY_IDLE_MS, RELAY_LEASE_TTL_MS, RELAY_RENEW_MS, RELAY_SYNC_MS, syncCall, takeLease } from "./relay-lease.ts";
+import {
+  canSpend,
+  type Held,
+  newHeld,
+  RELAY_IDLE_MS,
+  RELAY_LEASE_TTL_MS,
+  RELAY_POLICY,
+  RELAY_RENEW_MS,
+  RELAY_SYNC_MS,
+  syncCall,
+  takeLease,
+} from "./relay-lease.ts";
+import { expireLent, lend, SUBLEASE_BOOK_BYTES } from "./relay-sublease.ts";
 
 export { type HomeSend, RELAY_HOME_TIMEOUT_MS } from "./relay-link.ts";
 export { RELAY_IDLE_MS, RELAY_LEASE_MIN, RELAY_LEASE_SHARE, RELAY_LEASE_TTL_MS, RELAY_RENEW_MS, RELAY_SYNC_MS } from "./relay-lease.ts";
@@ -40,6 +58,8 @@ export interface RelayStats {
   homeCalls: number;
   /** Hits allowed from a lease the home no longer knew (it restarted) that did not fit: the overshoot. */
   overshoot: number;
+  /** Syncs of isolates pre-counting a key hot here (each a call of its own or part of a batch). */
+  lent: number;
 }
 
 /**
@@ -50,7 +70,11 @@ export interface RelayStats {
  * const verdict = await relay.decide({ kind: "relay", object: "api/shard/3@weur", key, limits, cost: 1 });
  */
 export class RegionalRelay {
-  private readonly counts = { local: 0, asked: 0, overshoot: 0 };
+  private readonly counts = { local: 0, asked: 0, overshoot: 0, lent: 0 };
+  /** Quota lent on to isolates pre-counting keys hot here (relay-sublease.ts). */
+  private readonly lentBook = new LeaseBook(SUBLEASE_BOOK_BYTES);
+  /** Hits and calls per key here: a hot one is hinted to the isolates (hot-keys.ts, as at a home). */
+  private readonly hotKeys = new HotKeys();
   /** This object instance as the home's lease book names it: a restarted one starts afresh. */
   readonly holder: string = crypto.randomUUID();
   private readonly held = new Map<string, Held>();
@@ -126,25 +150,74 @@ export class RegionalRelay {
    * const verdict = await relay.decide(call);
    */
   decide(call: RelayCall): CounterVerdict | Promise<CounterVerdict> {
-    const home = homeOf(call.object);
-    this.link ??= new HomeLink(this.send, home);
-    // One regional object relays to one home: a call naming another would charge the wrong counter.
-    if (home !== this.link.home) throw new Error(`relay call for ${call.object} reached the copy of ${this.link.home}`);
+    this.linkFor(call.object);
     const now = this.now();
     const id = leaseId(call);
+    const hint = this.hotKeys.note(id, call.cost, now);
     const held = this.held.get(id);
     if (held !== undefined) {
       // Least recently used first out: a hit moves the key to the end.
       this.held.delete(id);
       this.held.set(id, held);
+      expireLent(this.lentBook, id, held, now);
       if (call.cost > 0 && canSpend(held, call.cost, now)) {
         spend(held, call.cost, now);
         this.counts.local += 1;
-        this.wake(now);
-        return leaseVerdict(held, now);
+        this.renewIfDue(held, now);
+        this.wake(now + RELAY_IDLE_MS);
+        return withHint(leaseVerdict(held, now), hint);
       }
     }
-    return this.ask(id, held, call, now);
+    const asked = this.ask(id, held, call, now);
+    return hint === undefined ? asked : asked.then((verdict) => withHint(verdict, hint));
+  }
+
+  /**
+   * An isolate's sync on a global key it pre-counts from this copy (its
+   * `object` names this copy): its reported hits charged to the region, and
+   * quota lent it out of the regional lease (relay-sublease.ts). When this
+   * copy holds no lease on the key yet, or too little, it asks the home in the
+   * background; a sync already on its way is waited for first.
+   *
+   * @example
+   * const verdict = await relay.lend({ kind: "absorb", object: "api/shard/3@weur", key, limits, cost: 5, lease });
+   */
+  lend(call: AbsorbCall): CounterVerdict | Promise<CounterVerdict> {
+    this.linkFor(call.object ?? "");
+    const now = this.now();
+    const id = leaseId(call);
+    this.counts.lent += 1;
+    const hint = this.hotKeys.note(id, call.cost, now);
+    const held = this.held.get(id) ?? this.add(id, newHeld(call, now));
+    const lendNow = (at: number): CounterVerdict => {
+      const answer = withHint(lend(this.lentBook, id, held, call, at), hint);
+      this.renewIfDue(held, at);
+      this.wake(at + RELAY_IDLE_MS);
+      return answer;
+    };
+    // Nothing free to lend (a key new here, a lease all spent or lent): ask the home first, and lend what it grants.
+    const want = call.lease?.want ?? 0;
+    if (!held.syncing && want > 0 && held.budget - held.pending - held.inflight - held.subleased <= 0) {
+      held.subAsk += want;
+      void this.sync(held, now);
+    }
+    if (held.syncing && held.synced !== undefined) return held.synced.then(() => lendNow(this.now()));
+    return lendNow(now);
+  }
+
+  /** A hit or an isolate's sync found the lease near its end or mostly used: renew it now, in the background. */
+  private renewIfDue(held: Held, now: number): void {
+    if (held.syncing) return;
+    const free = held.budget - held.pending - held.inflight - held.subleased;
+    if (held.until - now > RELAY_RENEW_MS && 4 * free >= held.budget) return;
+    void this.sync(held, now);
+  }
+
+  private linkFor(object: string): void {
+    const home = homeOf(object);
+    this.link ??= new HomeLink(this.send, home);
+    // One regional object relays to one home: a call naming another would charge the wrong counter.
+    if (home !== this.link.home) throw new Error(`relay call for ${object} reached the copy of ${this.link.home}`);
   }
 
   private async ask(id: string, existing: Held | undefined, call: RelayCall, now: number): Promise<CounterVerdict> {
@@ -166,7 +239,7 @@ export class RegionalRelay {
         () => this.failed(held, sent),
       );
     const answers = await answered;
-    this.wake(this.now());
+    this.wake(this.now() + RELAY_IDLE_MS);
     // The home decided the hit before the sync in the same call told it of this region's own spent hits (and of any
     // allowed since), so what it says is left counts them as free: they are not.
     const verdict = lessRemaining(answers[0], sent + held.pending + held.inflight);
@@ -191,7 +264,7 @@ export class RegionalRelay {
         if (canSpend(held, call.cost, now)) {
           spend(held, call.cost, now);
           this.counts.local += 1;
-          this.wake(now);
+          this.wake(now + RELAY_IDLE_MS);
           return leaseVerdict(held, now);
         }
         if (held.dry || !(await this.sync(held, now))) return refusal;
@@ -228,26 +301,38 @@ export class RegionalRelay {
     return synced;
   }
 
-  /** Every RELAY_SYNC_MS while keys are held (`syncDue`): report hits, renew leases nearing their end, give back idle ones. */
+  /**
+   * On the alarm (`syncDue`): keys gone idle report their hits and give their
+   * leases back; a lease isolates still hold quota of and nobody renewed is
+   * renewed; keys holding and owing nothing are dropped. The next alarm is
+   * set for the next key to go idle, and none while nothing is owed.
+   */
   private async tick(): Promise<void> {
     const now = this.now();
     const syncs: Promise<void>[] = [];
     for (const [id, held] of this.held) {
+      expireLent(this.lentBook, id, held, now);
       if (held.syncing) continue;
-      const idle = now - held.lastHitAt >= RELAY_IDLE_MS;
-      if (held.pending > 0 || (held.budget > 0 && (idle || held.until - now <= RELAY_RENEW_MS))) syncs.push(this.sync(held, now).then(noop));
-      else if (idle && held.budget === 0 && !owesHits(held)) this.remove(id);
+      const idle = RELAY_POLICY.idle(held, now);
+      if ((idle && (held.pending > 0 || held.budget > 0)) || (held.subleased > 0 && held.until - now <= RELAY_RENEW_MS))
+        syncs.push(this.sync(held, now).then(noop));
     }
     if (syncs.length === 0 && this.link?.owesBack) syncs.push(this.link.call([]).then(noop, noop));
     await Promise.all(syncs);
-    if (this.held.size > 0) this.wake(this.now());
+    const after = this.now();
+    for (const [id, held] of this.held) {
+      if (owes(held)) this.wake(Math.max(held.lastHitAt + RELAY_IDLE_MS, after + RELAY_SYNC_MS));
+      else if (after - held.lastHitAt >= RELAY_IDLE_MS) this.remove(id);
+    }
   }
 
-  private wake(now: number): void {
-    if (this.dueAt !== Infinity) return;
-    // On multiples of the period, so every key's sync leaves in one call.
-    this.dueAt = (Math.floor(now / RELAY_SYNC_MS) + 1) * RELAY_SYNC_MS;
-    this.schedule(this.dueAt);
+  /** Something is owed by `at` (a key's idle time, a lease to give back): the alarm is set no later, on the RELAY_SYNC_MS grid. */
+  private wake(at: number): void {
+    // On multiples of the period, so the keys due together leave in one call.
+    const due = (Math.floor(at / RELAY_SYNC_MS) + 1) * RELAY_SYNC_MS;
+    if (due >= this.dueAt) return;
+    this.dueAt = due;
+    this.schedule(due);
   }
 
   /** The link to the home (made by the first relayed call, before any key is held). */
@@ -268,7 +353,8 @@ export class RegionalRelay {
     let scanned = 0;
     for (const [id, held] of this.held) {
       if (this.heldBytes <= RELAY_BYTES || ++scanned > 64) return;
-      if (owesHits(held)) continue;
+      // Quota lent to isolates is part of the lease: the key stays until it is back.
+      if (owesHits(held) || held.subleased > 0) continue;
       if (held.budget > 0) {
         const release = held.budget;
         this.home().giveBack({ ...held.call, kind: "absorb", cost: 0, lease: { holder: this.holder, want: 0, release, ttlMs: RELAY_LEASE_TTL_MS } });
@@ -287,6 +373,16 @@ export class RegionalRelay {
 }
 
 function noop(): void {}
+
+/** Whether `held` has anything the home must hear of: hits, a lease to give back, quota lent to isolates, a sync on its way. */
+function owes(held: Held): boolean {
+  return owesHits(held) || held.budget > 0 || held.subleased > 0;
+}
+
+/** `verdict` with the hot hint, when the key is hot here. */
+function withHint(verdict: CounterVerdict, hint: HotHint | undefined): CounterVerdict {
+  return hint === undefined ? verdict : { ...verdict, hot: hint };
+}
 
 /** `verdict` with `spent` fewer left in each of its windows (never below 0). */
 function lessRemaining(verdict: CounterVerdict, spent: number): CounterVerdict {

@@ -94,7 +94,11 @@ export interface PrecountStats {
 export function newEntry(objectName: string, call: CounterCall, syncMs: number, decisions: readonly Decision[], now: number, auto = false): Entry {
   const entry: Entry = {
     objectName,
-    call: { key: call.key, limits: call.limits, cost: 1 },
+    // A global key hot at its region's copy is leased from that copy: its syncs name it (docs/placement.md).
+    call:
+      relayedObject(call) === undefined
+        ? { key: call.key, limits: call.limits, cost: 1 }
+        : { key: call.key, limits: call.limits, cost: 1, object: relayedObject(call) },
     syncMs,
     auto,
     snapshot: decisions,
@@ -263,5 +267,14 @@ export function freshFor(syncMs: number): number {
  * precountId(call) === precountId({ ...call, cost: 3 }); // true
  */
 export function precountId(call: CounterCall): string {
-  return `${call.key}\u0001${call.limits.map((l) => l.id).join("\u0002")}`;
+  const id = `${call.key}\u0001${call.limits.map((l) => l.id).join("\u0002")}`;
+  // Leased from a region's copy, not the home: a counter of its own here, with its own hint and lease.
+  const object = relayedObject(call);
+  return object === undefined ? id : `${object}\u0003${id}`;
+}
+
+/** The region's copy a call goes to, for a relayed call or a sync on a key leased from that copy. */
+function relayedObject(call: CounterCall): string | undefined {
+  const object = (call as { object?: unknown }).object;
+  return typeof object === "string" && (call.kind === "relay" || call.kind === "absorb" || call.kind === undefined) ? object : undefined;
 }

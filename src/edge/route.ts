@@ -68,9 +68,10 @@ export function routeOf(item: EdgeCall, blocks: BlockCache, now: number, hints?:
   const verdict = item.cacheable ? blocks.lookup(blockKey(item.call), now) : undefined;
   if (verdict !== undefined) return { kind: "cached", verdict };
   const { call, syncMs } = item;
-  if (call.cost <= 0 || (call.kind !== undefined && call.kind !== "decide")) return REMOTE;
-  if (syncMs !== undefined) return { kind: "precount", syncMs };
-  if (item.leasable !== true || hints === undefined || hints.size === 0 || call.slot !== undefined) return REMOTE;
+  // A relayed call is pre-counted only on its region's copy's hint (docs/placement.md, "Hot keys at the region's copy").
+  if (call.cost <= 0 || (call.kind !== undefined && call.kind !== "decide" && call.kind !== "relay")) return REMOTE;
+  if (syncMs !== undefined && call.kind !== "relay") return { kind: "precount", syncMs };
+  if (item.leasable !== true || hints === undefined || hints.size === 0 || ("slot" in call && call.slot !== undefined)) return REMOTE;
   const hinted = hints.syncMsOf(precountId(call));
   return hinted === undefined ? REMOTE : { kind: "precount", syncMs: hinted, auto: true };
 }

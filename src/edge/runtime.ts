@@ -17,6 +17,7 @@ import { DebtBook } from "./debts.ts";
 import { LocalCounters } from "./local-counters.ts";
 import { PrecountTable, precountId } from "./precount.ts";
 import { rememberBlock, routeOf, type EdgeCall, type LocalRoute } from "./route.ts";
+import { WarmHints, warmId } from "./warm-hints.ts";
 
 export type { EdgeCall } from "./route.ts";
 
@@ -77,6 +78,8 @@ export class EdgeRuntime {
   readonly debts = new DebtBook();
   /** Penalty breaches this isolate answered from cached blocks, carried by the counter's next call (breaches.ts). */
   readonly breaches = new BreachBook();
+  /** Global keys their homes said are warm in this isolate's region: relayed to the region's copy (warm-hints.ts). */
+  readonly warm = new WarmHints();
   /** The key every counter of this isolate is placed with (`objectName`). */
   readonly shardKey: ShardKey;
   /** The clock of this isolate's decisions (tests drive it). */
@@ -169,6 +172,7 @@ export class EdgeRuntime {
       const answers = items[0].call.cost === 0 ? [this.read(items[0].call, sent[0])] : sent;
       rememberBlock(items[0], answers[0], this.blocks, now, this.now());
       this.learnHot(items[0], answers[0]);
+      this.learnWarm(items[0].call, answers[0]);
       return answers;
     }
     const verdicts: CounterVerdict[] = new Array(items.length);
@@ -184,6 +188,7 @@ export class EdgeRuntime {
           this.precount.decide(objectName, item.call, route.syncMs, defer, route.auto === true).then((verdict) => {
             verdicts[i] = verdict;
             rememberBlock(item, verdict, this.blocks, now, this.now());
+            this.learnWarm(item.call, verdict);
           }),
         );
       } else {
@@ -201,6 +206,7 @@ export class EdgeRuntime {
         verdicts[i] = this.read(items[i].call, answers[j]);
         rememberBlock(items[i], answers[j], this.blocks, now, receivedAt);
         this.learnHot(items[i], answers[j]);
+        this.learnWarm(items[i].call, answers[j]);
       });
     }
     await Promise.all(local);
@@ -216,6 +222,12 @@ export class EdgeRuntime {
   /** An object's answer to a leasable call may say its counter is hot: its next calls are pre-counted (hot-hints.ts). */
   private learnHot(item: EdgeCall, verdict: CounterVerdict): void {
     if (item.leasable === true && (verdict.hot !== undefined || this.precount.hints.size > 0)) this.precount.hints.learn(precountId(item.call), verdict);
+  }
+
+  /** A home's answer to a call sent from a region may say the key is warm there: its next calls are relayed (warm-hints.ts). */
+  private learnWarm(call: CounterCall, verdict: CounterVerdict): void {
+    if (verdict.warm === true && (call.kind === undefined || call.kind === "decide") && typeof call.region === "string")
+      this.warm.learn(warmId(call, call.region), this.now());
   }
 
   // The batch to the object, with the debts its counters are owed (debts.ts) and the breaches they carry

@@ -89,7 +89,7 @@ export async function descriptorOutcomes(
 ): Promise<DescriptorOutcome[]> {
   // Long values keyed by their digest before matching, so counters, metrics and the dashboard see one key (docs/rules.md).
   const bounded = boundedDescriptors(requests);
-  const planned = plan(bounded instanceof Promise ? await bounded : bounded, options, options.defer !== undefined, edge.shardKey, edge.now());
+  const planned = plan(bounded instanceof Promise ? await bounded : bounded, options, options.defer !== undefined, edge.shardKey, edge.now(), edge.warm);
   const { outcomes } = planned;
   // Debts are rare (only after local decisions): the plan is looked at again only while some are owed.
   const byObject = edge.debts.size === 0 ? planned.byObject : owedToHome(planned, (home, call) => edge.debts.owes(home, call, edge.now()));

@@ -8,6 +8,7 @@ import { counterKey, objectName, type ShardKey } from "../durable/placement.ts";
 import { inRegion, LOCAL_REGION, type Region } from "../durable/regions.ts";
 import type { SlotLease } from "../durable/protocol.ts";
 import type { EdgeCall } from "../edge/runtime.ts";
+import { type WarmHints, warmId } from "../edge/warm-hints.ts";
 import { limitFacts } from "../rules/facts.ts";
 import { overrideMatch } from "../overrides/lookup.ts";
 import { applyReplaces, matchDescriptor } from "../rules/index.ts";
@@ -74,7 +75,14 @@ export interface Plan {
  * @example
  * const { outcomes, byObject } = plan([{ domain, descriptors: [[{ key: "k", value: "v" }]] }], {}, false, edge.shardKey);
  */
-export function plan(requests: readonly DomainDescriptors[], options: PlanOptions, precount: boolean, shardKey: ShardKey, now = Date.now()): Plan {
+export function plan(
+  requests: readonly DomainDescriptors[],
+  options: PlanOptions,
+  precount: boolean,
+  shardKey: ShardKey,
+  now = Date.now(),
+  warm?: WarmHints,
+): Plan {
   const defaultCost = options.cost ?? 1;
   const outcomes: DraftOutcome[] = [];
   const byObject = new Map<string, PlannedCall[]>();
@@ -117,15 +125,20 @@ export function plan(requests: readonly DomainDescriptors[], options: PlanOption
       // Limits of 0 refuse whatever the counter holds: the rules answer, and no object is asked (nor a
       // region's relay, so the request's location is not read for them).
       const refused = plain && !refundable && direct.kind === undefined ? own.refusal : undefined;
-      const relayTo = region === undefined && refused === undefined && own.relayable ? relayRegion(options.region, plain && !refundable) : undefined;
+      const relayable = region === undefined && refused === undefined && own.relayable ? relayRegion(options.region, plain && !refundable) : undefined;
+      // Relayed only once its home said it is warm in this region; until then it goes home, saying from where
+      // (docs/placement.md, "Relay only what pays"). Without `warm` (a caller that keeps none) it is always relayed.
+      const relayTo = relayable !== undefined && (warm === undefined || warm.isWarm(warmId(direct, relayable), now)) ? relayable : undefined;
       const name = region !== undefined ? inRegion(globalName, region) : relayTo !== undefined ? inRegion(globalName, relayTo) : globalName;
-      const call: CounterCall = relayTo === undefined ? direct : { key, limits: direct.limits, cost, kind: "relay", object: name };
+      const home: CounterCall = relayable !== undefined && relayTo === undefined && direct.kind === undefined ? { ...direct, region: relayable } : direct;
+      const call: CounterCall = relayTo === undefined ? home : { key, limits: direct.limits, cost, kind: "relay", object: name };
       outcomes[index].counter = { object: name, call };
       let list = byObject.get(name);
       if (list === undefined) byObject.set(name, (list = []));
-      // A call its object may hint hot is pre-counted then (docs/precount.md, "Hot keys lease on their own"); relayed calls are the relay's.
+      // A call its object may hint hot is pre-counted then (docs/precount.md, "Hot keys lease on their own"); a relayed one from
+      // its region's copy (docs/placement.md, "Hot keys at the region's copy").
       // A penalty's block is the object's to keep: never leased (docs/rules.md, "Penalty box").
-      const leasable = precount && plain && !refundable && relayTo === undefined && syncMs === undefined && own.penalized !== true;
+      const leasable = precount && plain && !refundable && syncMs === undefined && own.penalized !== true;
       const live: PlannedCall = { call, cacheable: !shadow && plain && !refundable, syncMs, leasable, refused, outcome: index, limits, honoured };
       list.push(live);
       // Candidates are counted in the same object and RPC, in a call of their own (docs/rules.md, "Gradual and soft enforcement").

@@ -95,6 +95,15 @@ export interface DecideCall extends CallTarget {
    * deploy ignores it.
    */
   readonly breaches?: number;
+  /**
+   * A global call sent to its home directly from a request of this region
+   * (a location hint), because the key is not warm there yet: the home
+   * counts the region's hits and answers `warm` once they pay for a
+   * regional lease (docs/placement.md, "Relay only what pays"). Absent: no
+   * region (or an isolate of an older deploy); an object of an older deploy
+   * ignores it.
+   */
+  readonly region?: string;
 }
 
 /**
@@ -131,6 +140,15 @@ export interface ReserveCall extends CallTarget {
 export interface AbsorbCall extends CallTarget {
   readonly kind: "absorb";
   readonly lease?: LeaseRequest;
+  /**
+   * Set by an isolate pre-counting a global key hot at the region's copy
+   * (docs/placement.md, "Hot keys at the region's copy"): that copy's own
+   * name. The copy leases the isolate quota out of its own regional lease and
+   * passes the reported hits on to the home. An isolate sends it only to a
+   * copy that hinted the key hot in an answer to a relayed call, which an
+   * object of an older deploy never does.
+   */
+  readonly object?: string;
   /**
    * When the reported hits were allowed, on the holder's clock
    * (docs/placement.md, "Hits charged in their window"): parts in time
@@ -209,6 +227,19 @@ export interface CounterVerdict {
    * lease on their own"). Absent: not hot (or an object of an older deploy).
    */
   readonly hot?: { readonly syncMs: number };
+  /**
+   * For `absorb` calls with a lease, when the lease granted ends sooner than
+   * the `ttlMs` asked (a region's copy never lends past its own lease's end):
+   * the time it has left, counted from when the object took the call. The
+   * holder stops spending at its send time plus the shorter of the two.
+   */
+  readonly leaseMs?: number;
+  /**
+   * For plain calls that carried `region`: the key is warm in that region,
+   * so its next calls from there go to the region's copy (docs/placement.md,
+   * "Relay only what pays").
+   */
+  readonly warm?: true;
 }
 
 /**

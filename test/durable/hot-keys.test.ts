@@ -6,7 +6,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Env } from "../../src/config.ts";
-import { HOT_HITS_PER_S, HOT_SYNC_MAX_MS, HOT_SYNC_MIN_MS, HotKeys, TARGET_CALLS_PER_S } from "../../src/durable/hot-keys.ts";
+import { HOT_HITS_PER_S, HOT_SYNC_MAX_MS, HOT_SYNC_MIN_MS, HotKeys, TARGET_CALLS_PER_HIT, TARGET_CALLS_PER_S } from "../../src/durable/hot-keys.ts";
 import type { CounterCall, CounterVerdict } from "../../src/durable/protocol.ts";
 import { driveObject, OBJECT_EPOCH } from "../support/driven-object.ts";
 
@@ -30,7 +30,8 @@ describe("hot-key meter", () => {
     expect(second(hot, "synced", 4, 0, HOT_HITS_PER_S / 4)).toEqual({ syncMs: HOT_SYNC_MIN_MS });
     expect(second(hot, "hot", HOT_HITS_PER_S, 0)).toEqual({ syncMs: HOT_SYNC_MIN_MS });
     // Still hot the next second on the last one's hits; cold once a whole second went by without them.
-    expect(hot.note("hot", 1, 1_000)).toEqual({ syncMs: HOT_SYNC_MIN_MS });
+    // (Its period has grown: a second of one call a hit is far over TARGET_CALLS_PER_HIT.)
+    expect(hot.note("hot", 1, 1_000)).toEqual({ syncMs: 8 * HOT_SYNC_MIN_MS });
     expect(hot.note("hot", 1, 3_500)).toBeUndefined();
   });
 
@@ -38,12 +39,23 @@ describe("hot-key meter", () => {
     const hot = new HotKeys();
     let at = 0;
     const periods: number[] = [];
-    for (let s = 0; s < 8; s++, at += 1_000) periods.push(second(hot, "k", TARGET_CALLS_PER_S + 1, at)!.syncMs);
+    // Each call reports 100 hits: under TARGET_CALLS_PER_HIT, so the calls a second alone steer.
+    for (let s = 0; s < 8; s++, at += 1_000) periods.push(second(hot, "k", TARGET_CALLS_PER_S + 1, at, 100)!.syncMs);
     expect(periods).toEqual([100, 200, 400, 800, 1_600, 3_200, HOT_SYNC_MAX_MS, HOT_SYNC_MAX_MS]);
     // Between a quarter and the whole target the period holds; below a quarter it comes back down (still hot by its hits).
     expect(second(hot, "k", TARGET_CALLS_PER_S / 2, at, 10)!.syncMs).toBe(HOT_SYNC_MAX_MS);
     expect(second(hot, "k", 10, (at += 1_000), 100)!.syncMs).toBe(HOT_SYNC_MAX_MS);
     expect(second(hot, "k", 10, (at += 1_000), 100)!.syncMs).toBe(HOT_SYNC_MAX_MS / 2);
+  });
+
+  it("steers toward TARGET_CALLS_PER_HIT too, by up to 8 × a second when far over", () => {
+    const hot = new HotKeys();
+    // 800 single-hit calls in a second (a counter's first hot second, every request a call): 5 × the 160 of 0.2 a hit.
+    expect(second(hot, "k", 800, 0)!.syncMs).toBe(HOT_SYNC_MIN_MS);
+    expect(second(hot, "k", 100, 1_000, 8)!.syncMs).toBe(8 * HOT_SYNC_MIN_MS);
+    // 100 calls for 800 hits: 0.125 a hit, under the target and over a quarter of it: the period holds.
+    expect(second(hot, "k", 100, 2_000, 8)!.syncMs).toBe(8 * HOT_SYNC_MIN_MS);
+    expect(TARGET_CALLS_PER_HIT).toBe(0.2);
   });
 
   it("keeps its meters within its bytes, dropping the least recently rolled", () => {

@@ -32,7 +32,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { CounterCall, CounterVerdict, SendBatch } from "../../src/durable/protocol.ts";
-import { RegionalRelay, RELAY_SYNC_MS } from "../../src/durable/relay.ts";
+import { RegionalRelay, RELAY_IDLE_MS, RELAY_SYNC_MS } from "../../src/durable/relay.ts";
 import { PRECOUNT_ENTRIES, PrecountTable } from "../../src/edge/precount.ts";
 import { drivenTime } from "../support/driven-time.ts";
 import { plainCounters } from "../support/plain-counters.ts";
@@ -113,7 +113,8 @@ const USERS: readonly User[] = [
           return added;
         },
         async quiet() {
-          await time.advance(3 * RELAY_SYNC_MS, { stepMs: 50 });
+          // Hits are reported with the next renewal or, once the key is idle, on the alarm that gives its lease back.
+          await time.advance(RELAY_IDLE_MS + 3 * RELAY_SYNC_MS, { stepMs: 50 });
           await relay.settled();
           await time.settle();
         },

@@ -1,7 +1,9 @@
 /**
  * Global limits decided in the request's region, through the real gateway
  * (docs/placement.md, "Global limits decided in the region"): a request
- * with a location asks its region's copy of the key's home object, which
+ * with a location goes to the key's home, saying its region, until the home
+ * answers that the key is warm there (WARM_HITS hits in a row: "Relay only
+ * what pays"); then it asks its region's copy of the home object, which
  * asks the home only for a key's first hit in the region; a request with no
  * location, a strict limit and a pre-counted one go to the home as before.
  *
@@ -14,13 +16,19 @@ import { describe, expect, it } from "vitest";
 import { runInDurableObject } from "cloudflare:test";
 import type { CounterObject } from "../../src/durable/counter-object.ts";
 import { homeOf } from "../../src/durable/regions.ts";
+import { WARM_HITS } from "../../src/durable/warm-keys.ts";
 import { hangingCounters, throwingCounters } from "../support/failing.ts";
 import { gateway } from "../support/app.ts";
 import { recordingCounters } from "../support/recording-counters.ts";
 
 const LIMIT = 5;
 const leaf = (extra: Record<string, unknown> = {}) => [{ key: "user", rate_limit: { unit: "hour", requests_per_unit: LIMIT, ...extra } }];
-const TIERS = { global: leaf(), strict: leaf({ durability: "strict" }), precounted: leaf({ precount: { sync_ms: 50 } }) };
+const TIERS = {
+  global: leaf(),
+  strict: leaf({ durability: "strict" }),
+  precounted: leaf({ precount: { sync_ms: 50 } }),
+  wide: [{ key: "user", rate_limit: { unit: "hour", requests_per_unit: 20 } }],
+};
 const rules = {
   domain: "gw-relay",
   descriptors: Object.entries(TIERS).map(([tier, descriptors]) => ({ key: "tier", value: tier, descriptors })),
@@ -50,22 +58,28 @@ let n = 0;
 const uniqueUser = () => `r${++n}-${Date.now()}`;
 
 describe("a global limit decided in the request's region", () => {
-  it("asks the home for a key's first hit in a region only; the limit stays exact across regions", async () => {
+  it("sends a key home until it is warm in the region, then asks the home for its first relayed hit only; exact across regions", async () => {
     const { addressed, send, stats } = setup();
     const user = uniqueUser();
     const statuses: number[] = [];
     for (let i = 0; i < LIMIT + 2; i++) statuses.push((await send("global", user, FRANKFURT)).status);
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
-    const regional = addressed[0].name;
-    expect(addressed.every((a) => a.name === regional && a.hint === "weur")).toBe(true);
-    // The first hit asked the home (with a lease: at most a quarter of the limit, rounded up, so 2), the next ones were
-    // decided in the region while the lease lasted, and only hits it could not cover asked the home again.
+    // The first WARM_HITS went to the home (no hint), whose answer to the last said the key is warm in weur.
+    const home = addressed[0].name;
+    expect(home).not.toContain("@");
+    expect(addressed.slice(0, WARM_HITS).every((a) => a.name === home && a.hint === undefined)).toBe(true);
+    const regional = addressed[WARM_HITS].name;
+    expect(homeOf(regional)).toBe(home);
+    expect(addressed.slice(WARM_HITS).every((a) => a.name === regional && a.hint === "weur")).toBe(true);
+    // The copy's first hit asked the home (with a lease: what is free, 1), the next was decided in the region from it,
+    // and the ones it could not cover asked the home again (a refusal the home gave for good is the block cache's after).
     const { relay } = await stats(regional);
-    expect(relay.local + relay.asked).toBe(LIMIT + 2);
-    expect(relay.local).toBeGreaterThanOrEqual(2);
-    // Another region gets nothing more: the home counts weur's lease as taken.
+    expect(relay.local + relay.asked).toBeGreaterThanOrEqual(LIMIT - WARM_HITS);
+    expect(relay.local + relay.asked).toBeLessThanOrEqual(LIMIT + 2 - WARM_HITS);
+    expect(relay.local).toBeGreaterThanOrEqual(1);
+    // Another region gets nothing more: the home counts weur's lease and hits as taken.
     expect((await send("global", user, SINGAPORE)).status).toBe(429);
-    expect((await stats(homeOf(regional))).calls).toBeGreaterThan(0);
+    expect((await stats(home)).calls).toBeGreaterThan(0);
   });
 
   it("leaves a request with no location, a strict limit and a pre-counted one at the home", async () => {
@@ -92,8 +106,10 @@ describe("a home that fails behind the region's copy", () => {
     it(`${failing}: requests past the lease get FAILURE_MODE closed's 503, within the decision timeout`, async () => {
       const { addressed, send } = setup({ FAILURE_MODE: "closed", DECISION_TIMEOUT_MS: "100" });
       const user = uniqueUser();
-      expect((await send("global", user, FRANKFURT)).status).toBe(200);
-      const copy = addressed[0].name;
+      // Warm in weur (WARM_HITS to the home), then one relayed hit: the copy holds a lease.
+      for (let i = 0; i <= WARM_HITS; i++) expect((await send("wide", user, FRANKFURT)).status).toBe(200);
+      const copy = addressed[WARM_HITS].name;
+      expect(copy).toContain("@weur");
       const { real } = recordingCounters();
       const spare = await runInDurableObject(real.getByName(copy), (o: CounterObject) => {
         const [held] = (o.relay as unknown as { held: Map<string, { budget: number; pending: number; inflight: number }> }).held.values();
@@ -101,13 +117,13 @@ describe("a home that fails behind the region's copy", () => {
         return held.budget - held.pending - held.inflight;
       });
       const answers: [number, string | null][] = [];
-      for (let i = 0; i < LIMIT; i++) {
-        const response = await send("global", user, FRANKFURT);
+      for (let i = 0; i < 10; i++) {
+        const response = await send("wide", user, FRANKFURT);
         answers.push([response.status, response.headers.get("x-ratelimit-decision")]);
         await response.arrayBuffer();
       }
       const closed: [number, string | null] = [503, "failure-closed"];
-      expect(answers).toEqual([...Array.from({ length: spare }, () => [200, null]), ...Array.from({ length: LIMIT - spare }, () => closed)]);
+      expect(answers).toEqual([...Array.from({ length: spare }, () => [200, null]), ...Array.from({ length: 10 - spare }, () => closed)]);
     });
   }
 });
