@@ -36,6 +36,7 @@ export const MUTATION_TESTS = [
   "test/durable/lease-book.test.ts",
   "test/durable/precount-sync.test.ts",
   "test/durable/counter-cache.test.ts",
+  "test/durable/counter-core.test.ts",
   "test/durable/shard-hash-plain.test.ts",
   "test/queue/policy-plain.test.ts",
   "test/durable/lease-holder.test.ts",

@@ -5,22 +5,18 @@
  * 5 s or longer to SQLite (docs/reliability.md, "Durability").
  */
 import { DurableObject } from "cloudflare:workers";
-import { getAlgorithm, refund, reserve } from "../algorithms/index.ts";
-import type { Decision, Step } from "../algorithms/types.ts";
-import { CounterCache, MEMORY_BYTES } from "./counter-cache.ts";
-import { CounterStore } from "./counter-store.ts";
-import { HotKeys, withHotHint } from "./hot-keys.ts";
-import { LEASE_BOOK_BYTES, LeaseBook } from "./leases.ts";
-import { absorb, type CounterAccess, decideBesideLeases, leasedOn } from "./precount-sync.ts";
-import type { CounterCall, CounterVerdict, LimitCall, RefundCall, RelayCall, ReserveCall } from "../stored/wire-calls.ts";
-import { ownNamespace } from "./own-namespace.ts";
-import { decidePenalized, type PenaltyAccess, penalized } from "./penalties.ts";
-import { PENALTY_BOOK_BYTES, PenaltyBook } from "./penalty-book.ts";
-import { counterStub, hintOfObject } from "./regions.ts";
-import { RegionalRelay, type RelayStats } from "./relay.ts";
-import { decideWithSlots, settleSlots, SlotBook, type WindowAccess } from "./slots.ts";
+import type { CounterCall, CounterVerdict } from "../stored/wire-calls.ts";
 import { STORAGE_ID_SEPARATOR } from "../stored/counter-ids.ts";
 import { fromWire, toWire, verdictsFromWire, WIRE_VERSION, wireRefusal } from "../stored/wire.ts";
+import { CounterCache, MEMORY_BYTES } from "./counter-cache.ts";
+import { CounterCore } from "./counter-core.ts";
+import { CounterStore } from "./counter-store.ts";
+import { LEASE_BOOK_BYTES, type LeaseBook } from "./leases.ts";
+import { ownNamespace } from "./own-namespace.ts";
+import { PENALTY_BOOK_BYTES, PenaltyBook } from "./penalty-book.ts";
+import { counterStub } from "./regions.ts";
+import { RegionalRelay, type RelayStats } from "./relay.ts";
+import { SlotBook } from "./slots.ts";
 
 /** The shortest gap between sweeps of idle counters (a sweep waits for the first counter that can be idle). */
 export const SWEEP_INTERVAL_MS = 10_000;
@@ -71,20 +67,16 @@ export interface CounterStats {
 export class CounterObject extends DurableObject {
   private readonly store: CounterStore;
   private readonly cache: CounterCache;
-  /** Quota leased to pre-counting isolates (in memory: a restart ends every lease; docs: "Edge pre-counting"). */
-  private readonly leases = new LeaseBook();
-  /** Hits and calls per counter lately: a hot one is answered with a hint to lease it (docs/precount.md, "Hot keys lease on their own"). */
-  private readonly hotKeys = new HotKeys();
   /** Concurrency slots (docs/concurrency.md), written through to storage. */
   private readonly slots: SlotBook;
   /** Penalty blocks (docs/rules.md, "Penalty box"), written through to storage. */
   private readonly penalties: PenaltyBook;
+  /** The order in which a call meets the parts above, the leases and the hot keys (counter-core.ts). */
+  private readonly core: CounterCore;
   /** When the alarm is set for (undefined: none set). */
   private alarmAt: number | undefined;
   /** When the next sweep of idle counters is due (undefined: none planned). */
   private sweepAt: number | undefined;
-  /** The earliest `idleAt` committed since the last sweep (it may have moved on since; then the sweep finds nothing and looks again). */
-  private earliestIdleAt: number;
   /** `decide` RPCs served since this instance started (tests count edge savings with it). */
   private calls = 0;
   private alarms = 0;
@@ -123,7 +115,24 @@ export class CounterObject extends DurableObject {
     this.slots = new SlotBook(ctx.storage.sql);
     this.penalties = new PenaltyBook(ctx.storage.sql);
     // Counters are read back one by one on their next hit; only the sweep needs to know what is stored.
-    this.earliestIdleAt = Math.min(this.store.earliestIdleAt(), this.cache.restoreUnwritten(this.clock()), this.penalties.earliestUntil());
+    const earliestIdleAt = Math.min(this.store.earliestIdleAt(), this.cache.restoreUnwritten(this.clock()), this.penalties.earliestUntil());
+    this.core = new CounterCore(
+      {
+        windows: this.cache,
+        slots: this.slots,
+        penalties: this.penalties,
+        relay: (call) => {
+          this.ownName ??= call.object;
+          return this.relay.decide(call);
+        },
+      },
+      earliestIdleAt,
+    );
+  }
+
+  /** Quota leased to pre-counting isolates (the core's; tests read it through `runInDurableObject`). */
+  private get leases(): LeaseBook {
+    return this.core.leases;
   }
 
   /**
@@ -140,23 +149,13 @@ export class CounterObject extends DurableObject {
     const now = this.clock();
     this.lastCallAt = now;
     try {
-      const answers = calls.map((call) => (call.kind === "relay" ? this.relayOne(call, now) : this.decideCall(call, now)));
       // Relayed hits that need the home are answered when it has; every other answer is final already.
-      return answers.some((answer) => answer instanceof Promise) ? Promise.all(answers) : (answers as CounterVerdict[]);
+      return this.core.decide(calls, now);
     } finally {
       // Same event, so the same implicit transaction: written before the answers leave.
       if (this.cache.checkpointDue(now)) this.cache.checkpoint();
       this.schedule(now);
     }
-  }
-
-  /** A global hit relayed to this region's copy: decided by the relay, or here if this object is no region's copy. */
-  private relayOne(call: RelayCall, now: number): CounterVerdict | Promise<CounterVerdict> {
-    if (hintOfObject(call.object) !== undefined) {
-      this.ownName ??= call.object;
-      return this.relay.decide(call);
-    }
-    return this.decideOne({ key: call.key, limits: call.limits, cost: call.cost }, now);
   }
 
   /**
@@ -179,33 +178,6 @@ export class CounterObject extends DurableObject {
     return answers instanceof Promise ? answers.then(toWire) : toWire(answers);
   }
 
-  private decideCall(call: CounterCall, now: number): CounterVerdict {
-    switch (call.kind) {
-      case undefined:
-      case "decide":
-        return withHotHint(call, stamped(call, this.decideOne(call, now), now), this.hotKeys, now);
-      case "refund":
-        return this.refundOne(call, now);
-      case "reserve":
-        // Windows not reserving were decided now, so `now` is when their hits were taken.
-        return stamped(
-          call,
-          penalized(call) ? decidePenalized(call, this.penaltyAccess(call.key, now), now, () => this.reserveOne(call, now)) : this.reserveOne(call, now),
-          now,
-        );
-      case "absorb":
-        return withHotHint(call, absorb(call, this.leases, this.access(now), now), this.hotKeys, now);
-      case "release":
-      case "renew":
-        return settleSlots(call, this.slots, SEP, now);
-      case "relay":
-        // decide() hands relayed calls to relayOne; a relay inside a peek is read here.
-        return this.decideOne({ key: call.key, limits: call.limits, cost: call.cost }, now);
-      default:
-        return unknownKind(call);
-    }
-  }
-
   /**
    * Read a counter without consuming from it.
    *
@@ -213,7 +185,7 @@ export class CounterObject extends DurableObject {
    * const verdict = await stub.peek({ key, limits, cost: 0 });
    */
   peek(call: CounterCall): CounterVerdict {
-    return this.decideOne({ ...call, cost: 0 }, this.clock());
+    return this.core.peek(call, this.clock());
   }
 
   /**
@@ -237,7 +209,7 @@ export class CounterObject extends DurableObject {
   stats(): CounterStats {
     return {
       memory: this.cache.size,
-      memoryBytes: this.cache.bytes + this.leases.bytes + this.penalties.bytes,
+      memoryBytes: this.cache.bytes + this.core.leases.bytes + this.penalties.bytes,
       stored: this.store.count(),
       calls: this.calls,
       relay: { ...this.relay.stats },
@@ -274,7 +246,7 @@ export class CounterObject extends DurableObject {
     // An alarm with nothing to checkpoint is the sweep's, even if it runs early (unless set for the relay's sync).
     if (this.sweepAt !== undefined && (now >= this.sweepAt || (this.cache.nextCheckpointAt === Infinity && setFor >= this.sweepAt))) {
       this.sweepAt = undefined;
-      this.earliestIdleAt = Math.min(this.cache.sweep(now), this.penalties.sweep(now));
+      this.core.earliestIdleAt = Math.min(this.cache.sweep(now), this.penalties.sweep(now));
       this.slots.sweep(now);
     } else if (this.cache.nextCheckpointAt <= setFor || setFor - this.lastCallAt >= QUIET_WRITE_MS) this.cache.checkpoint();
     // Otherwise a quiet write overtaken by calls: a long persist_ms keeps its few writes while calls go on.
@@ -284,7 +256,6 @@ export class CounterObject extends DurableObject {
     this.schedule(now);
     await relaySync;
   }
-
   /**
    * As a regional object, the relay's background sync when it is due
    * (docs/placement.md, "What it costs"): on the object's one alarm, so an
@@ -323,134 +294,14 @@ export class CounterObject extends DurableObject {
     return this.homeCounters;
   }
 
-  /** The object's counters at `now`, as pre-counting syncs read and charge them (precount-sync.ts). */
-  private access(now: number): CounterAccess {
-    return {
-      fits: (call, cost) => this.fits(call, cost, now),
-      take: (call, cost) => {
-        for (const limit of call.limits) this.commit(call.key, limit, this.step(call.key, limit, now, cost).state, now);
-      },
-      peek: (call) => call.limits.map((limit) => this.peekDecision(call.key, limit, now)),
-    };
-  }
-
-  /** The rate windows of one counter key, for a call that also holds slots. */
-  private windows(key: string, now: number): WindowAccess {
-    return {
-      step: (limit, cost) => this.step(key, limit, now, cost),
-      commit: (limit, state) => this.commit(key, limit, state, now),
-    };
-  }
-
-  /** Whether `cost` hits on every window of `call` would be allowed now (nothing consumed). */
-  private fits(call: CounterCall, cost: number, now: number): boolean {
-    return call.limits.every((limit) => this.step(call.key, limit, now, cost).decision.allowed);
-  }
-
-  /**
-   * Take the first slot within `maxDelayMs` at which every window allows the
-   * call (see `reserve`). The object runs one event at a time, so the slot
-   * is taken before the next call is looked at: slots never overlap.
-   */
-  private reserveOne(call: ReserveCall, now: number): CounterVerdict {
-    const result = reserve(
-      call.limits.map((limit) => ({
-        algorithm: getAlgorithm(limit.algorithm),
-        state: this.cache.read(call.key + SEP + limit.id, limit),
-        limit,
-        reserve: limit.reserve === true,
-      })),
-      now,
-      call.cost,
-      call.maxDelayMs,
-    );
-    const verdict = this.settle(call, result.steps, result.allowed, now);
-    return result.allowed ? { ...verdict, delayMs: result.delayMs } : verdict;
-  }
-
-  private refundOne(call: RefundCall, now: number): CounterVerdict {
-    for (const limit of call.limits) {
-      const id = call.key + SEP + limit.id;
-      const state = this.cache.read(id, limit);
-      // A counter already dropped had let the hits expire: nothing to give back.
-      if (state !== undefined) this.commit(call.key, limit, refund(limit.algorithm, state, limit, now, call.chargedAt, call.cost), now);
-    }
-    return { allowed: true, decisions: call.limits.map((limit) => this.peekDecision(call.key, limit, now)) };
-  }
-
-  private decideOne(call: CounterCall, now: number): CounterVerdict {
-    if (penalized(call)) return decidePenalized(call, this.penaltyAccess(call.key, now), now, () => this.decideWindows(call, now));
-    return this.decideWindows(call, now);
-  }
-
-  /** What the penalty box needs of this object for a call on `key` (penalties.ts). */
-  private penaltyAccess(key: string, now: number): PenaltyAccess {
-    return {
-      book: this.penalties,
-      id: (limit) => key + SEP + limit.id,
-      peek: (limit) => this.peekDecision(key, limit, now),
-      blocked: (until) => {
-        if (until < this.earliestIdleAt) this.earliestIdleAt = until;
-      },
-    };
-  }
-
-  private decideWindows(call: CounterCall, now: number): CounterVerdict {
-    if (call.kind === undefined || call.kind === "decide") {
-      if (call.slot !== undefined || call.limits.some((limit) => limit.concurrency))
-        return decideWithSlots(call, this.slots, this.windows(call.key, now), SEP, now);
-    }
-    // Quota leased to pre-counting isolates counts as taken; only a call that fits without it is decided beside it.
-    if (!this.leases.empty && call.cost > 0 && this.fits(call, call.cost, now)) {
-      const access = this.access(now);
-      const leased = leasedOn(call, this.leases, access, now);
-      if (leased > 0) return decideBesideLeases(call, leased, this.leases, access, now);
-    }
-    const steps = call.limits.map((limit) => this.step(call.key, limit, now, call.cost));
-    return this.settle(
-      call,
-      steps,
-      steps.every((step) => step.decision.allowed),
-      now,
-    );
-  }
-
-  /** Commit the windows' steps if the call is allowed (and consumes); the verdict either way. */
-  private settle(call: CounterCall, steps: readonly Step<unknown>[], allowed: boolean, now: number): CounterVerdict {
-    if (!allowed) {
-      // Nothing was consumed, so report the windows that would have allowed
-      // as they really stand, not as if the hit had been taken.
-      const decisions = steps.map((step, i) => (step.decision.allowed ? this.peekDecision(call.key, call.limits[i], now) : step.decision));
-      return { allowed, decisions };
-    }
-    if (call.cost > 0) {
-      for (let i = 0; i < steps.length; i++) this.commit(call.key, call.limits[i], steps[i].state, now);
-    }
-    return { allowed, decisions: steps.map((step) => step.decision) };
-  }
-
-  private peekDecision(key: string, limit: LimitCall, now: number): Decision {
-    return this.step(key, limit, now, 0).decision;
-  }
-
-  /** One window's step for `cost` hits now, from its current state (nothing committed). */
-  private step(key: string, limit: LimitCall, now: number, cost: number): Step<unknown> {
-    return getAlgorithm(limit.algorithm).decide(this.cache.read(key + SEP + limit.id, limit), limit, now, cost);
-  }
-
-  private commit(key: string, limit: LimitCall, state: unknown, now: number): void {
-    const idleAt = this.cache.write(key + SEP + limit.id, limit, state, now);
-    if (idleAt < this.earliestIdleAt) this.earliestIdleAt = idleAt;
-  }
-
   // One alarm serves the checkpoint and the sweep, set only when it must move
   // earlier (setting it is a storage write). The sweep comes no sooner than
   // SWEEP_INTERVAL_MS, and no sooner than a counter can be idle: an object
   // holding one key's 1-minute window (per-key placement) sweeps once when
   // it goes idle, not six times on the way.
   private schedule(now: number): void {
-    if (this.earliestIdleAt !== Infinity) {
-      const sweepAt = Math.max(now + SWEEP_INTERVAL_MS, this.earliestIdleAt);
+    if (this.core.earliestIdleAt !== Infinity) {
+      const sweepAt = Math.max(now + SWEEP_INTERVAL_MS, this.core.earliestIdleAt);
       if (this.sweepAt === undefined || sweepAt < this.sweepAt) this.sweepAt = sweepAt;
     }
     // Once calls stop, anything unsaved is written before an idle eviction could take it (a persist_ms may be longer).
@@ -460,14 +311,4 @@ export class CounterObject extends DurableObject {
     this.alarmAt = at;
     void this.ctx.storage.setAlarm(at);
   }
-}
-
-function stamped(call: CounterCall, verdict: CounterVerdict, now: number): CounterVerdict {
-  return call.refundable && verdict.allowed ? { ...verdict, chargedAt: now } : verdict;
-}
-
-// A call from a worker of another version, naming a kind this object does
-// not know: refusing it beats deciding it as something it is not.
-function unknownKind(call: never): never {
-  throw new Error(`unknown counter call kind ${JSON.stringify((call as { kind?: unknown }).kind)}`);
 }
