@@ -30,6 +30,15 @@ export const SWEEP_INTERVAL_MS = 10_000;
  */
 export const QUIET_WRITE_MS = 5_000;
 
+/**
+ * How long an object that holds nothing (every counter, block, slot and
+ * lease gone) must go without a call before it deletes its storage
+ * (docs/reliability.md, "What a request writes"): long enough that a key
+ * calling every few seconds does not pay for its tables again and again
+ * (making them is a dozen rows written).
+ */
+export const DELETE_IDLE_MS = 60_000;
+
 // Separates counter key from limit id in storage ids (a stored format).
 const SEP = STORAGE_ID_SEPARATOR;
 
@@ -65,14 +74,22 @@ export interface CounterStats {
  * const [verdict] = await stub.decide([{ key, limits, cost: 1 }]);
  */
 export class CounterObject extends DurableObject {
-  private readonly store: CounterStore;
-  private readonly cache: CounterCache;
+  private store!: CounterStore;
+  private cache!: CounterCache;
   /** Concurrency slots (docs/concurrency.md), written through to storage. */
-  private readonly slots: SlotBook;
+  private slots!: SlotBook;
   /** Penalty blocks (docs/rules.md, "Penalty box"), written through to storage. */
-  private readonly penalties: PenaltyBook;
+  private penalties!: PenaltyBook;
   /** The order in which a call meets the parts above, the leases and the hot keys (counter-core.ts). */
-  private readonly core: CounterCore;
+  private core!: CounterCore;
+  /** Its storage was deleted (every counter gone): the parts above are made again, tables and all, by the next call. */
+  private deleted = false;
+  /** Rows read and written by the parts of before a deletion. */
+  private readonly rowsBefore = { read: 0, written: 0 };
+  /** When the last call that left changes unsaved came. */
+  private lastChangeAt = -Infinity;
+  /** When the alarm set while calls keep changing counters is due (see `alarm`). */
+  private heartbeatAt: number | undefined;
   /** When the alarm is set for (undefined: none set). */
   private alarmAt: number | undefined;
   /** When the next sweep of idle counters is due (undefined: none planned). */
@@ -109,13 +126,19 @@ export class CounterObject extends DurableObject {
 
   constructor(ctx: DurableObjectState, env: unknown) {
     super(ctx, env as never);
+    this.open();
+  }
+
+  /** Make the object's parts over its storage (creating its tables) and take back what its journal and spill hold. */
+  private open(): void {
+    const ctx = this.ctx;
     this.store = new CounterStore(ctx.storage.sql);
     // The lease and penalty books' shares of MEMORY_BYTES are taken off the windows' (docs/reliability.md, "Security").
     this.cache = new CounterCache(this.store, MEMORY_BYTES - LEASE_BOOK_BYTES - PENALTY_BOOK_BYTES);
     this.slots = new SlotBook(ctx.storage.sql);
     this.penalties = new PenaltyBook(ctx.storage.sql);
     // Counters are read back one by one on their next hit; only the sweep needs to know what is stored.
-    const earliestIdleAt = Math.min(this.store.earliestIdleAt(), this.cache.restoreUnwritten(this.clock()), this.penalties.earliestUntil());
+    const earliestIdleAt = Math.min(this.store.earliestIdleAt(), this.cache.restore(this.clock()), this.penalties.earliestUntil());
     this.core = new CounterCore(
       {
         windows: this.cache,
@@ -128,6 +151,12 @@ export class CounterObject extends DurableObject {
       },
       earliestIdleAt,
     );
+    this.deleted = false;
+  }
+
+  /** The parts, made again if the storage was deleted. */
+  private ready(): void {
+    if (this.deleted) this.open();
   }
 
   /** Quota leased to pre-counting isolates (the core's; tests read it through `runInDurableObject`). */
@@ -146,6 +175,7 @@ export class CounterObject extends DurableObject {
    */
   decide(calls: readonly CounterCall[]): CounterVerdict[] | Promise<CounterVerdict[]> {
     this.calls += 1;
+    this.ready();
     const now = this.clock();
     this.lastCallAt = now;
     try {
@@ -153,9 +183,33 @@ export class CounterObject extends DurableObject {
       return this.core.decide(calls, now);
     } finally {
       // Same event, so the same implicit transaction: written before the answers leave.
-      if (this.cache.checkpointDue(now)) this.cache.checkpoint();
-      this.schedule(now);
+      this.afterCalls(now);
     }
+  }
+
+  /**
+   * After a batch (docs/reliability.md, "What a request writes"): the sweep
+   * when due (while calls come they sweep, so the sweep sets no alarm of its
+   * own), the checkpoint when due, or now when waiting would cost more than
+   * writing, then the alarm, moved only if it must be earlier.
+   */
+  private afterCalls(now: number): void {
+    const unsaved = this.cache.unsaved;
+    const gap = now - this.lastChangeAt;
+    if (unsaved) this.lastChangeAt = now;
+    if (this.sweepAt !== undefined && now >= this.sweepAt) this.sweep(now);
+    else if (this.cache.checkpointDue(now) || (unsaved && this.writeThrough(gap))) this.cache.checkpoint(now);
+    this.schedule(now);
+  }
+
+  /**
+   * Whether to write this batch's changes now: no alarm is set early enough
+   * to write them, and no other change came in the last persist window, so
+   * none is expected in the next one. Writing now is one journal row;
+   * waiting is a setAlarm (a row written) and the same row later.
+   */
+  private writeThrough(gap: number): boolean {
+    return (this.alarmAt === undefined || this.alarmAt > this.cache.nextCheckpointAt) && gap >= this.cache.persistMs;
   }
 
   /**
@@ -185,6 +239,7 @@ export class CounterObject extends DurableObject {
    * const verdict = await stub.peek({ key, limits, cost: 0 });
    */
   peek(call: CounterCall): CounterVerdict {
+    this.ready();
     return this.core.peek(call, this.clock());
   }
 
@@ -195,6 +250,7 @@ export class CounterObject extends DurableObject {
    * await stub.reset(key);
    */
   reset(key: string): void {
+    this.ready();
     this.cache.reset(key + SEP);
     // A reset lifts the key's penalty blocks with its windows (docs/rules.md, "Penalty box").
     this.penalties.reset(key + SEP);
@@ -207,15 +263,25 @@ export class CounterObject extends DurableObject {
    * const { memory, memoryBytes, stored, rowsWritten } = await stub.stats();
    */
   stats(): CounterStats {
+    const { rowsRead, rowsWritten } = this.rows();
     return {
-      memory: this.cache.size,
-      memoryBytes: this.cache.bytes + this.core.leases.bytes + this.penalties.bytes,
-      stored: this.store.count(),
+      memory: this.deleted ? 0 : this.cache.size,
+      memoryBytes: this.deleted ? 0 : this.cache.bytes + this.core.leases.bytes + this.penalties.bytes,
+      stored: this.deleted ? 0 : this.store.count() + this.cache.journaled,
       calls: this.calls,
       relay: { ...this.relay.stats },
       relayBytes: this.relay.bytes,
-      rowsRead: this.store.rowsRead + this.penalties.rowsRead,
-      rowsWritten: this.store.rowsWritten + this.penalties.rowsWritten,
+      rowsRead,
+      rowsWritten,
+    };
+  }
+
+  /** SQLite rows read and written since this instance started, the parts of before a deletion included. */
+  private rows(): { rowsRead: number; rowsWritten: number } {
+    if (this.deleted) return { rowsRead: this.rowsBefore.read, rowsWritten: this.rowsBefore.written };
+    return {
+      rowsRead: this.rowsBefore.read + this.store.rowsRead + this.penalties.rowsRead,
+      rowsWritten: this.rowsBefore.written + this.store.rowsWritten + this.penalties.rowsWritten,
     };
   }
 
@@ -228,33 +294,76 @@ export class CounterObject extends DurableObject {
    * const { rowsWritten } = await stub.usage();
    */
   usage(): { calls: number; alarms: number; rowsRead: number; rowsWritten: number } {
-    return {
-      calls: this.calls,
-      alarms: this.alarms,
-      rowsRead: this.store.rowsRead + this.penalties.rowsRead,
-      rowsWritten: this.store.rowsWritten + this.penalties.rowsWritten,
-    };
+    return { calls: this.calls, alarms: this.alarms, ...this.rows() };
   }
 
-  /** Checkpoints unsaved changes when traffic has stopped, and sweeps idle counters. */
+  /**
+   * Checkpoints unsaved changes when traffic has stopped, sweeps idle
+   * counters, and deletes the object's storage once it holds nothing.
+   */
   override async alarm(): Promise<void> {
     this.alarms += 1;
+    this.ready();
     const now = this.clock();
     // Judged by when it was set for, not when it runs (a test may run it early).
     const setFor = this.alarmAt ?? now;
     this.alarmAt = undefined;
     // An alarm with nothing to checkpoint is the sweep's, even if it runs early (unless set for the relay's sync).
-    if (this.sweepAt !== undefined && (now >= this.sweepAt || (this.cache.nextCheckpointAt === Infinity && setFor >= this.sweepAt))) {
-      this.sweepAt = undefined;
-      this.core.earliestIdleAt = Math.min(this.cache.sweep(now), this.penalties.sweep(now));
-      this.slots.sweep(now);
-    } else if (this.cache.nextCheckpointAt <= setFor || setFor - this.lastCallAt >= QUIET_WRITE_MS) this.cache.checkpoint();
+    const heartbeat = this.heartbeatAt === setFor;
+    this.heartbeatAt = undefined;
+    if (this.sweepAt !== undefined && (now >= this.sweepAt || (!this.cache.unsaved && setFor >= this.sweepAt))) this.sweep(now);
+    else if (heartbeat || this.cache.nextCheckpointAt <= setFor || setFor - this.lastCallAt >= QUIET_WRITE_MS) this.cache.checkpoint(now);
     // Otherwise a quiet write overtaken by calls: a long persist_ms keeps its few writes while calls go on.
-    if (now - this.lastCallAt >= QUIET_WRITE_MS && this.cache.spillDue) this.cache.spillUnwritten();
+    const quiet = now - this.lastCallAt >= QUIET_WRITE_MS;
+    if (quiet && this.cache.spillDue) this.cache.spillUnwritten();
+    if (this.holdsNothing()) {
+      // Every counter, block, slot and lease is gone: once no call came for DELETE_IDLE_MS, the storage is
+      // given back, the alarm with it; until then the alarm waits for that.
+      if (now - this.lastCallAt >= DELETE_IDLE_MS) {
+        await this.deleteStorage();
+        return;
+      }
+      this.setAlarmAt(this.lastCallAt + DELETE_IDLE_MS);
+    }
     // Started first: the sync it sends takes the relay's due time off what `schedule` sets the alarm for.
     const relaySync = this.relaySyncDue(setFor, now);
+    // While calls keep changing counters, the next alarm comes a persist window on, before their
+    // changes fall due, so a change costs no setAlarm of its own.
+    if (now - this.lastChangeAt < this.cache.persistMs) {
+      this.heartbeatAt = now + this.cache.persistMs;
+      this.setAlarmAt(this.heartbeatAt);
+    }
     this.schedule(now);
     await relaySync;
+  }
+
+  /** Drop idle counters, blocks and slots. */
+  private sweep(now: number): void {
+    this.sweepAt = undefined;
+    this.core.earliestIdleAt = Math.min(this.cache.sweep(now), this.penalties.sweep(now));
+    this.slots.sweep(now);
+  }
+
+  /** Whether the object holds nothing at all: no sweep pending, no counter, row, journal part, block, slot, lease or relayed key. */
+  private holdsNothing(): boolean {
+    return (
+      this.sweepAt === undefined &&
+      this.core.earliestIdleAt === Infinity &&
+      this.cache.empty &&
+      this.core.leases.empty &&
+      this.relay.nextSyncAt === Infinity &&
+      this.relay.bytes === 0 &&
+      this.slots.count() === 0
+    );
+  }
+
+  /** Delete every row and the alarm (`deleteAll`); the next call makes the tables again. */
+  private async deleteStorage(): Promise<void> {
+    const { rowsRead, rowsWritten } = this.rows();
+    this.rowsBefore.read = rowsRead;
+    this.rowsBefore.written = rowsWritten;
+    this.deleted = true;
+    await this.ctx.storage.deleteAll();
   }
   /**
    * As a regional object, the relay's background sync when it is due
@@ -306,7 +415,13 @@ export class CounterObject extends DurableObject {
     }
     // Once calls stop, anything unsaved is written before an idle eviction could take it (a persist_ms may be longer).
     const quietAt = this.cache.spillDue || this.cache.nextCheckpointAt !== Infinity ? this.lastCallAt + QUIET_WRITE_MS : Infinity;
-    const at = Math.min(this.sweepAt ?? Infinity, this.cache.nextCheckpointAt, quietAt, this.relay.nextSyncAt);
+    // While calls come they sweep (afterCalls): the alarm sweeps only once the object has gone quiet.
+    const sweepAt = this.sweepAt === undefined ? Infinity : Math.max(this.sweepAt, this.lastCallAt + QUIET_WRITE_MS);
+    this.setAlarmAt(Math.min(sweepAt, this.cache.nextCheckpointAt, quietAt, this.relay.nextSyncAt));
+  }
+
+  /** Set the alarm for `at` only if it must move earlier (each setAlarm is a row written). */
+  private setAlarmAt(at: number): void {
     if (at === Infinity || (this.alarmAt !== undefined && this.alarmAt <= at)) return;
     this.alarmAt = at;
     void this.ctx.storage.setAlarm(at);

@@ -79,6 +79,12 @@ export class SlotBook {
     }
   }
 
+  /** Slots held in storage, expired or not (0 without storage: see `tables` then). */
+  count(): number {
+    const [row] = this.sql?.exec<{ n: number }>("SELECT count(*) AS n FROM slots").toArray() ?? [];
+    return row?.n ?? [...this.tables.values()].reduce((n, table) => n + table.size, 0);
+  }
+
   /** The unexpired slots of `id`, loaded from storage on first use; expired ones are dropped here. */
   private live(id: string, now: number): Map<string, number> {
     let table = this.tables.get(id);
