@@ -36,6 +36,7 @@ export const MUTATION_TESTS = [
   "test/durable/lease-book.node.test.ts",
   "test/durable/precount-sync.node.test.ts",
   "test/durable/counter-cache.node.test.ts",
+  "test/durable/counter-core.node.test.ts",
   "test/durable/shard-hash-plain.node.test.ts",
   "test/queue/policy-plain.node.test.ts",
   "test/durable/lease-holder.node.test.ts",

@@ -77,6 +77,38 @@ export class CounterStore {
   }
 
   /**
+   * The checkpoint journal's parts (docs/reliability.md, "What a request
+   * writes"): each part's number and its counters as [id, state, idleAt].
+   *
+   * @example
+   * for (const [part, counters] of store.readJournal()) restore(part, counters);
+   */
+  readJournal(): [part: number, counters: SpilledCounter[]][] {
+    return this.run<{ part: number; body: string }>("SELECT part, body FROM journal ORDER BY part").map((row) => [
+      row.part,
+      JSON.parse(row.body) as SpilledCounter[],
+    ]);
+  }
+
+  /**
+   * Write one part of the journal whole (one row written, whatever the
+   * number of counters in it), or delete it when it holds none; returns
+   * the characters written.
+   *
+   * @example
+   * store.writePart(0, [["k\u0001limit", { w: 0, c: 2 }, Date.now() + 60_000]]);
+   */
+  writePart(part: number, counters: readonly SpilledCounter[]): number {
+    if (counters.length === 0) {
+      this.run("DELETE FROM journal WHERE part = ?", part);
+      return 0;
+    }
+    const body = JSON.stringify(counters);
+    this.run("INSERT INTO journal (part, body) VALUES (?, ?) ON CONFLICT (part) DO UPDATE SET body = excluded.body", part, body);
+    return body.length;
+  }
+
+  /**
    * One counter, or undefined if it was never stored (or was swept).
    *
    * @example

@@ -13,7 +13,7 @@ import type { PenaltyBook } from "./penalty-book.ts";
 
 /** What the object lends the penalty box for one call. */
 export interface PenaltyAccess {
-  readonly book: PenaltyBook;
+  readonly book: Pick<PenaltyBook, "read" | "write">;
   /** Storage id of a limit's window (and of its block): counter key U+0001 limit id. */
   id(limit: LimitCall): string;
   /** The window's decision for no hits now (nothing consumed). */

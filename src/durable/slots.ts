@@ -14,7 +14,8 @@ export const SLOT_RETRY_MS = 1000;
 
 /**
  * Slot tables by storage id (counter key, U+0001, limit id), read from
- * storage on first use.
+ * storage on first use; without `sql`, in memory only (the tests' plain
+ * counters, test/support/plain-counters.ts).
  *
  * @example
  * const book = new SlotBook(ctx.storage.sql);
@@ -23,12 +24,12 @@ export const SLOT_RETRY_MS = 1000;
  * book.release(id, "holder-1");
  */
 export class SlotBook {
-  private readonly sql: SqlStorage;
+  private readonly sql: Pick<SqlStorage, "exec"> | undefined;
   private readonly tables = new Map<string, Map<string, number>>();
 
-  constructor(sql: SqlStorage) {
+  constructor(sql?: Pick<SqlStorage, "exec">) {
     this.sql = sql;
-    for (const statement of SLOT_TABLES) sql.exec(statement);
+    if (sql !== undefined) for (const statement of SLOT_TABLES) sql.exec(statement);
   }
 
   /** Whether `holder` may hold one of `n` slots now (it may if it holds one already); `cost` 0 only reads. */
@@ -51,7 +52,7 @@ export class SlotBook {
   take(id: string, holder: string, now: number, leaseMs: number): void {
     const expiresAt = now + leaseMs;
     this.live(id, now).set(holder, expiresAt);
-    this.sql.exec("INSERT OR REPLACE INTO slots (id, holder, expires_at) VALUES (?, ?, ?)", id, holder, expiresAt);
+    this.sql?.exec("INSERT OR REPLACE INTO slots (id, holder, expires_at) VALUES (?, ?, ?)", id, holder, expiresAt);
   }
 
   /** Extend `holder`'s lease; false when it holds no slot (released, or expired and maybe given to another). */
@@ -65,17 +66,23 @@ export class SlotBook {
   release(id: string, holder: string): void {
     const table = this.tables.get(id);
     if (table?.delete(holder) !== true) return;
-    this.sql.exec("DELETE FROM slots WHERE id = ? AND holder = ?", id, holder);
+    this.sql?.exec("DELETE FROM slots WHERE id = ? AND holder = ?", id, holder);
     if (table.size === 0) this.tables.delete(id);
   }
 
   /** Drop every expired slot from storage and memory (the object's alarm calls it). */
   sweep(now: number): void {
-    this.sql.exec("DELETE FROM slots WHERE expires_at <= ?", now);
+    this.sql?.exec("DELETE FROM slots WHERE expires_at <= ?", now);
     for (const [id, table] of this.tables) {
       for (const [holder, expiresAt] of table) if (expiresAt <= now) table.delete(holder);
       if (table.size === 0) this.tables.delete(id);
     }
+  }
+
+  /** Slots held in storage, expired or not (0 without storage: see `tables` then). */
+  count(): number {
+    const [row] = this.sql?.exec<{ n: number }>("SELECT count(*) AS n FROM slots").toArray() ?? [];
+    return row?.n ?? [...this.tables.values()].reduce((n, table) => n + table.size, 0);
   }
 
   /** The unexpired slots of `id`, loaded from storage on first use; expired ones are dropped here. */
@@ -83,7 +90,7 @@ export class SlotBook {
     let table = this.tables.get(id);
     if (table === undefined) {
       table = new Map();
-      for (const row of this.sql.exec<{ holder: string; expires_at: number }>("SELECT holder, expires_at FROM slots WHERE id = ?", id)) {
+      for (const row of this.sql?.exec<{ holder: string; expires_at: number }>("SELECT holder, expires_at FROM slots WHERE id = ?", id) ?? []) {
         table.set(row.holder, row.expires_at);
       }
       this.tables.set(id, table);
@@ -91,11 +98,14 @@ export class SlotBook {
     for (const [holder, expiresAt] of table) {
       if (expiresAt > now) continue;
       table.delete(holder);
-      this.sql.exec("DELETE FROM slots WHERE id = ? AND holder = ?", id, holder);
+      this.sql?.exec("DELETE FROM slots WHERE id = ? AND holder = ?", id, holder);
     }
     return table;
   }
 }
+
+/** What deciding and settling slots needs of a SlotBook (the core is lent one: counter-core.ts). */
+export type SlotTable = Pick<SlotBook, "decide" | "take" | "renew" | "release">;
 
 /** The object's rate windows, as a call with slots needs them. */
 export interface WindowAccess {
@@ -111,7 +121,7 @@ export interface WindowAccess {
  * @example
  * decideWithSlots({ key, limits: [slotsLimit], cost: 1, slot: { holder, leaseMs: 60_000 } }, book, windows, "\u0001", now);
  */
-export function decideWithSlots(call: DecideCall, book: SlotBook, windows: WindowAccess, sep: string, now: number): CounterVerdict {
+export function decideWithSlots(call: DecideCall, book: SlotTable, windows: WindowAccess, sep: string, now: number): CounterVerdict {
   const holder = call.slot?.holder ?? "";
   const cost = call.slot === undefined ? 0 : call.cost;
   const steps = call.limits.map((limit) => (limit.concurrency ? undefined : windows.step(limit, cost)));
@@ -137,7 +147,7 @@ export function decideWithSlots(call: DecideCall, book: SlotBook, windows: Windo
  * @example
  * settleSlots({ kind: "release", key, limits, cost: 0, slot }, book, "\u0001", now); // { allowed: true, decisions: [] }
  */
-export function settleSlots(call: SlotCall, book: SlotBook, sep: string, now: number): CounterVerdict {
+export function settleSlots(call: SlotCall, book: SlotTable, sep: string, now: number): CounterVerdict {
   let allowed = true;
   for (const limit of call.limits) {
     if (!limit.concurrency) continue;

@@ -59,7 +59,7 @@ describe("every format's version", () => {
       COUNTER_IDS_VERSION: 1,
       OBJECT_NAMES_VERSION: 1,
       SHARD_HASH_VERSION: 1,
-      COUNTER_TABLES_VERSION: 2,
+      COUNTER_TABLES_VERSION: 3,
       QUEUE_TABLES_VERSION: 1,
       METRICS_TABLES_VERSION: 1,
       RULES_TABLES_VERSION: 1,
@@ -171,6 +171,7 @@ describe("SQLite tables (src/stored/*-tables.ts)", () => {
       "CREATE TABLE IF NOT EXISTS counters (id TEXT PRIMARY KEY, state TEXT NOT NULL, idle_at INTEGER NOT NULL) WITHOUT ROWID",
       "CREATE INDEX IF NOT EXISTS counters_idle_at ON counters (idle_at)",
       "CREATE TABLE IF NOT EXISTS unwritten (part INTEGER PRIMARY KEY, body TEXT NOT NULL)",
+      "CREATE TABLE IF NOT EXISTS journal (part INTEGER PRIMARY KEY, body TEXT NOT NULL)",
       "CREATE TABLE IF NOT EXISTS slots (id TEXT NOT NULL, holder TEXT NOT NULL, expires_at INTEGER NOT NULL, PRIMARY KEY (id, holder))",
       // Version 2: penalty blocks, a table of their own (the version 1 tables unchanged).
       "CREATE TABLE IF NOT EXISTS blocks (id TEXT PRIMARY KEY, until INTEGER NOT NULL, length_ms INTEGER NOT NULL) WITHOUT ROWID",

@@ -14,10 +14,10 @@
  * version's refusal).
  */
 import { env } from "cloudflare:workers";
-import { evictAllDurableObjects, runInDurableObject } from "cloudflare:test";
+import { evictAllDurableObjects, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { Env } from "../../src/config.ts";
-import type { CounterObject } from "../../src/durable/counter-object.ts";
+import { type CounterObject, DELETE_IDLE_MS } from "../../src/durable/counter-object.ts";
 import { limitId, storageId } from "../../src/stored/counter-ids.ts";
 import type { CounterCall, CounterVerdict, LimitCall } from "../../src/stored/wire-calls.ts";
 import { fromWire, toWire, verdictsFromWire, WIRE_VERSION } from "../../src/stored/wire.ts";
@@ -48,7 +48,8 @@ describe("a CounterObject's SQLite", () => {
         )
         .toArray();
       const rows = state.storage.sql.exec<{ id: string; state: string; idle_at: number }>("SELECT id, state, idle_at FROM counters ORDER BY id").toArray();
-      return { schema, rows };
+      const journal = state.storage.sql.exec<{ part: number; body: string }>("SELECT part, body FROM journal ORDER BY part").toArray();
+      return { schema, rows, journal };
     });
     expect(stored.schema).toEqual([
       {
@@ -58,6 +59,7 @@ describe("a CounterObject's SQLite", () => {
       },
       { type: "table", name: "counters", sql: "CREATE TABLE counters (id TEXT PRIMARY KEY, state TEXT NOT NULL, idle_at INTEGER NOT NULL) WITHOUT ROWID" },
       { type: "index", name: "counters_idle_at", sql: "CREATE INDEX counters_idle_at ON counters (idle_at)" },
+      { type: "table", name: "journal", sql: "CREATE TABLE journal (part INTEGER PRIMARY KEY, body TEXT NOT NULL)" },
       {
         type: "table",
         name: "slots",
@@ -67,13 +69,17 @@ describe("a CounterObject's SQLite", () => {
       { type: "table", name: "unwritten", sql: "CREATE TABLE unwritten (part INTEGER PRIMARY KEY, body TEXT NOT NULL)" },
     ]);
     const t = OBJECT_EPOCH;
-    expect(stored.rows).toEqual([
-      { id: storageId(key, "fw:10:60000:10"), state: `{"w":${t},"c":3}`, idle_at: t + 60_000 },
-      { id: storageId(key, "gcra:10:60000:10"), state: `{"t":${t + 18_000},"r":0}`, idle_at: t + 18_000 },
-      { id: storageId(key, "lb:10:60000:10"), state: `{"t":${t},"v":18000}`, idle_at: t + 18_000 },
-      { id: storageId(key, "swc:10:60000:10"), state: `{"w":${t},"p":0,"c":3}`, idle_at: t + 120_000 },
-      { id: storageId(key, "swl:10:60000:10"), state: `[[${t},3]]`, idle_at: t + 60_000 },
-      { id: storageId(key, "tb:10:60000:10"), state: `{"t":${t},"n":42000}`, idle_at: t + 18_000 },
+    // Version 3: one journal row for the checkpoint, [id, state, idleAt] per counter in the order they were written; no counters row.
+    expect(stored.rows).toEqual([]);
+    const id = (limit: string) => JSON.stringify(storageId(key, limit));
+    expect(stored.journal).toEqual([
+      {
+        part: 0,
+        body:
+          `[[${id("tb:10:60000:10")},{"t":${t},"n":42000},${t + 18_000}],[${id("lb:10:60000:10")},{"t":${t},"v":18000},${t + 18_000}],` +
+          `[${id("fw:10:60000:10")},{"w":${t},"c":3},${t + 60_000}],[${id("swl:10:60000:10")},[[${t},3]],${t + 60_000}],` +
+          `[${id("swc:10:60000:10")},{"w":${t},"p":0,"c":3},${t + 120_000}],[${id("gcra:10:60000:10")},{"t":${t + 18_000},"r":0},${t + 18_000}]]`,
+      },
     ]);
   });
 });
@@ -132,6 +138,68 @@ describe("a CounterObject's penalty blocks (counter tables version 2)", () => {
     await driveObject(again, () => OBJECT_EPOCH + 1_000);
     const [peeked] = await again.decide([{ key: `${key}-`, cost: 1, limits: [long] }]);
     expect([peeked.allowed, peeked.decisions[0].retryAfterMs]).toEqual([false, 119_000]);
+  });
+});
+
+describe("a CounterObject's checkpoint journal (counter tables version 3)", () => {
+  const limit = limitOf("fixed_window");
+  const key = '["golden",["user","j1"]]';
+  const id = storageId(key, "fw:10:60000:10");
+
+  // Breaks tried: restore() ignoring rows (the journal's stale entry read instead: 9 remaining where 0 is) and a
+  // counter read from its row journaled afterwards (a journal entry where none is expected).
+  it("comes to an object of version 2 on its next start; its counters rows load and keep being saved to them", async () => {
+    const name = `stored-golden/${++n}-${Date.now()}`;
+    const stub = counters.getByName(name);
+    await driveObject(stub, () => OBJECT_EPOCH);
+    // An object as version 2 left it: no journal table, one counter row (9 of 10 taken).
+    await runInDurableObject(stub, (_: CounterObject, state) => {
+      state.storage.sql.exec("DROP TABLE journal");
+      state.storage.sql.exec("INSERT INTO counters (id, state, idle_at) VALUES (?, ?, ?)", id, `{"w":${OBJECT_EPOCH},"c":9}`, OBJECT_EPOCH + 60_000);
+    });
+    await evictAllDurableObjects();
+    const restarted = counters.getByName(name);
+    await driveObject(restarted, () => OBJECT_EPOCH + 1);
+    const [first, second] = await restarted.decide([
+      { key, cost: 1, limits: [limit] },
+      { key, cost: 1, limits: [limit] },
+    ]);
+    expect([first.allowed, first.decisions[0].remaining, second.allowed]).toEqual([true, 0, false]);
+    const stored = await runInDurableObject(restarted, (_: CounterObject, state) => ({
+      rows: state.storage.sql.exec("SELECT id, state FROM counters").toArray(),
+      journal: state.storage.sql.exec("SELECT body FROM journal").toArray(),
+    }));
+    expect(stored).toEqual({ rows: [{ id, state: `{"w":${OBJECT_EPOCH},"c":10}` }], journal: [] });
+    // A restart reads the row, not a journal.
+    await evictAllDurableObjects();
+    const again = counters.getByName(name);
+    await driveObject(again, () => OBJECT_EPOCH + 2);
+    expect((await again.decide([{ key, cost: 0, limits: [limit] }]))[0].decisions[0].remaining).toBe(0);
+  });
+
+  it("is read back by a restarted object, and given back with every table once the object holds nothing", async () => {
+    const name = `stored-golden/${++n}-${Date.now()}`;
+    const stub = counters.getByName(name);
+    await driveObject(stub, () => OBJECT_EPOCH);
+    await stub.decide([{ key, cost: 4, limits: [limit] }]);
+    await evictAllDurableObjects();
+    let now = OBJECT_EPOCH + 1_000;
+    const restarted = counters.getByName(name);
+    await driveObject(restarted, () => now);
+    expect((await restarted.decide([{ key, cost: 0, limits: [limit] }]))[0].decisions[0].remaining).toBe(6);
+    // Past the window, and past DELETE_IDLE_MS without a call: the alarms sweep and then delete everything.
+    for (let alarm = await runInDurableObject(restarted, (_: CounterObject, state) => state.storage.getAlarm()); alarm !== null; ) {
+      now = Math.max(now, alarm);
+      await runDurableObjectAlarm(restarted);
+      alarm = await runInDurableObject(restarted, (_: CounterObject, state) => state.storage.getAlarm());
+    }
+    expect(now).toBe(OBJECT_EPOCH + 1_000 + DELETE_IDLE_MS);
+    const tables = await runInDurableObject(restarted, (_: CounterObject, state) =>
+      state.storage.sql.exec("SELECT name FROM sqlite_master WHERE name NOT LIKE '\\_%' ESCAPE '\\'").toArray(),
+    );
+    expect(tables).toEqual([]);
+    // The next call makes the tables again and counts from a fresh window.
+    expect((await restarted.decide([{ key, cost: 1, limits: [limit] }]))[0].decisions[0].remaining).toBe(9);
   });
 });
 

@@ -1,66 +1,78 @@
 /**
- * A counter object's decisions on plain data, for tests of the isolate side
- * that must also run in Node (mutation testing, docs/testing.md): the
- * object's own lease and sync modules (src/durable/leases.ts,
- * precount-sync.ts) and the real algorithms, in the order
- * `CounterObject.decideOne` applies them, without its storage, alarms or
- * RPC. Decide and absorb calls only; `restart()` drops every object's
- * leases and keeps its counts, as a restarted object does. The same scenarios through a real
+ * Counter objects on plain data, for tests of the isolate side that must
+ * also run in Node (mutation testing, docs/testing.md): the object's own
+ * core (src/durable/counter-core.ts: the order in which it applies
+ * penalties, slots, leases, windows and hot keys) over windows, slots and
+ * penalty blocks kept in memory, without its storage, alarms or RPC.
+ * `restart()` drops every object's leases (and hot-key meters) and keeps its
+ * counts, as a restarted object does. The same scenarios through a real
  * object run in workerd (test/edge/precount.slow.test.ts).
  */
 import { getAlgorithm } from "../../src/algorithms/index.ts";
+import type { PenaltyState } from "../../src/algorithms/penalty.ts";
 import type { Env } from "../../src/config.ts";
-import { LeaseBook } from "../../src/durable/leases.ts";
-import { absorb, type CounterAccess, decideBesideLeases, leasedOn } from "../../src/durable/precount-sync.ts";
-import type { CounterCall, CounterVerdict, LimitCall, SendBatch } from "../../src/durable/protocol.ts";
+import { CounterCore, type CorePorts, type CounterWindows } from "../../src/durable/counter-core.ts";
+import type { CounterCall, LimitCall, SendBatch } from "../../src/durable/protocol.ts";
+import { SlotBook } from "../../src/durable/slots.ts";
 import { fromWire, toWire } from "../../src/durable/wire.ts";
 
+/** Window states in a Map: what an object's cache and store keep, without either. */
+function memoryWindows(states: Map<string, unknown>): CounterWindows {
+  return {
+    read: (id) => states.get(id),
+    write: (id: string, limit: LimitCall, state: unknown) => {
+      states.set(id, state);
+      return getAlgorithm(limit.algorithm).idleAt(state, limit);
+    },
+  };
+}
+
+/** Penalty blocks in a Map (the object's PenaltyBook writes them through to SQLite). */
+function memoryPenalties() {
+  const blocks = new Map<string, PenaltyState>();
+  return {
+    read: (id: string) => blocks.get(id),
+    write: (id: string, state: PenaltyState | undefined) => void (state === undefined ? blocks.delete(id) : blocks.set(id, state)),
+  };
+}
+
 /**
- * A transport to plain counter objects (one lease book per object name) on the clock `now`.
+ * One plain counter object: the real core over memory. `states` holds its
+ * windows by storage id; `restart()` gives it a new core (leases and hot-key
+ * meters lost) over the same windows, slots and blocks, as a restart does.
+ *
+ * @example
+ * const object = plainObject();
+ * object.core.decide([{ key: "k", cost: 1, limits }], now);
+ */
+export function plainObject(ports: Partial<CorePorts> = {}) {
+  const states = new Map<string, unknown>();
+  const kept: CorePorts = { windows: memoryWindows(states), slots: new SlotBook(), penalties: memoryPenalties(), ...ports };
+  const object = { states, core: new CounterCore(kept), restart: () => void (object.core = new CounterCore(kept)) };
+  return object;
+}
+
+/**
+ * A transport to plain counter objects (one core per object name) on the clock `now`.
  *
  * @example
  * const send = plainCounters(() => clock);
  * const [verdict] = await send("obj", [{ key: "k", cost: 1, limits }]);
  */
 export function plainCounters(now: () => number): SendBatch & { restart(): void } {
-  const states = new Map<string, unknown>();
-  const books = new Map<string, LeaseBook>();
-  const step = (key: string, limit: LimitCall, at: number, cost: number) =>
-    getAlgorithm(limit.algorithm).decide(states.get(`${key}\u0001${limit.id}`), limit, at, cost);
-  const access = (at: number): CounterAccess => ({
-    fits: (call, cost) => call.limits.every((limit) => step(call.key, limit, at, cost).decision.allowed),
-    take: (call, cost) => {
-      for (const limit of call.limits) states.set(`${call.key}\u0001${limit.id}`, step(call.key, limit, at, cost).state);
-    },
-    peek: (call) => call.limits.map((limit) => step(call.key, limit, at, 0).decision),
-  });
-
-  function decideOne(call: CounterCall, leases: LeaseBook, at: number): CounterVerdict {
-    if (call.kind === "absorb") return absorb(call, leases, access(at), at);
-    if (call.kind !== undefined && call.kind !== "decide") throw new Error(`plainCounters: no ${call.kind} calls`);
-    const counters = access(at);
-    if (!leases.empty && call.cost > 0 && counters.fits(call, call.cost)) {
-      const leased = leasedOn(call, leases, counters, at);
-      if (leased > 0) return decideBesideLeases(call, leased, leases, counters, at);
-    }
-    const steps = call.limits.map((limit) => step(call.key, limit, at, call.cost));
-    if (!steps.every((s) => s.decision.allowed)) {
-      return { allowed: false, decisions: steps.map((s, i) => (s.decision.allowed ? step(call.key, call.limits[i], at, 0).decision : s.decision)) };
-    }
-    if (call.cost > 0) counters.take(call, call.cost);
-    return { allowed: true, decisions: steps.map((s) => s.decision) };
-  }
-
+  const objects = new Map<string, ReturnType<typeof plainObject>>();
   const send: SendBatch = async (name, calls) => {
     // An answer comes back later than it was asked, as over RPC.
     await Promise.resolve();
-    let leases = books.get(name);
-    if (leases === undefined) books.set(name, (leases = new LeaseBook()));
-    const at = now();
-    return calls.map((call) => decideOne(call, leases, at));
+    let object = objects.get(name);
+    if (object === undefined) objects.set(name, (object = plainObject()));
+    return object.core.decide(calls, now());
   };
   // A restart keeps the counts (checkpointed) and loses the leases, which live in the object's memory.
-  return Object.assign(send, { restart: () => books.clear() });
+  const restart = () => {
+    for (const object of objects.values()) object.restart();
+  };
+  return Object.assign(send, { restart });
 }
 
 /**
