@@ -137,7 +137,7 @@ module.exports = {
       comment: "Every import resolves",
       severity: "error",
       from: {},
-      to: { couldNotResolve: true, pathNot: "^cloudflare:" },
+      to: { couldNotResolve: true, pathNot: ["^cloudflare:", "^vite/client$"] },
     },
   ],
   options: {
