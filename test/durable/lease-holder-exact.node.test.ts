@@ -89,6 +89,8 @@ describe("newHeld", () => {
       asked: 0,
       dry: false,
       synced: undefined,
+      subleased: 0,
+      subAsk: 0,
     });
     expect(newHeld({ key: "", cost: 1, limits: [] }, 0).bytes).toBe(160);
   });

@@ -34,9 +34,10 @@ describe("a Worker binding CounterObject as LIMITS", () => {
         calls: number;
         relay: { asked: number; homeCalls: number };
       }>();
-    // Relayed: the requests the edge did not answer from its block cache went to the Frankfurt copy, which asked the home.
+    // The first WARM_HITS went to the home, which said the key is warm in weur; the next ones the edge did not answer
+    // from its block cache went to the Frankfurt copy, which asked the home (docs/placement.md, "Relay only what pays").
     const regional = await stats(inRegion(home, "weur"));
-    expect(regional.calls).toBeGreaterThanOrEqual(4);
+    expect(regional.calls).toBeGreaterThanOrEqual(1);
     expect(regional.relay.homeCalls).toBeGreaterThan(0);
     expect((await stats(home)).calls).toBeGreaterThan(0);
   });

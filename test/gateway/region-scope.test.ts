@@ -13,6 +13,7 @@
  * every limit made regional in plan.ts (the global key gave 3 × 5); no
  * region passed by src/admin/json.ts (the /json case failed).
  */
+import { WARM_HITS } from "../../src/durable/warm-keys.ts";
 import { describe, expect, it } from "vitest";
 import { auth, TOKEN } from "../support/envoy.ts";
 import { gateway } from "../support/app.ts";
@@ -140,8 +141,9 @@ describe('scope "region" (docs/placement.md)', () => {
     addressed.length = 0;
     await send("regional", user);
     expect(addressed.map(({ name, hint }) => [name.slice(name.lastIndexOf("@")), hint])).toEqual([["@local", undefined]]);
-    // A global key from a region asks that region's copy of its home object (which relays to the home,
-    // docs/placement.md "Global limits decided in the region"); with no location, the home itself, with no hint.
+    // A global key from a region goes to its home until warm there, then asks that region's copy of its home object
+    // (which relays to the home, docs/placement.md "Relay only what pays"); with no location, the home itself, with no hint.
+    for (let i = 0; i < WARM_HITS; i++) await send("global", user, FRANKFURT);
     addressed.length = 0;
     await send("global", user, FRANKFURT);
     expect(addressed).toHaveLength(1);
