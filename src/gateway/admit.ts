@@ -18,7 +18,7 @@ import { problem } from "../http/problem.ts";
 import { urlParts } from "../http/url-parts.ts";
 import type { RateLimitResult } from "../limiter/types.ts";
 import { enqueueRequest } from "../queue/enqueue.ts";
-import { AmbiguousTokenError, type DomainClaims, readsClaims, requestClaims } from "../identity/claims.ts";
+import { AmbiguousTokenError, type DomainClaims, mayCarryToken, readsClaims, requestClaims } from "../identity/claims.ts";
 import { InvalidClientIpError } from "../request/client-ip.ts";
 import { RequestCostError } from "../request/cost.ts";
 import { claimDomains, DuplicateValueError, requestDescriptors } from "../request/descriptors.ts";
@@ -50,7 +50,7 @@ export function admit(
 ): Promise<Admission> {
   // A route keyed on a verified token's claim (docs/rules.md, "Verified identity (jwt)"): the token is verified first,
   // only for the domains whose matched route reads one.
-  if (readsClaims(rules)) {
+  if (readsClaims(rules) && mayCarryToken(rules, request.headers)) {
     let domains: CompiledDomain[];
     try {
       domains = claimDomains(rules, request, isolate.settings);
