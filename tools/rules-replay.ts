@@ -121,6 +121,13 @@ async function fromDeployment(url: string, token: string, proposed: CompiledRule
   const headers = { authorization: `Bearer ${token}` };
   const rulesAnswer = await get(`${base}/__ratelimit/rules`, headers);
   const inForce = compiledValue((JSON.parse(rulesAnswer) as { rules?: unknown }).rules, `${base}/__ratelimit/rules`);
+  const unknown = [...proposed.domains.keys()].filter((domain) => !inForce.domains.has(domain));
+  if (unknown.length > 0) {
+    const known = [...inForce.domains.keys()].map((d) => JSON.stringify(d)).join(", ") || "none";
+    throw new Failure(
+      `${base}: the proposed rules name domains not in force there, ${unknown.map((d) => JSON.stringify(d)).join(", ")}: no sample to replay (in force: ${known})`,
+    );
+  }
   const rows: SampleRow[] = [];
   for (const domain of proposed.domains.keys()) {
     const at = `${base}/__ratelimit/sample?domain=${encodeURIComponent(domain)}`;

@@ -20,7 +20,7 @@ import { problem } from "../http/problem.ts";
 import type { PolicyOutcome } from "../limiter/types.ts";
 import { InvalidClientIpError } from "../request/client-ip.ts";
 import { RequestCostError } from "../request/cost.ts";
-import { AmbiguousTokenError, readsClaims, requestClaims } from "../identity/claims.ts";
+import { AmbiguousTokenError, mayCarryToken, readsClaims, requestClaims } from "../identity/claims.ts";
 import { claimDomains, DuplicateValueError, requestDescriptors } from "../request/descriptors.ts";
 import { requestRegion } from "../request/location.ts";
 import type { DomainDescriptors } from "../rules/types.ts";
@@ -69,7 +69,7 @@ export async function quotaStatus<E extends { Bindings: Env }>(c: Context<E>, is
     const pending = isolate.currentRules(defer);
     const rules = pending instanceof Promise ? await pending : pending;
     // A token's claims key the caller's own counters exactly as on a real request (docs/rules.md, "Verified identity (jwt)").
-    const domains = readsClaims(rules) ? claimDomains(rules, asked, settings) : [];
+    const domains = readsClaims(rules) && mayCarryToken(rules, asked.headers) ? claimDomains(rules, asked, settings) : [];
     const claims = domains.length > 0 ? await requestClaims(rules, asked, isolate.secrets, isolate.now(), domains) : undefined;
     descriptors = requestDescriptors(rules, asked, claims === undefined ? settings : { ...settings, claims });
   } catch (error) {

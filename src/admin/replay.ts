@@ -3,7 +3,8 @@
  * (docs/advisor.md, "What-if panel"). The body is a rules document; the
  * answer is the replay report of those rules against the traffic sample,
  * beside the rules in force. Invalid rules: 400 with every `{ path,
- * message }`, as `PUT /__ratelimit/rules` and `rules:check` give them.
+ * message }`, as `PUT /__ratelimit/rules` and `rules:check` give them; a
+ * proposed domain that is not in force (it has no sample): 400 naming it.
  */
 import type { Context, Hono } from "hono";
 import type { Env } from "../config.ts";
@@ -35,6 +36,9 @@ export async function postReplay(c: C, isolate: Isolate, source: SampleSource): 
     return problem(400, "Bad Request", `The proposed rules are invalid (${n} error${n === 1 ? "" : "s"}).`, { errors: proposed.errors });
   }
   const inForce = await isolate.currentRules(deferOf(c));
+  // A domain not in force has no sample to replay: the caller is told which, not handed a 502 from the export.
+  const unknown = [...proposed.rules.domains.keys()].filter((domain) => !inForce.domains.has(domain));
+  if (unknown.length > 0) return problem(400, "Bad Request", notInForce(unknown, inForce.domains.keys()), { domains: unknown });
   const rows: SampleRow[] = [];
   try {
     for (const domain of proposed.rules.domains.keys()) rows.push(...(await source.rows(domain)));
@@ -44,6 +48,12 @@ export async function postReplay(c: C, isolate: Isolate, source: SampleSource): 
   }
   const report = await whatIf(proposed.rules, inForce, inClockOrder(rows));
   return Response.json({ sample_rows: rows.length, ...report }, { headers: { "cache-control": "no-store" } });
+}
+
+function notInForce(unknown: readonly string[], inForce: Iterable<string>): string {
+  const named = unknown.map((d) => JSON.stringify(d)).join(", ");
+  const known = [...inForce].map((d) => JSON.stringify(d)).join(", ") || "none";
+  return `The proposed rules name ${unknown.length === 1 ? "a domain" : "domains"} not in force, ${named}: there is no sample of ${unknown.length === 1 ? "its" : "their"} traffic to replay. Domains in force: ${known}.`;
 }
 
 /**

@@ -18,7 +18,7 @@ import { problem } from "../http/problem.ts";
 import { urlParts } from "../http/url-parts.ts";
 import type { RateLimitResult } from "../limiter/types.ts";
 import { enqueueRequest } from "../queue/enqueue.ts";
-import { AmbiguousTokenError, type DomainClaims, readsClaims, requestClaims } from "../identity/claims.ts";
+import { AmbiguousTokenError, type DomainClaims, mayCarryToken, readsClaims, requestClaims } from "../identity/claims.ts";
 import { InvalidClientIpError } from "../request/client-ip.ts";
 import { RequestCostError } from "../request/cost.ts";
 import { claimDomains, DuplicateValueError, jsonBodyPaths, requestDescriptors } from "../request/descriptors.ts";
@@ -82,7 +82,7 @@ function withClaims(
   dialect: HeaderDialect,
   body: JsonBody | undefined,
 ): Promise<Admission> {
-  if (readsClaims(rules)) {
+  if (readsClaims(rules) && mayCarryToken(rules, request.headers)) {
     let domains: CompiledDomain[];
     try {
       domains = claimDomains(rules, request, isolate.settings);

@@ -35,6 +35,23 @@ export function readsClaims(rules: CompiledRules): boolean {
 }
 
 /**
+ * Whether `request` carries anything where some claim-reading domain of
+ * `rules` looks for a token: when not (most requests), nothing more is done
+ * for identity, not even the route match that picks the domains to verify.
+ *
+ * @example
+ * if (readsClaims(rules) && mayCarryToken(rules, request.headers)) domains = claimDomains(rules, request);
+ */
+export function mayCarryToken(rules: CompiledRules, headers: Headers): boolean {
+  for (const domain of rules.domains.values()) {
+    if (!domain.readsClaims || domain.jwt === undefined) continue;
+    const place = domain.jwt.token;
+    if (place.kind === "cookie" ? headers.has("cookie") : headers.has(place.name) || headers.has(place.name.replaceAll("-", "_"))) return true;
+  }
+  return false;
+}
+
+/**
  * The verified claims of `request` for each of `domains` (by default every
  * domain of `rules` that reads a claim); `env` holds the HS256 secrets the
  * rules name. Rejects with AmbiguousTokenError for a token the origin could

@@ -125,7 +125,7 @@ describe("POST /__ratelimit/replay", () => {
     ]);
   });
 
-  it("through the gateway: the token is required, bad JSON is a 400, and a Worker without a sample store replays an empty sample", async () => {
+  it("through the gateway: the token is required, bad JSON is a 400, a Worker without a sample store replays an empty sample, an unknown domain is a 400 naming it", async () => {
     const domain = `replay-gw-${suffix}`;
     const api = envoyApi(rulesFor(domain));
     const anonymous = await api.call("/__ratelimit/replay", { method: "POST", body: JSON.stringify(rulesFor(domain)) });
@@ -139,6 +139,14 @@ describe("POST /__ratelimit/replay", () => {
     const report = (await empty.json()) as any;
     expect(report.sample_rows).toBe(0);
     expect(report.limits.map((l: any) => [l.name, l.requests])).toContainEqual(["tenant", 0]);
+    // A proposed domain not in force has no sample: a 400 naming it (it was a 502 from the export).
+    const stranger = `replay-unknown-${suffix}`;
+    const unknown = await api.admin("/__ratelimit/replay", { method: "POST", body: JSON.stringify([rulesFor(domain), rulesFor(stranger)]) });
+    expect(unknown.status).toBe(400);
+    const problemBody = (await unknown.json()) as any;
+    expect(problemBody.domains).toEqual([stranger]);
+    expect(problemBody.detail).toContain(`not in force, "${stranger}"`);
+    expect(problemBody.detail).toContain(`Domains in force: "${domain}"`);
     const wrongMethod = await api.admin("/__ratelimit/replay");
     expect(wrongMethod.status).toBe(405);
     await wrongMethod.body?.cancel();

@@ -115,3 +115,31 @@ test("a bad sample line is named", () => {
   assert.equal(code, 1);
   assert.equal(stderr, `rules:replay: ${bad}:2: unknown format version 2 (expected "v": 1)\n`);
 });
+
+test("--url: a proposed domain not in force there is named, exit 1 (no sample to replay)", async () => {
+  const { createServer } = await import("node:http");
+  const { spawn } = await import("node:child_process");
+  // A deployment whose rules in force define only "api"; its sample export refuses other domains, as the real one does.
+  const server = createServer((req, res) => {
+    if (req.url === "/__ratelimit/rules") return res.end(JSON.stringify({ rules: rules(5) }));
+    res.writeHead(req.url?.includes("domain=api") ? 200 : 400).end(req.url?.includes("domain=api") ? "" : '{"detail":"domain is not in the rules in force"}');
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${server.address().port}`;
+  try {
+    const proposed = file("other-domain.json", [rules(5), { ...rules(2), domain: "other" }]);
+    const child = spawn(process.execPath, ["--disable-warning=ExperimentalWarning", "tools/rules-replay.ts", proposed, "--url", url, "--token", "t"], {
+      cwd: repo,
+    });
+    let stderr = "";
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    child.stdout.resume();
+    const code = await new Promise((resolve) => child.on("close", resolve));
+    assert.equal(code, 1, stderr);
+    assert.equal(stderr, `rules:replay: ${url}: the proposed rules name domains not in force there, "other": no sample to replay (in force: "api")\n`);
+  } finally {
+    server.close();
+  }
+});

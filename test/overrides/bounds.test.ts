@@ -24,7 +24,11 @@ function api() {
   const objectName = `overrides-bounds-${++objects}`;
   const gateway = envoyApi(RULES, {}, { objectName, overlay: new OverridesOverlay(), now: () => START });
   const put = async (body: unknown) => {
-    const response = await gateway.admin("/__ratelimit/overrides", { method: "PUT", body: JSON.stringify(body), headers: { "content-type": "application/json" } });
+    const response = await gateway.admin("/__ratelimit/overrides", {
+      method: "PUT",
+      body: JSON.stringify(body),
+      headers: { "content-type": "application/json" },
+    });
     return { status: response.status, body: await response.json<any>() };
   };
   const limitOf = async (value: string) =>
@@ -39,11 +43,17 @@ describe("override bounds", () => {
     const long = Array.from({ length: 32 }, (_, i) => `${"k".repeat(500)}${i}=v`).join(",");
     const descriptor = await a.put({ domain: "ob", descriptor: long, rate_limit: { unit: "minute", requests_per_unit: 1 } });
     expect(descriptor.status).toBe(400);
-    expect(descriptor.body.errors).toContainEqual({ path: "$.descriptor", message: `must be at most ${MAX_DESCRIPTOR_BYTES} bytes of UTF-8, got ${long.length}` });
+    expect(descriptor.body.errors).toContainEqual({
+      path: "$.descriptor",
+      message: `must be at most ${MAX_DESCRIPTOR_BYTES} bytes of UTF-8, got ${long.length}`,
+    });
     const limit = { unit: "minute", requests_per_unit: 1, name: "n".repeat(MAX_LIMIT_BYTES) };
     const named = await a.put({ domain: "ob", descriptor: "user=acme", rate_limit: limit });
     expect(named.status).toBe(400);
-    expect(named.body.errors).toContainEqual({ path: "$.rate_limit", message: `must be at most ${MAX_LIMIT_BYTES} bytes of UTF-8 as JSON, got ${JSON.stringify(limit).length}` });
+    expect(named.body.errors).toContainEqual({
+      path: "$.rate_limit",
+      message: `must be at most ${MAX_LIMIT_BYTES} bytes of UTF-8 as JSON, got ${JSON.stringify(limit).length}`,
+    });
     expect(await a.limitOf("acme")).toBe(5);
   });
 
@@ -98,12 +108,14 @@ describe("override bounds", () => {
     const over = await more(2);
     expect(over.status).toBe(409);
     expect(over.body.errors[0].message).toMatch(new RegExp(`past the ${MAX_OVERRIDES_BYTES} every poll may carry; delete some first$`));
-    const stored = await runInDurableObject(stub, (_instance, state) =>
-      state.storage.sql
-        .exec<{ n: number }>(
-          "SELECT sum(length(CAST(domain AS BLOB)) + length(CAST(descriptor AS BLOB)) + length(CAST(rate_limit AS BLOB)) + coalesce(length(CAST(note AS BLOB)), 0) + length(CAST(updated_at AS BLOB))) AS n FROM overrides",
-        )
-        .one().n,
+    const stored = await runInDurableObject(
+      stub,
+      (_instance, state) =>
+        state.storage.sql
+          .exec<{ n: number }>(
+            "SELECT sum(length(CAST(domain AS BLOB)) + length(CAST(descriptor AS BLOB)) + length(CAST(rate_limit AS BLOB)) + coalesce(length(CAST(note AS BLOB)), 0) + length(CAST(updated_at AS BLOB))) AS n FROM overrides",
+          )
+          .one().n,
     );
     expect(stored).toBeLessThanOrEqual(MAX_OVERRIDES_BYTES);
     expect(stored).toBeGreaterThan(MAX_OVERRIDES_BYTES - 700);

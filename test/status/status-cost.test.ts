@@ -3,6 +3,10 @@
  * "Status"): the read spends nothing and reports what is left, not what
  * would be left after a request of that cost. Each algorithm, since each
  * reads its own `remaining` at cost 0.
+ *
+ * Break tried: the status read at the route's cost (the `costs` of
+ * src/admin/quota-status.ts kept): it read [5], [0], [0] where 10 was left
+ * (the finding's numbers), and every test failed.
  */
 import { describe, expect, it } from "vitest";
 import { gateway, uniqueIp } from "../support/app.ts";
