@@ -4,8 +4,9 @@
 // byte for byte at the origin, the first streamed event at the client while the origin holds the rest
 // (order, not time), a stream cut short keeping its reservation, bad and oversized bodies 4xx.
 //   flock /tmp/floodgate-heavy.lock ./node_modules/.bin/node --test test/cli/dev-llm.test.mjs
-// Break tried: followUsage reading the whole stream before passing its first chunk on: the first
-// event did not reach the client before the origin was released (the test's 10 s stall ran out).
+// Break tried on the workerd twin of the ordering check (test/gateway/llm.test.ts): followUsage reading the
+// whole stream before passing its first chunk on; the first event reached the client only after the origin's
+// 10 s stall, with every event already sent.
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
