@@ -13,11 +13,18 @@ import { compiled, testEnv, uniqueIp } from "../support/app.ts";
 
 const rules = {
   domain: "hono-llm",
-  descriptors: [{ key: "api_key", descriptors: [{ key: "model", rate_limit: { name: "model-tokens", unit: "day", requests_per_unit: 500, algorithm: "fixed_window" } }] }],
+  descriptors: [
+    { key: "api_key", descriptors: [{ key: "model", rate_limit: { name: "model-tokens", unit: "day", requests_per_unit: 500, algorithm: "fixed_window" } }] },
+  ],
   routes: [
     {
       match: { path: "/v1/*" },
-      descriptors: [[{ key: "api_key", header: "x-api-key" }, { key: "model", json_body: "model" }]],
+      descriptors: [
+        [
+          { key: "api_key", header: "x-api-key" },
+          { key: "model", json_body: "model" },
+        ],
+      ],
       cost: { json_body: "max_tokens", default: 100, max: 400 },
       cost_from_response: { usage: "openai" },
     },
@@ -38,7 +45,11 @@ function userApp() {
   });
   return async (body: unknown, key: string) => {
     const ctx = createExecutionContext();
-    const request = new Request("http://app.test/v1/chat", { method: "POST", headers: { "x-api-key": key, "content-type": "application/json" }, body: JSON.stringify(body) });
+    const request = new Request("http://app.test/v1/chat", {
+      method: "POST",
+      headers: { "x-api-key": key, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
     const response = await app.fetch(request, testEnv, ctx);
     const text = await response.text();
     await waitOnExecutionContext(ctx);
