@@ -3,7 +3,8 @@
  * answers"): a streamed chat completion through floodgate with a token
  * budget (the model read from the body, `max_tokens` reserved, usage read
  * from the stream as it passes) against the bare pass-through worker, each
- * in a workerd of its own, both in front of the mock OpenAI-compatible
+ * in a workerd of its own, and the same floodgate under a plain request
+ * limit on the same key (the control: what the token budget adds), all in front of the mock OpenAI-compatible
  * origin of test/support/llm-origin.mjs (in this Node process). It reports
  * per side the time to the first byte of the answer's body (p50, p95) and
  * the CPU per request of its workerd process (process CPU over requests),
@@ -56,6 +57,12 @@ const RULES = {
     },
   ],
 };
+// The control: the same floodgate and stream under a plain request limit on the same key (no body read, no usage).
+const PLAIN_RULES = {
+  domain: "llm",
+  descriptors: [{ key: "api_key", rate_limit: { name: "requests-per-minute", unit: "minute", requests_per_unit: 4_000_000_000 } }],
+  routes: [{ match: { methods: ["POST"], path: "/llm/v1/*" }, descriptors: [[{ key: "api_key", header: "authorization" }]] }],
+};
 // A typical chat request: a system prompt and a question; 16 content events, then usage and [DONE].
 const BODY = JSON.stringify({
   model: "gpt-4o-mini",
@@ -99,21 +106,28 @@ const originUrl = `http://127.0.0.1:${origin.address().port}`;
 
 const storage = join(work, "storage");
 rmSync(storage, { recursive: true, force: true });
-const [floodgatePort, barePort] = await freePorts(2);
+const [floodgatePort, plainPort, barePort] = await freePorts(3);
 const sides = {};
+const floodgateVars = { ORIGIN_URL: originUrl, ADMIN_TOKEN: TOKEN, METRICS_FLUSH_MS: "5000" };
 for (const [id, port, worker, vars] of [
-  ["floodgate", floodgatePort, built.floodgate, { ORIGIN_URL: originUrl, ADMIN_TOKEN: TOKEN, METRICS_FLUSH_MS: "5000" }],
+  ["floodgate", floodgatePort, built.floodgate, floodgateVars],
+  ["floodgate-plain", plainPort, built.floodgate, floodgateVars],
   ["bare", barePort, built.bare, { ORIGIN_URL: originUrl }],
 ]) {
   const { path, ports } = await writeConfig(join(work, id), { [id]: { worker, vars } }, join(storage, id), { ports: { [id]: port } });
   sides[id] = { port, server: await startWorkerd(path, ports, join(work, `workerd-${id}.log`)) };
 }
-const put = await fetch(`http://127.0.0.1:${floodgatePort}/__ratelimit/rules`, {
-  method: "PUT",
-  headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
-  body: JSON.stringify(RULES),
-});
-if (put.status !== 200) throw new Error(`PUT rules: ${put.status} ${await put.text()}`);
+for (const [port, rules] of [
+  [floodgatePort, RULES],
+  [plainPort, PLAIN_RULES],
+]) {
+  const put = await fetch(`http://127.0.0.1:${port}/__ratelimit/rules`, {
+    method: "PUT",
+    headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+    body: JSON.stringify(rules),
+  });
+  if (put.status !== 200) throw new Error(`PUT rules: ${put.status} ${await put.text()}`);
+}
 
 /** One streamed request: ms to the first body byte, and whether the answer was whole. */
 async function one(port, key) {
@@ -155,17 +169,22 @@ const quantile = (values, q) => {
 
 try {
   // Warm both (compile, objects), then alternate rounds so neither side always runs first.
-  for (const side of ["floodgate", "bare"]) await load(side, 30);
-  const rounds = { floodgate: [], bare: [] };
+  const SIDES = ["floodgate", "floodgate-plain", "bare"];
+  for (const side of SIDES) await load(side, 30);
+  const rounds = Object.fromEntries(SIDES.map((side) => [side, []]));
   for (let round = 0; round < 3; round++)
-    for (const side of round % 2 === 0 ? ["floodgate", "bare"] : ["bare", "floodgate"]) rounds[side].push(await load(side, Math.ceil(REQUESTS / 3)));
+    for (let i = 0; i < SIDES.length; i++) {
+      const side = SIDES[(i + round) % SIDES.length];
+      rounds[side].push(await load(side, Math.ceil(REQUESTS / 3)));
+    }
   const summary = {};
-  for (const side of ["floodgate", "bare"]) {
+  for (const side of SIDES) {
     const ttfbs = rounds[side].flatMap((r) => r.ttfbs);
     const cpu = rounds[side].map((r) => r.cpuUs).sort((a, b) => a - b);
     summary[side] = { p50: quantile(ttfbs, 0.5), p95: quantile(ttfbs, 0.95), cpuUs: cpu[1], cpuMin: cpu[0], cpuMax: cpu[2] };
   }
   const f = summary.floodgate;
+  const p = summary["floodgate-plain"];
   const b = summary.bare;
   const ms = (v) => v.toFixed(2);
   console.log(`Streamed LLM answer (SSE, ${REQUESTS} requests per side, ${CONCURRENCY} at once; load ${readFileSync("/proc/loadavg", "utf8").split(" ")[0]})`);
@@ -174,8 +193,12 @@ try {
   console.log(
     `| floodgate (json_body model, max_tokens reserved, usage read from the stream) | ${ms(f.p50)} | ${ms(f.p95)} | ${Math.round(f.cpuUs)} (${Math.round(f.cpuMin)}–${Math.round(f.cpuMax)}) |`,
   );
+  console.log(
+    `| floodgate, a plain request limit on the same key (control) | ${ms(p.p50)} | ${ms(p.p95)} | ${Math.round(p.cpuUs)} (${Math.round(p.cpuMin)}–${Math.round(p.cpuMax)}) |`,
+  );
   console.log(`| bare pass-through worker | ${ms(b.p50)} | ${ms(b.p95)} | ${Math.round(b.cpuUs)} (${Math.round(b.cpuMin)}–${Math.round(b.cpuMax)}) |`);
   console.log(`| floodgate ÷ bare | ${(f.p50 / b.p50).toFixed(2)}× | ${(f.p95 / b.p95).toFixed(2)}× | ${(f.cpuUs / b.cpuUs).toFixed(2)}× |`);
+  console.log(`| floodgate ÷ its plain control | ${(f.p50 / p.p50).toFixed(2)}× | ${(f.p95 / p.p95).toFixed(2)}× | ${(f.cpuUs / p.cpuUs).toFixed(2)}× |`);
   writeFileSync(join(work, "result.json"), JSON.stringify(summary, null, 2));
 } finally {
   for (const side of Object.values(sides)) {

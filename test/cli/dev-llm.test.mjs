@@ -4,8 +4,9 @@
 // byte for byte at the origin, the first streamed event at the client while the origin holds the rest
 // (order, not time), a stream cut short keeping its reservation, bad and oversized bodies 4xx.
 //   flock /tmp/floodgate-heavy.lock ./node_modules/.bin/node --test test/cli/dev-llm.test.mjs
-// Break tried: followUsage reading the whole stream before passing its first chunk on: the first
-// event did not reach the client before the origin was released (the test's 10 s stall ran out).
+// Break tried on the workerd twin of the ordering check (test/gateway/llm.test.ts): followUsage reading the
+// whole stream before passing its first chunk on; the first event reached the client only after the origin's
+// 10 s stall, with every event already sent.
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -99,7 +100,8 @@ describe("token budgets against wrangler dev", { timeout: 240_000 }, () => {
     const key = `k-stream-${Date.now()}`;
     const tag = `dev-llm-${Date.now()}`;
     const body = JSON.stringify({ model: "claude", max_tokens: 500, stream: true });
-    const response = await post(`/v1/messages?mode=stall&in=40&out=60&tag=${tag}`, key, body);
+    // The docs' Anthropic route keys on x-api-key, as Anthropic's API does.
+    const response = await post(`/v1/messages?mode=stall&in=40&out=60&tag=${tag}`, "", body, { "x-api-key": key });
     assert.equal(response.headers.get("content-type"), "text/event-stream; charset=utf-8");
     assert.equal(response.headers.get("x-received-sha256"), createHash("sha256").update(body).digest("hex"));
     const reader = response.body.getReader();
@@ -111,7 +113,7 @@ describe("token budgets against wrangler dev", { timeout: 240_000 }, () => {
     let rest = "";
     for (let next = await reader.read(); !next.done; next = await reader.read()) rest += new TextDecoder().decode(next.value);
     assert.match(rest, /message_stop/);
-    await settled(`api_key=Bearer ${key}`, "tokens-per-day", DAY - 100);
+    await settled(`api_key=${key}`, "tokens-per-day", DAY - 100);
   });
 
   it("keeps the reservation of a stream the origin ends early", async () => {
@@ -129,7 +131,7 @@ describe("token budgets against wrangler dev", { timeout: 240_000 }, () => {
   it("answers bad and oversized bodies with 4xx, never 500", async () => {
     const key = `k-bad-${Date.now()}`;
     const cases = [
-      ['{"model": "gpt-4o",, }', 400, /not valid JSON at line 1, column 19/],
+      ['{"model": "gpt-4o",, }', 400, /not valid JSON at line 1, column 20 \(character 19\): expected a member name/],
       ['{"model":"a","model":"b"}', 400, /more than once/],
       [JSON.stringify({ model: "m", pad: "x".repeat(5000) }), 413, /MAX_JSON_BODY_BYTES \(4096 bytes\)/],
     ];
