@@ -92,7 +92,7 @@ const workerd = (project: string) => {
         // A small retry budget with 1 s, 2 s backoff, so dead-lettering is seen in seconds.
         QUEUE_MAX_ATTEMPTS: "3",
         QUEUE_RETRY_BASE_SECONDS: "1",
-        // The queue consumer signs deliveries and opens kept credentials with it (test/security/queue.test.ts).
+        // The queue consumer signs deliveries and opens kept credentials with it (test/security/queue.slow.test.ts).
         QUEUE_SECRET: QUEUE_TEST_SECRET,
       },
       // Real objects that fail (test/support/failing-objects.mjs), for the failure-mode tests.
