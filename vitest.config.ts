@@ -161,7 +161,8 @@ const workerd = (project: string) => {
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: "node", ...VITEST_TIERS.node, environment: "node", testTimeout: 30_000 } },
+      // One module graph per worker, as vitest.mutation.config.ts: no Node-tier file leans on fresh module state.
+      { test: { name: "node", ...VITEST_TIERS.node, environment: "node", testTimeout: 30_000, isolate: false } },
       {
         plugins: [workerd("workerd")],
         test: {
