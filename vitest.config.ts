@@ -92,7 +92,7 @@ const workerd = (project: string) => {
         // A small retry budget with 1 s, 2 s backoff, so dead-lettering is seen in seconds.
         QUEUE_MAX_ATTEMPTS: "3",
         QUEUE_RETRY_BASE_SECONDS: "1",
-        // The queue consumer signs deliveries and opens kept credentials with it (test/security/queue.test.ts).
+        // The queue consumer signs deliveries and opens kept credentials with it (test/security/queue.slow.test.ts).
         QUEUE_SECRET: QUEUE_TEST_SECRET,
       },
       // Real objects that fail (test/support/failing-objects.mjs), for the failure-mode tests.
@@ -161,7 +161,8 @@ const workerd = (project: string) => {
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: "node", ...VITEST_TIERS.node, environment: "node", testTimeout: 30_000 } },
+      // One module graph per worker, as vitest.mutation.config.ts: no Node-tier file leans on fresh module state.
+      { test: { name: "node", ...VITEST_TIERS.node, environment: "node", testTimeout: 30_000, isolate: false } },
       {
         plugins: [workerd("workerd")],
         test: {
