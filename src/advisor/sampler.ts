@@ -44,7 +44,7 @@ interface HeldRow extends Omit<SampleRow, "descriptors" | "route"> {
 
 /**
  * @example
- * const sampler = new TrafficSampler(sampleSettings(env), Date.now);
+ * const sampler = new TrafficSampler(sampleSettings(readSettings(env)), Date.now);
  * sampler.record(result, admission); // on the request path: a hash per descriptor
  * const send = await sampler.take(); // with the next metrics send
  */

@@ -6,14 +6,15 @@
  * of a value it refuses; the result is frozen.
  */
 import { describe, expect, it } from "vitest";
+import advisor from "../../docs/advisor.md?raw";
 import operations from "../../docs/operations.md?raw";
 import { ConfigError, DEFAULT_SETTINGS, type Env, readSettings, SETTINGS, type SettingRow } from "../../src/config.ts";
 
 const rows = Object.entries(SETTINGS) as [string, SettingRow][];
 
-// The Configuration table's rows: variable → [values and meaning, default].
-function documented(): Map<string, [string, string]> {
-  const section = operations.slice(operations.indexOf("## Configuration"), operations.indexOf("### Jurisdiction"));
+// A page's settings table between two headings: variable → [values and meaning, default].
+function documented(page: string, from: string, to: string): Map<string, [string, string]> {
+  const section = page.slice(page.indexOf(from), page.indexOf(to));
   const table = new Map<string, [string, string]>();
   for (const line of section.split("\n")) {
     const cells = line.split("|").map((cell) => cell.trim());
@@ -23,21 +24,29 @@ function documented(): Map<string, [string, string]> {
   return table;
 }
 
+function sameAsTheTable(table: Map<string, [string, string]>, row: SettingRow) {
+  const [values, fallback] = table.get(row.variable) ?? ["", ""];
+  if (row.fallback === undefined) expect(fallback).toMatch(/^unset/);
+  else expect(fallback.startsWith(`\`${row.fallback}\``)).toBe(true);
+  for (const choice of row.choices ?? []) expect(values).toContain(`\`${choice}\``);
+  if (row.range !== undefined) expect(values).toContain(`${row.kind === "whole" ? "a whole number" : "a number"}`);
+  if (row.range !== undefined) expect(values).toMatch(new RegExp(`from ${row.range[0]} to ${row.range[1]}\\b`));
+  if (row.minLength !== undefined) expect(values).toContain(`at least ${row.minLength} characters`);
+}
+
 describe("docs/operations.md lists the settings table as the code has it", () => {
-  const table = documented();
+  const table = documented(operations, "## Configuration", "### Jurisdiction");
 
   it("the same variables, each once", () => {
     expect([...table.keys()].sort()).toEqual(rows.map(([, row]) => row.variable).sort());
   });
 
-  it.each(rows)("%s: its default, values and range", (_field, row) => {
-    const [values, fallback] = table.get(row.variable) ?? ["", ""];
-    if (row.fallback === undefined) expect(fallback).toMatch(/^unset/);
-    else expect(fallback.startsWith(`\`${row.fallback}\``)).toBe(true);
-    for (const choice of row.choices ?? []) expect(values).toContain(`\`${choice}\``);
-    if (row.range !== undefined) expect(values).toContain(`${row.kind === "whole" ? "a whole number" : "a number"}`);
-    if (row.range !== undefined) expect(values).toMatch(new RegExp(`from ${row.range[0]} to ${row.range[1]}\\b`));
-    if (row.minLength !== undefined) expect(values).toContain(`at least ${row.minLength} characters`);
+  it.each(rows)("%s: its default, values and range", (_field, row) => sameAsTheTable(table, row));
+
+  it("docs/advisor.md's table of the sample's settings says the same", () => {
+    const sample = documented(advisor, "### Settings", "### The export");
+    expect([...sample.keys()]).toEqual(["SAMPLE_KEY_RATE", "SAMPLE_MAX_ROWS", "SAMPLE_RETENTION_HOURS"]);
+    for (const [, row] of rows) if (sample.has(row.variable)) sameAsTheTable(sample, row);
   });
 });
 
