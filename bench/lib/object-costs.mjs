@@ -205,6 +205,7 @@ async function runScenario({ floodgate, workDir, scenario, size }) {
         limit: scenario.limit,
         offered: answered(limited),
         allowed: allowedOf(limited),
+        statuses: limited,
         overshoot: Math.max(0, allowedOf(limited) - scenario.limit),
       };
     }
@@ -354,7 +355,7 @@ export function printObjectCosts(costs) {
       "",
       "| hot key, request.cf set | isolates | requests | object calls / request (target ≤ 0.25) | most calls/s on one object (target ≤ 1,000) | overshoot (target 0) |",
       "| --- | --- | --- | --- | --- | --- |",
-      `| ${hot.path} | ${hot.isolates} | ${hot.requests} | ${fmt(hot.hot.objectCallsPerRequest, 3)} | ${hot.hot.maxCallsPerSecond} | ${o ? `${o.overshoot} (${o.allowed} allowed of ${o.offered}, limit ${o.limit})` : "– (full run only)"} |`,
+      `| ${hot.path} | ${hot.isolates} | ${hot.requests} | ${fmt(hot.hot.objectCallsPerRequest, 3)} | ${hot.hot.maxCallsPerSecond} | ${o ? `${o.overshoot} (${o.allowed} allowed of ${o.offered}, limit ${o.limit}; answers ${JSON.stringify(o.statuses ?? {})})` : "– (full run only)"} |`,
     );
   }
   return lines.join("\n");
