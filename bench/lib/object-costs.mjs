@@ -65,6 +65,13 @@ const SIZES = {
 /** Past the counter objects' quiet write (5 s after the last call) and the relay's lease give-back (5 s idle, then a sync within 1 s). */
 export const SETTLE_MS = 6_500;
 
+/**
+ * Every request decided by the objects, as the geography's (lib/geography.mjs): a local decision (FAILURE_MODE=local,
+ * past the 1 s timeout on a loaded machine) would add its debt's calls and hide the relay's; closed with a long
+ * timeout makes a slow object a counted failure instead.
+ */
+const VARS = { FAILURE_MODE: "closed", DECISION_TIMEOUT_MS: "5000" };
+
 /** A path of bench/rules/bench.json with no limit: warms an isolate (bundle, rules) without touching a counter object. */
 const WARM_PATH = "/sharded/no-counter";
 
@@ -171,7 +178,7 @@ async function runScenario({ floodgate, workDir, scenario, size }) {
   const services = Object.fromEntries(
     isolates.map(({ id, region }, i) => [
       id,
-      { worker: floodgate, vars: region ? { BENCH_REGION: region } : {}, ...(i > 0 ? { objectsFrom: isolates[0].id } : {}) },
+      { worker: floodgate, vars: { ...VARS, ...(region ? { BENCH_REGION: region } : {}) }, ...(i > 0 ? { objectsFrom: isolates[0].id } : {}) },
     ]),
   );
   const { path, ports } = await writeConfig(dir, services, join(dir, "storage"));
