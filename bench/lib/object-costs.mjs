@@ -182,7 +182,8 @@ async function runScenario({ floodgate, workDir, scenario, size }) {
     ]),
   );
   const { path, ports } = await writeConfig(dir, services, join(dir, "storage"));
-  const server = await startWorkerd(path, ports, join(dir, "workerd.log"), { inspectorPort: null });
+  // 64 isolates start slowly on a busy machine.
+  const server = await startWorkerd(path, ports, join(dir, "workerd.log"), { inspectorPort: null, startMs: 120_000 });
   const targets = isolates.map(({ id, region }) => ({ port: ports[id], region, agent: new Agent({ keepAlive: true, maxSockets: 64 }) }));
   const run = Date.now().toString(36);
   try {
@@ -287,10 +288,10 @@ export function costOfScenario(measured) {
  * @example
  * const costs = await measureObjectCosts({ floodgate: built.floodgate, workDir, quick: true, log });
  */
-export async function measureObjectCosts({ floodgate, workDir, quick, log = () => {}, noteStopped = () => {} }) {
+export async function measureObjectCosts({ floodgate, workDir, quick, only, log = () => {}, noteStopped = () => {} }) {
   const size = quick ? SIZES.quick : SIZES.full;
   const scenarios = [];
-  for (const scenario of COST_SCENARIOS) {
+  for (const scenario of COST_SCENARIOS.filter((s) => only === undefined || only.includes(s.id))) {
     const measured = await runScenario({ floodgate, workDir, scenario, size });
     noteStopped(`cost/${scenario.id}`, await measured.server.stop());
     delete measured.server;
