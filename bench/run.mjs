@@ -489,7 +489,14 @@ async function main() {
         "cost: thin keys, a hot key and a key scan from three regions (request.cf), and the direct path as a control; every object class counted (bench/lib/object-costs.mjs)",
       );
       const costStart = Date.now();
-      results.objectCosts = await measureObjectCosts({ floodgate: built.floodgate, workDir: join(work, "cost"), quick, log, noteStopped });
+      results.objectCosts = await measureObjectCosts({
+        floodgate: built.floodgate,
+        workDir: join(work, "cost"),
+        quick,
+        only: option("cost-only", undefined)?.split(","),
+        log,
+        noteStopped,
+      });
       results.objectCosts.elapsedSeconds = Math.round((Date.now() - costStart) / 1000);
     }
   }

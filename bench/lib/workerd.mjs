@@ -168,7 +168,7 @@ export async function writeConfig(dir, services, storageDir, { ports: given, fil
  * try { … } finally { const { total } = await server.stop(); }
  * // With { inspectorPort }: workerd's inspector listens there (bench/lib/heap.mjs reads heaps through it).
  */
-export async function startWorkerd(configPath, ports, logFile, { inspectorPort = process.env.BENCH_INSPECT } = {}) {
+export async function startWorkerd(configPath, ports, logFile, { inspectorPort = process.env.BENCH_INSPECT, startMs = 30_000 } = {}) {
   const log = createWriteStream(logFile);
   const child = spawn(workerdBinary(), ["serve", configPath, ...(inspectorPort ? [`--inspector-addr=127.0.0.1:${inspectorPort}`] : [])], {
     stdio: ["ignore", "pipe", "pipe"],
@@ -194,7 +194,7 @@ export async function startWorkerd(configPath, ports, logFile, { inspectorPort =
     })();
     return stopped;
   };
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + startMs;
   for (const [id, port] of Object.entries(ports)) {
     for (;;) {
       if (exited) throw new Error(`workerd exited while starting; see ${logFile}`);
@@ -205,7 +205,7 @@ export async function startWorkerd(configPath, ports, logFile, { inspectorPort =
       } catch {
         if (Date.now() > deadline) {
           await stop();
-          throw new Error(`workerd did not answer on ${id} (port ${port}) within 30 s; see ${logFile}`);
+          throw new Error(`workerd did not answer on ${id} (port ${port}) within ${startMs / 1000} s; see ${logFile}`);
         }
         await new Promise((r) => setTimeout(r, 100));
       }
