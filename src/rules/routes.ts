@@ -72,7 +72,6 @@ function jsonPathsOf(descriptors: readonly (readonly RouteEntry[])[], cost: Rout
 
 type MatchParts = Pick<CompiledRoute, "methods" | "path" | "pathPattern" | "host">;
 
-
 function readMatch(d: Diagnostics, value: unknown, path: string, paths: PathOptions): MatchParts {
   const obj = asObject(d, value, path);
   if (obj === undefined) return {};
