@@ -6,7 +6,8 @@
 // (3 s) ends at the time its own Retry-After gave.
 //   ./node_modules/.bin/node --test test/cli/dev-penalty.test.mjs
 // Break tried: decidePenalized (src/durable/penalties.ts) starting no block on a refusal:
-// the request after the window refilled was a 200.
+// the request after the window refilled was a 200. The second test holds the escalation of a
+// client hammering one isolate (the finding: Retry-After counted down 14, 14, 14 and never grew).
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
@@ -68,5 +69,26 @@ describe("penalty box against wrangler dev", { timeout: 180_000 }, () => {
     const afterBlock = await hit();
     assert.equal(afterBlock.status, 200, `after the block: ${afterBlock.status} ${afterBlock.headers.get("retry-after")}`);
     await afterBlock.body?.cancel();
+  });
+
+  // Break tried: the runtime not carrying breaches (BreachBook.attach returning undefined): Retry-After stayed at 2 or less, the block never grew.
+  it("escalates a client that hammers one isolate to max_block_s: breaches answered from the cache reach the object", async () => {
+    const client = `h-${Date.now()}`;
+    const hit = () => fetch(`${dev.base}/api/x`, { headers: { "x-client": client } });
+    const first = await Promise.all([hit(), hit(), hit()]);
+    assert.deepEqual(first.map((r) => r.status).sort(), [200, 200, 429]);
+    for (const r of first) await r.body?.cancel();
+    // Hammer for 2.5 s: the isolate answers from its cache, then asks the object halfway through the 3 s block,
+    // carrying the breaches it answered: 3 s doubles to the 30 s max from the block's start.
+    let retryAfter = 0;
+    const until = Date.now() + 2_500;
+    while (Date.now() < until) {
+      const r = await hit();
+      assert.equal(r.status, 429);
+      retryAfter = Number(r.headers.get("retry-after"));
+      await r.body?.cancel();
+      await sleep(100);
+    }
+    assert.ok(retryAfter >= 20, `Retry-After ${retryAfter}: the block escalated toward max_block_s (30 s)`);
   });
 });
