@@ -7,6 +7,7 @@
  * names (route-shape.ts), are digested when the rows are taken for a send,
  * off the request path.
  */
+import type { ShardKey } from "../durable/shard-hash.ts";
 import type { DescriptorOutcome, RateLimitResult } from "../limiter/types.ts";
 import type { CompiledDomain, DomainDescriptors } from "../rules/types.ts";
 import { digestValue } from "./digest.ts";
@@ -44,18 +45,21 @@ interface HeldRow extends Omit<SampleRow, "descriptors" | "route"> {
 
 /**
  * @example
- * const sampler = new TrafficSampler(sampleSettings(readSettings(env)), Date.now);
+ * const sampler = new TrafficSampler(sampleSettings(readSettings(env)), Date.now, edge.shardKey);
  * sampler.record(result, admission); // on the request path: a hash per descriptor
  * const send = await sampler.take(); // with the next metrics send
  */
 export class TrafficSampler {
   readonly settings: SampleSettings;
   private readonly now: () => number;
+  /** The deployment's shard key, from which the sampling hash's key is derived (key-sampling.ts). */
+  private readonly shardKey: ShardKey;
   private held: HeldRow[] = [];
 
-  constructor(settings: SampleSettings, now: () => number) {
+  constructor(settings: SampleSettings, now: () => number, shardKey: ShardKey) {
     this.settings = settings;
     this.now = now;
+    this.shardKey = shardKey;
   }
 
   /** Rows waiting for a send. */
@@ -79,7 +83,7 @@ export class TrafficSampler {
     if (outcomes === undefined || keyRate <= 0 || maxRows <= 0) return;
     let sampled: boolean[] | undefined;
     for (let i = 0; i < outcomes.length; i++) {
-      if (!keySampled(outcomes[i].domain, outcomes[i].descriptor, keyRate)) continue;
+      if (!keySampled(outcomes[i].domain, outcomes[i].descriptor, keyRate, this.shardKey)) continue;
       sampled ??= outcomes.map(() => false);
       sampled[i] = true;
     }

@@ -6,49 +6,56 @@
  */
 import type { Decision } from "../algorithms/types.ts";
 import type { CompiledLimit } from "../rules/types.ts";
+import { halfSipHash, type ShardKey } from "../durable/shard-hash.ts";
 
 /** How a limit's answer was softened: forwarded over the limit, or a refusal not enforced. */
 export type Enforcement = "soft" | "not-enforced";
 
+/** Keys of the enforcement hash, per shard key: derived once per isolate. */
+const derived = new WeakMap<ShardKey, ShardKey>();
+
 /**
- * The share bucket (0–99) of a counter key: FNV-1a of its UTF-16 code
- * units, modulo 100. A limit with `enforce_percent: P` enforces the
- * refusals of the keys whose bucket is below P: the same keys every time
- * (one client is refused always or never), and raising P only adds keys.
+ * The share bucket (0–99) of a counter key: HalfSipHash-2-4 of it, modulo
+ * 100, keyed by a key derived from the deployment's shard key (`SHARD_KEY`,
+ * or the one derived from the counters namespace: docs/deploy.md, "Shard
+ * key"). A limit with `enforce_percent: P` enforces the refusals of the
+ * keys whose bucket is below P: the same keys every time and in every
+ * isolate (one client is refused always or never), raising P only adds
+ * keys, and no client can choose a key value outside the share without the
+ * secret.
  *
  * @example
- * enforcementBucket("api\u0000user\u0000alice"); // an integer from 0 to 99, the same on every isolate
+ * enforcementBucket("api\u0000user\u0000alice", edge.shardKey); // an integer from 0 to 99, the same on every isolate of a deployment
  */
-export function enforcementBucket(key: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < key.length; i++) {
-    hash ^= key.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return (hash >>> 0) % 100;
+export function enforcementBucket(key: string, shardKey: ShardKey): number {
+  let keyed = derived.get(shardKey);
+  if (keyed === undefined)
+    derived.set(shardKey, (keyed = { k0: halfSipHash(shardKey, "floodgate/enforce_percent/0"), k1: halfSipHash(shardKey, "floodgate/enforce_percent/1") }));
+  return halfSipHash(keyed, key) % 100;
 }
 
 /**
- * Whether `limit`'s refusals of the counter `key` are enforced.
+ * Whether `limit`'s refusals of a counter whose share bucket is `bucket`
+ * (enforcementBucket; undefined when the plan computed none) are enforced.
  *
  * @example
- * enforced({ ...limit, enforcePercent: 0 }, key); // false: every refusal is forwarded
+ * enforced({ ...limit, enforcePercent: 0 }, 5); // false: every refusal is forwarded
  */
-export function enforced(limit: CompiledLimit, key: string): boolean {
-  return limit.enforcePercent === undefined || enforcementBucket(key) < limit.enforcePercent;
+export function enforced(limit: CompiledLimit, bucket: number | undefined): boolean {
+  return limit.enforcePercent === undefined || (bucket ?? 0) < limit.enforcePercent;
 }
 
 /**
- * What became of the counter's `decision` on `limit` for the counter `key`:
+ * What became of the counter's `decision` on `limit` for a counter of share `bucket`:
  * `soft` when it was allowed past the limit as written (a `soft_percent`
  * limit, within its ceiling), `not-enforced` when it was refused and the
  * key's refusals are not enforced; else undefined (the decision stands).
  *
  * @example
- * enforcementOf(limit, decision, outcomeKey); // "soft" for the 11th request of a limit of 10 with soft_percent 20
+ * enforcementOf(limit, decision, planned.enforcementBucket); // "soft" for the 11th request of a limit of 10 with soft_percent 20
  */
-export function enforcementOf(limit: CompiledLimit, decision: Decision, key: string): Enforcement | undefined {
-  if (!decision.allowed) return enforced(limit, key) ? undefined : "not-enforced";
+export function enforcementOf(limit: CompiledLimit, decision: Decision, bucket: number | undefined): Enforcement | undefined {
+  if (!decision.allowed) return enforced(limit, bucket) ? undefined : "not-enforced";
   const soft = limit.soft;
   return soft !== undefined && decision.remaining < limit.burst - soft.burst ? "soft" : undefined;
 }

@@ -37,7 +37,7 @@ export function fold(outcomes: readonly DraftOutcome[], groups: readonly (readon
           rule: limit,
         };
         // Gradual and soft enforcement (docs/rules.md): a candidate is never enforced, whatever its own fields.
-        const enforcement = planned.candidate === true ? undefined : enforcementOf(limit, decision, planned.call.key);
+        const enforcement = planned.candidate === true ? undefined : enforcementOf(limit, decision, planned.enforcementBucket);
         if (enforcement !== undefined) policy.enforcement = enforcement;
         const action = actionOf(limit, planned.honoured);
         if (action !== undefined) policy.onLimit = action;

@@ -15,6 +15,7 @@ import { applyReplaces, matchDescriptor } from "../rules/index.ts";
 import type { CompiledLimit, DomainDescriptors } from "../rules/types.ts";
 import type { CounterCall } from "../durable/protocol.ts";
 import { counterCall } from "./calls.ts";
+import { enforcementBucket } from "./enforcement.ts";
 import { candidateCall, candidatesOf } from "./candidates.ts";
 import type { DescriptorOutcome, PolicyOutcome } from "./types.ts";
 
@@ -57,6 +58,8 @@ export interface PlannedCall extends EdgeCall {
   readonly honoured: boolean;
   /** The call counts candidate limits (src/limiter/candidates.ts): its verdict is folded into the outcome's `candidates`. */
   readonly candidate?: true;
+  /** Set when a limit has `enforce_percent`: the key's share bucket, 0–99 (src/limiter/enforcement.ts). */
+  readonly enforcementBucket?: number;
 }
 
 /** Every descriptor's outcome, in request order, and the calls to make, per object name. */
@@ -139,7 +142,18 @@ export function plan(
       // its region's copy (docs/placement.md, "Hot keys at the region's copy").
       // A penalty's block is the object's to keep: never leased (docs/rules.md, "Penalty box").
       const leasable = precount && plain && !refundable && syncMs === undefined && own.penalized !== true;
-      const live: PlannedCall = { call, cacheable: !shadow && plain && !refundable, syncMs, leasable, refused, outcome: index, limits, honoured };
+      const live: { -readonly [F in keyof PlannedCall]: PlannedCall[F] } = {
+        call,
+        cacheable: !shadow && plain && !refundable,
+        syncMs,
+        leasable,
+        refused,
+        outcome: index,
+        limits,
+        honoured,
+      };
+      // Which keys an enforce_percent limit enforces: a hash keyed by the deployment's secret (src/limiter/enforcement.ts).
+      if (limits.some((limit) => limit.enforcePercent !== undefined)) live.enforcementBucket = enforcementBucket(key, shardKey);
       list.push(live);
       // Candidates are counted in the same object and RPC, in a call of their own (docs/rules.md, "Gradual and soft enforcement").
       const candidates = candidatesOf(limits);

@@ -46,7 +46,7 @@ describe("values kept raw in the sample", () => {
           { key: "api_key", value: SECRET },
         ]),
       ).toEqual([true, false]);
-      const sampler = new TrafficSampler({ keyRate: 1, maxRows: 100, retentionMs: 3_600_000 }, () => 1_000);
+      const sampler = new TrafficSampler({ keyRate: 1, maxRows: 100, retentionMs: 3_600_000 }, () => 1_000, { k0: 1, k1: 2 });
       const result: RateLimitResult = {
         allowed: true,
         reason: "no_limit",
@@ -79,7 +79,7 @@ describe("the route a row keeps", () => {
     });
     const domain = rules.domains.get("paths");
     if (domain === undefined) throw new Error("no domain");
-    const sampler = new TrafficSampler({ keyRate: 1, maxRows: 100, retentionMs: 3_600_000 }, () => 1_000);
+    const sampler = new TrafficSampler({ keyRate: 1, maxRows: 100, retentionMs: 3_600_000 }, () => 1_000, { k0: 1, k1: 2 });
     const result: RateLimitResult = {
       allowed: true,
       reason: "no_limit",

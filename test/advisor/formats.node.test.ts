@@ -42,29 +42,45 @@ describe("digestValue", () => {
   });
 });
 
+const SECRET = { k0: 0x01234567, k1: 0x89abcdef };
+
 describe("keyHash", () => {
-  it("gives these values, so isolates of two deploys sample the same keys", () => {
+  it("gives these values under a fixed secret, so isolates of two deploys with one secret sample the same keys", () => {
     expect([
-      keyHash("api", []),
-      keyHash("api", [{ key: "user", value: "u1" }]),
-      keyHash("api", [{ key: "use", value: "ru1" }]),
-      keyHash("api", [
-        { key: "path", value: "/v1/items" },
-        { key: "api_key", value: "cust_3f9a0c12b7e4d6a1" },
-      ]),
+      keyHash("api", [], SECRET),
+      keyHash("api", [{ key: "user", value: "u1" }], SECRET),
+      keyHash("api", [{ key: "use", value: "ru1" }], SECRET),
+      keyHash(
+        "api",
+        [
+          { key: "path", value: "/v1/items" },
+          { key: "api_key", value: "cust_3f9a0c12b7e4d6a1" },
+        ],
+        SECRET,
+      ),
     ]).toEqual(GOLDEN_HASHES);
+  });
+
+  // Break tried: keyHash ignoring its shard key (unkeyed): another secret gives the same hashes.
+  it("is keyed: another secret samples other keys, so no client can pick a value never sampled", () => {
+    const other = { k0: 7, k1: 11 };
+    expect(keyHash("api", [{ key: "user", value: "u1" }], other)).not.toBe(GOLDEN_HASHES[1]);
+    const keys = Array.from({ length: 1_000 }, (_, i) => [{ key: "k", value: `v${i}` }]);
+    const agree = keys.filter((entries) => keySampled("d", entries, 0.1, SECRET) === keySampled("d", entries, 0.1, other)).length;
+    // Independent choices at 10 % agree on about 82 % of keys; the same hash would agree on all.
+    expect(agree).toBeLessThan(900);
   });
 
   it("samples about the rate's share of keys, all at 1 and none at 0", () => {
     const keys = Array.from({ length: 10_000 }, (_, i) => [{ key: "k", value: `v${i}` }]);
     for (const rate of [0.01, 0.1, 0.5]) {
-      const share = keys.filter((entries) => keySampled("d", entries, rate)).length / keys.length;
+      const share = keys.filter((entries) => keySampled("d", entries, rate, SECRET)).length / keys.length;
       expect(Math.abs(share - rate)).toBeLessThan(Math.max(0.005, rate * 0.1));
     }
-    expect(keys.every((entries) => keySampled("d", entries, 1))).toBe(true);
-    expect(keys.some((entries) => keySampled("d", entries, 0))).toBe(false);
+    expect(keys.every((entries) => keySampled("d", entries, 1, SECRET))).toBe(true);
+    expect(keys.some((entries) => keySampled("d", entries, 0, SECRET))).toBe(false);
   });
 });
 
-// Fixed when the hash was: FNV-1a over domain, keys and values (each ended by U+0000), MurmurHash3's finalizer.
-const GOLDEN_HASHES = [3603499758, 1247833826, 1687826591, 1420105030];
+// Fixed when the hash was: HalfSipHash-2-4 of domain, keys and values (each ended by U+0000), keyed from SECRET.
+const GOLDEN_HASHES = [2455089795, 4064904506, 2698558182, 4080044651];

@@ -6,12 +6,15 @@
 import { describe, expect, it } from "vitest";
 import { digestValue } from "../../src/advisor/digest.ts";
 import { keySampled } from "../../src/advisor/key-sampling.ts";
+import { shardKeyFrom } from "../../src/durable/placement.ts";
 import { METRICS_SHARDS, metricsShardNames } from "../../src/metrics/shards.ts";
 import { testEnv, uniqueIp } from "../support/app.ts";
 import { recordingCounters } from "../support/recording-counters.ts";
 import { bodyText, countingMetrics, sampledGateway } from "./support.ts";
 
 const suffix = `${Date.now()}`;
+/** The gateway's shard key (no SHARD_KEY in the tests: the one derived from the namespace), which keys the sampling hash. */
+const SHARD = shardKeyFrom(undefined, testEnv.COUNTERS);
 let made = 0;
 /** A domain of its own per test: the metrics shards are shared by every test of the file. */
 const freshDomain = () => `sample-${suffix}-${(made += 1)}`;
@@ -97,8 +100,8 @@ describe("whole-key sampling", () => {
     let keysSampled = 0;
     let kept = 0;
     for (const c of clients) {
-      const keyIn = keySampled(domain, [{ key: "api_key", value: c.key }], rate);
-      const sessionIn = keySampled(domain, [{ key: "session", value: c.session }], rate);
+      const keyIn = keySampled(domain, [{ key: "api_key", value: c.key }], rate, SHARD);
+      const sessionIn = keySampled(domain, [{ key: "session", value: c.session }], rate, SHARD);
       if (keyIn) keysSampled += 1;
       const seen = byKey.get(await digestValue(c.key)) ?? 0;
       expect(seen, c.key).toBe(keyIn || sessionIn ? requests : 0);
@@ -114,8 +117,8 @@ describe("whole-key sampling", () => {
       const digest = await digestValue(c.key);
       for (const row of rows.filter((r) => r.descriptors[0].entries[0].value === digest)) {
         expect(row.descriptors.map((d) => d.sampled)).toEqual([
-          keySampled(domain, [{ key: "api_key", value: c.key }], rate),
-          keySampled(domain, [{ key: "session", value: c.session }], rate),
+          keySampled(domain, [{ key: "api_key", value: c.key }], rate, SHARD),
+          keySampled(domain, [{ key: "session", value: c.session }], rate, SHARD),
         ]);
       }
     }

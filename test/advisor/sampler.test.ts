@@ -44,7 +44,7 @@ describe("TrafficSampler", () => {
 
   it("holds at most SAMPLE_BUFFER_ROWS rows, the oldest dropped first", async () => {
     let now = 1_000;
-    const sampler = new TrafficSampler({ keyRate: 1, maxRows: 100_000, retentionMs: 3_600_000 }, () => now);
+    const sampler = new TrafficSampler({ keyRate: 1, maxRows: 100_000, retentionMs: 3_600_000 }, () => now, { k0: 1, k1: 2 });
     for (let i = 0; i < SAMPLE_BUFFER_ROWS + 500; i++) {
       now += 1;
       sampler.record(result(`key-${i}`), source);
@@ -60,14 +60,14 @@ describe("TrafficSampler", () => {
 
   it("is due once the oldest row is SAMPLE_HOLD_MS old, or the buffer half full", () => {
     let now = 5_000;
-    const sampler = new TrafficSampler({ keyRate: 1, maxRows: 100, retentionMs: 1 }, () => now);
+    const sampler = new TrafficSampler({ keyRate: 1, maxRows: 100, retentionMs: 1 }, () => now, { k0: 1, k1: 2 });
     expect(sampler.due()).toBe(false);
     sampler.record(result("a"), source);
     now += SAMPLE_HOLD_MS - 1;
     expect(sampler.due()).toBe(false);
     now += 1;
     expect(sampler.due()).toBe(true);
-    const full = new TrafficSampler({ keyRate: 1, maxRows: 100, retentionMs: 1 }, () => 0);
+    const full = new TrafficSampler({ keyRate: 1, maxRows: 100, retentionMs: 1 }, () => 0, { k0: 1, k1: 2 });
     for (let i = 0; i < SAMPLE_BUFFER_ROWS / 2 - 1; i++) full.record(result(`k${i}`), source);
     expect(full.due()).toBe(false);
     full.record(result("last"), source);
@@ -79,7 +79,7 @@ describe("TrafficSampler", () => {
       { keyRate: 0, maxRows: 100, retentionMs: 1 },
       { keyRate: 1, maxRows: 0, retentionMs: 1 },
     ]) {
-      const sampler = new TrafficSampler(settings, () => 0);
+      const sampler = new TrafficSampler(settings, () => 0, { k0: 1, k1: 2 });
       sampler.record(result("a"), source);
       expect(sampler.size).toBe(0);
     }

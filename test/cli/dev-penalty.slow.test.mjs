@@ -99,3 +99,35 @@ describe("penalty box against wrangler dev", { timeout: 180_000 }, () => {
     assert.fail(`the machine was too slow in ${ATTEMPTS} attempts to place a request inside a 3 s block`);
   });
 });
+
+// A client hammering one isolate (the finding: Retry-After counted down 14, 14, 14 and never grew).
+// Break tried: the runtime not carrying breaches (BreachBook.attach returning undefined): Retry-After 4 (one breach a renewal), not 20 or more.
+describe("penalty box against wrangler dev: escalation from one isolate", { timeout: 180_000 }, () => {
+  it("escalates a client that hammers one isolate to max_block_s: breaches answered from the cache reach the object", async () => {
+    for (let n = 0; n < ATTEMPTS; n++) {
+      const client = `h-${Date.now()}-${n}`;
+      const hit = () => fetch(`${dev.base}/api/x`, { headers: { "x-client": client } });
+      await until(Math.ceil(Date.now() / 1_000) * 1_000 + 5);
+      const sentAt = Date.now();
+      const first = await Promise.all([hit(), hit(), hit()]);
+      for (const r of first) await r.body?.cancel();
+      // The three split over two windows (a stalled machine): a fresh client, never a pass.
+      if (first.every((r) => r.status === 200) && Math.floor(Date.now() / 1_000) !== Math.floor(sentAt / 1_000)) continue;
+      assert.deepEqual(first.map((r) => r.status).sort(), [200, 200, 429]);
+      // Hammer for 2.5 s: the isolate answers from its cache, then asks the object halfway through the 3 s block,
+      // carrying the breaches it answered: 3 s doubles to the 30 s max from the block's start.
+      let retryAfter = 0;
+      const end = Date.now() + 2_500;
+      while (Date.now() < end) {
+        const r = await hit();
+        assert.equal(r.status, 429);
+        retryAfter = Number(r.headers.get("retry-after"));
+        await r.body?.cancel();
+        await sleep(100);
+      }
+      assert.ok(retryAfter >= 20, `Retry-After ${retryAfter}: the block escalated toward max_block_s (30 s)`);
+      return;
+    }
+    assert.fail(`the machine never landed three requests in one window in ${ATTEMPTS} attempts`);
+  });
+});

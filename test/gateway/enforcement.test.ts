@@ -8,8 +8,9 @@
  * refusals are counted while the live limit decides alone.
  */
 import { describe, expect, it } from "vitest";
-import { counterKey } from "../../src/durable/placement.ts";
+import { counterKey, shardKeyFrom } from "../../src/durable/placement.ts";
 import { enforcementBucket } from "../../src/limiter/enforcement.ts";
+import { testEnv } from "../support/app.ts";
 import { d, envoyApi } from "../support/envoy.ts";
 
 const suffix = `${Date.now()}`;
@@ -97,7 +98,9 @@ describe("enforce_percent", () => {
       if (third.status === 429) refused.push(user);
       else expect(third.headers.get("X-RateLimit-Decision")).toBe("not-enforced");
     }
-    const expected = users.filter((user) => enforcementBucket(counterKey(domain, [{ key: "user", value: user }])) < 30);
+    const expected = users.filter(
+      (user) => enforcementBucket(counterKey(domain, [{ key: "user", value: user }]), shardKeyFrom(undefined, testEnv.COUNTERS)) < 30,
+    );
     expect(refused).toEqual(expected);
     // Both kinds occur, so the split is tested, not just one side of it.
     expect(expected.length).toBeGreaterThan(0);

@@ -53,36 +53,48 @@ const decision = (over: Partial<Decision> = {}): Decision => ({
 const limitOf = (over: Partial<CompiledLimit>) => ({ limit: 12, burst: 12, ...over }) as CompiledLimit;
 
 describe("the share of keys enforced", () => {
-  it("is FNV-1a of the counter key modulo 100: pinned values, the same everywhere", () => {
-    expect(enforcementBucket("")).toBe(61);
-    expect(enforcementBucket("a")).toBe(20);
-    expect(enforcementBucket("plain\u0000user\u0000alice")).toBe(86);
+  const SECRET_A = { k0: 0x01234567, k1: 0x89abcdef };
+  const SECRET_B = { k0: 0x0badf00d, k1: 0x5eed1e55 };
+  const users = Array.from({ length: 200 }, (_, i) => `plain\u0000user\u0000u${i}`);
+
+  // Break tried: enforcementBucket ignoring its shard key (the hash unkeyed, as FNV-1a was): the two secrets give the same buckets.
+  it("is a hash keyed by the deployment's secret: the same under one secret, unrelated under another", () => {
+    const a = users.map((key) => enforcementBucket(key, SECRET_A));
+    expect(users.map((key) => enforcementBucket(key, { ...SECRET_A }))).toEqual(a);
+    const b = users.map((key) => enforcementBucket(key, SECRET_B));
+    // Independent buckets agree by chance about once in 100: 2 of 200 expected.
+    expect(a.filter((bucket, i) => bucket === b[i]).length).toBeLessThan(10);
+    // So at 10 % no key value is outside the share for every deployment: u1, u2, u3 each enforced under some secret.
+    const enforcedUnder = (secret: typeof SECRET_A, user: string) => enforcementBucket(`plain\u0000user\u0000${user}`, secret) < 10;
+    const secrets = Array.from({ length: 100 }, (_, i) => ({ k0: i, k1: i * 7919 }));
+    for (const user of ["u1", "u2", "u3"]) expect(secrets.some((secret) => enforcedUnder(secret, user))).toBe(true);
+    expect(Math.min(...a)).toBeGreaterThanOrEqual(0);
+    expect(Math.max(...a)).toBeLessThanOrEqual(99);
   });
 
   it("enforces a key when its bucket is below the percent (all at 100, none at 0), and every key without the field", () => {
-    const key = "plain\u0000user\u0000alice"; // bucket 86
-    expect(enforced(limitOf({ enforcePercent: 86 }), key)).toBe(false);
-    expect(enforced(limitOf({ enforcePercent: 87 }), key)).toBe(true);
-    expect(enforced(limitOf({ enforcePercent: 0 }), "")).toBe(false);
-    expect(enforced(limitOf({ enforcePercent: 100 }), key)).toBe(true);
-    expect(enforced(limitOf({}), key)).toBe(true);
+    expect(enforced(limitOf({ enforcePercent: 86 }), 86)).toBe(false);
+    expect(enforced(limitOf({ enforcePercent: 87 }), 86)).toBe(true);
+    expect(enforced(limitOf({ enforcePercent: 0 }), 0)).toBe(false);
+    expect(enforced(limitOf({ enforcePercent: 100 }), 99)).toBe(true);
+    expect(enforced(limitOf({}), 99)).toBe(true);
   });
 });
 
 describe("one decision's enforcement", () => {
   const soft = limitOf({ soft: { percent: 20, limit: 10, burst: 10 } });
   it("is soft exactly when fewer remain than the soft span (ceiling − written burst)", () => {
-    expect(enforcementOf(soft, decision({ limit: 12, remaining: 2 }), "k")).toBeUndefined();
-    expect(enforcementOf(soft, decision({ limit: 12, remaining: 1 }), "k")).toBe("soft");
-    expect(enforcementOf(soft, decision({ limit: 12, remaining: 0 }), "k")).toBe("soft");
-    expect(enforcementOf(limitOf({}), decision({ remaining: 0 }), "k")).toBeUndefined();
+    expect(enforcementOf(soft, decision({ limit: 12, remaining: 2 }), 0)).toBeUndefined();
+    expect(enforcementOf(soft, decision({ limit: 12, remaining: 1 }), 0)).toBe("soft");
+    expect(enforcementOf(soft, decision({ limit: 12, remaining: 0 }), 0)).toBe("soft");
+    expect(enforcementOf(limitOf({}), decision({ remaining: 0 }), 0)).toBeUndefined();
   });
 
   it("is not-enforced for a refusal of a key outside the share, never for an allowed request", () => {
     const waived = limitOf({ enforcePercent: 0 });
-    expect(enforcementOf(waived, decision({ allowed: false, remaining: 0 }), "k")).toBe("not-enforced");
-    expect(enforcementOf(waived, decision({ remaining: 0 }), "k")).toBeUndefined();
-    expect(enforcementOf(limitOf({ enforcePercent: 100 }), decision({ allowed: false }), "k")).toBeUndefined();
+    expect(enforcementOf(waived, decision({ allowed: false, remaining: 0 }), 0)).toBe("not-enforced");
+    expect(enforcementOf(waived, decision({ remaining: 0 }), 0)).toBeUndefined();
+    expect(enforcementOf(limitOf({ enforcePercent: 100 }), decision({ allowed: false }), 0)).toBeUndefined();
   });
 
   it("reads a soft limit's counter against the written limit, nothing remaining past it", () => {
@@ -155,7 +167,7 @@ describe("the engine on plain objects", () => {
       await decide(edge, request(user), { timeoutMs: 1_000 });
       if (!(await decide(edge, request(user), { timeoutMs: 1_000 })).allowed) refused.push(user);
     }
-    expect(refused).toEqual(users.filter((u) => enforcementBucket(counterKey("plain", [{ key: "user", value: u }])) < 50));
+    expect(refused).toEqual(users.filter((u) => enforcementBucket(counterKey("plain", [{ key: "user", value: u }]), edge.shardKey) < 50));
     expect(refused.length).toBeGreaterThan(0);
     expect(refused.length).toBeLessThan(users.length);
   });
