@@ -5,19 +5,18 @@
  * docs/architecture.md for the picture and the reasons.
  */
 const LAYERS = [
-  ["hono", "ratelimit"], // the public middleware (reuses the gateway's admit()); Ratelimit and the binding entrypoint's core
+  ["hono", "dropins", "durable/metrics"], // the public middleware (reuses the gateway's admit()); the faces of other libraries (Upstash's Ratelimit, Cloudflare's binding); the MetricsObject and the stores that run inside it
   ["gateway"], // the Worker's own app: admit, forward, echo
   ["admin", "queue"], // admin API; on_limit "queue" (producer, consumer, status)
   ["envoy"], // the decision API (/json, RPC) in Envoy's shapes
-  ["admission"], // the one admission pipeline: decide, failure policy, metrics, answers
-  ["context"], // the per-isolate context: settings, live rules, edge runtime, metrics recorder
-  ["metrics"], // recorder, Prometheus text, MetricsObject
-  ["advisor"], // the rule advisor: the traffic sample's rows, digests and store; its replay through compiled rules and the algorithms (docs/advisor.md)
+  ["admission"], // the one admission pipeline: decide, failure policy, metrics, answers; the per-isolate context (isolate-context.ts)
+  ["metrics"], // the isolate's recorder, Prometheus text, metric names and shards
+  ["advisor"], // the rule advisor: the traffic sample's rows and digests; its replay through compiled rules and the algorithms (docs/advisor.md)
   ["limiter"], // plan, fold, summarize; the result as HTTP
-  ["request", "edge", "identity"], // request → descriptors; the isolate side of the counters; verified tokens' claims
-  ["durable"], // CounterObject, its store, placement, protocol
+  ["request", "isolate", "identity"], // request → descriptors; the isolate's side of the counters and its live rules; verified tokens' claims
+  ["durable/counters", "durable/rules", "durable/queue"], // Durable Objects and what runs inside them: CounterObject, RulesObject (rules and overrides), the queue's status object
   ["overrides"], // per-descriptor limits set at runtime, laid over the rules
-  ["rules"], // compile, validate, match, live rules, RulesObject
+  ["rules"], // the rules compiler and validator; runtime matching (rules/match/); the Envoy YAML import (rules/envoy-import/)
   ["stored"], // every name and shape that outlives a deploy (docs/stored-formats.md)
   ["algorithms"], // pure algorithms
 ];
@@ -46,7 +45,7 @@ const layerRules = LAYERS.flatMap((layer, index) =>
 const FACES = [
   "^src/gateway/",
   "^src/hono/",
-  "^src/ratelimit/",
+  "^src/dropins/",
   "^src/envoy/",
   "^src/admin/(json|auth-throttle|auth)\\.ts$",
   "^src/queue/(status-limit|enqueue)\\.ts$",
@@ -55,7 +54,7 @@ const PIPELINE_INSIDES = [
   "^src/limiter/(decide|plan|fold|summarize|timeout|calls|respond|reconcile)\\.ts$",
   "^src/limiter/headers/",
   "^src/metrics/recorder\\.ts$",
-  "^src/admission/(?!index\\.ts$)",
+  "^src/admission/(?!(index|isolate-context)\\.ts$)",
 ];
 
 // The Node tier (docs/testing.md, "Tiers"): its tests run in plain Node, so nothing they run may be a cloudflare:*

@@ -8,20 +8,25 @@
 /** What each scope mutates: the pure core, the decision logic, and the lease and checkpoint code of src/durable. */
 export const SCOPES = {
   algorithms: ["src/algorithms/**/*.ts"],
-  rules: ["src/rules/**/*.ts", "!src/rules/rules-object.ts"],
-  edge: ["src/edge/**/*.ts"],
+  rules: ["src/rules/**/*.ts", "!src/durable/rules/rules-document.ts"],
+  edge: ["src/isolate/**/*.ts"],
   limiter: ["src/limiter/**/*.ts"],
   http: ["src/http/**/*.ts"],
   request: ["src/request/**/*.ts"],
-  dropins: ["src/ratelimit/**/*.ts", "src/hono/compat*.ts"],
-  durable: ["src/durable/leases.ts", "src/durable/precount-sync.ts", "src/durable/counter-cache.ts", "src/durable/lease-holder.ts"],
+  dropins: ["src/dropins/**/*.ts", "src/hono/compat*.ts"],
+  durable: [
+    "src/durable/counters/leases/leases.ts",
+    "src/durable/counters/leases/precount-sync.ts",
+    "src/durable/counters/counter-cache.ts",
+    "src/durable/counters/leases/lease-holder.ts",
+  ],
   // Exactly the gated folder "relay and leases" (test/mutation/gates.mjs).
   leases: [
-    "src/durable/lease-holder.ts",
-    "src/durable/leases.ts",
-    "src/durable/lease-verdict.ts",
-    "src/durable/relay-lease.ts",
-    "src/durable/precount-sync.ts",
+    "src/durable/counters/leases/lease-holder.ts",
+    "src/durable/counters/leases/leases.ts",
+    "src/durable/counters/leases/lease-verdict.ts",
+    "src/durable/counters/leases/relay-lease.ts",
+    "src/durable/counters/leases/precount-sync.ts",
   ],
   // The small gated folders: the shard hash and the queue policy.
   small: ["src/stored/shard-hash.ts", "src/queue/policy.ts"],

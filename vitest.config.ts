@@ -36,7 +36,7 @@ export default {
   },
 };`;
 // The calling Worker of docs/from-cloudflare-binding.md as that page shows it (Cloudflare's own example),
-// its types left out: only its binding differs from Cloudflare's (test/ratelimit/binding.test.ts).
+// its types left out: only its binding differs from Cloudflare's (test/dropins/binding.test.ts).
 const readmeBindingCaller = `
 export default {
   async fetch(request, env) {

@@ -3,11 +3,11 @@
  * `.dev.vars`). Every variable is optional text; `readSettings` turns them
  * into typed settings with the defaults docs/operations.md ("Configuration") documents.
  */
-import type { CounterObject } from "./durable/counter-object.ts";
-import type { MetricsObject } from "./metrics/metrics-object.ts";
-import type { QueueStatusObject } from "./queue/status-object.ts";
+import type { CounterObject } from "./durable/counters/counter-object.ts";
+import type { MetricsObject } from "./durable/metrics/metrics-object.ts";
+import type { QueueStatusObject } from "./durable/queue/status-object.ts";
 import type { QueuedMessage } from "./queue/message.ts";
-import type { RulesAndOverridesObject } from "./overrides/overrides-object.ts";
+import type { RulesObject } from "./durable/rules/rules-object.ts";
 import { DEFAULT_HEADER_DIALECT, HEADER_DIALECTS } from "./http/header-dialect.ts";
 import type { EncodedSlashes, MethodOverride } from "./http/origin-settings.ts";
 
@@ -22,7 +22,7 @@ import type { EncodedSlashes, MethodOverride } from "./http/origin-settings.ts";
 export interface Env {
   COUNTERS: DurableObjectNamespace<CounterObject>;
   /** Rules stored by `PUT /__ratelimit/rules` (one object per deployment). */
-  RULES: DurableObjectNamespace<RulesAndOverridesObject>;
+  RULES: DurableObjectNamespace<RulesObject>;
   /** Metric counts aggregated across isolates. */
   METRICS: DurableObjectNamespace<MetricsObject>;
   /** `on_limit: "queue"`: requests queued for later delivery (producer of the queue this worker consumes). */

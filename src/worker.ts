@@ -9,22 +9,22 @@
 import { WorkerEntrypoint } from "cloudflare:workers";
 import rulesJson from "../rules.json";
 import type { Env } from "./config.ts";
-import { type IsolateOf, isolateContexts } from "./context/isolate.ts";
+import { type IsolateOf, isolateContexts } from "./admission/isolate-context.ts";
 import { callShouldRateLimit } from "./envoy/rpc.ts";
 import type { EnvoyResponse } from "./envoy/response.ts";
 import { createApp } from "./gateway/app.ts";
 import { consumeQueue } from "./queue/consumer.ts";
-import { type BindingOutcome, BindingLimits, bindingLimit } from "./ratelimit/binding.ts";
+import { type BindingOutcome, BindingLimits, bindingLimit } from "./dropins/binding.ts";
 import { bundledRules } from "./rules/bundled.ts";
 import { OverridesOverlay } from "./overrides/overlay.ts";
-import { LiveRules } from "./rules/live.ts";
+import { LiveRules } from "./isolate/live-rules.ts";
 
-export { CounterObject } from "./durable/counter-object.ts";
+export { CounterObject } from "./durable/counters/counter-object.ts";
 export { rateLimit } from "./hono/middleware.ts";
-export { MetricsObject } from "./metrics/metrics-object.ts";
-export { QueueStatusObject } from "./queue/status-object.ts";
+export { MetricsObject } from "./durable/metrics/metrics-object.ts";
+export { QueueStatusObject } from "./durable/queue/status-object.ts";
 // The RulesObject keeps the overrides beside the rules (src/overrides/).
-export { RulesAndOverridesObject as RulesObject } from "./overrides/overrides-object.ts";
+export { RulesObject } from "./durable/rules/rules-object.ts";
 
 // HTTP, RPC and the queue consumer share one context per isolate, so all decide with the same rules and edge.
 const isolateOf = isolateContexts(new LiveRules(bundledRules, { bundledJson: rulesJson, overlay: new OverridesOverlay() }));

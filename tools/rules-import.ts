@@ -9,7 +9,7 @@
  */
 import { isScalar, parseDocument, visit } from "yaml";
 import { compileRules } from "../src/rules/compile.ts";
-import { fromEnvoy } from "../src/rules/envoy-yaml.ts";
+import { fromEnvoy } from "../src/rules/envoy-import/envoy-yaml.ts";
 
 import { nodeProcess, readFileSync, type Writer } from "./node-io.ts";
 

@@ -78,7 +78,7 @@ function settledCost(settled, requests, rowsWrittenPerRequest, dollarsPerM) {
 /**
  * How long after a key scan's last run the bench waits before reading the
  * rows written: past the counter objects' QUIET_WRITE_MS (5 s,
- * src/durable/counter-object.ts), when a quiet object spills the small
+ * src/durable/counters/counter-object.ts), when a quiet object spills the small
  * counters its checkpoints left unwritten.
  */
 export const SETTLE_MS = 11_500;

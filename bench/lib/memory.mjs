@@ -10,7 +10,7 @@
  *   key: the counter-key string, its Map entry, the inner Map by limit id
  *   and the `{ state, idleAt }` entry.
  * - SQLite: bytes of database per stored counter, from the real CounterStore
- *   (src/durable/counter-store.ts) over node:sqlite: the row (id, JSON state,
+ *   (src/durable/counters/counter-store.ts) over node:sqlite: the row (id, JSON state,
  *   idle_at) plus its primary-key and idle_at index entries, as pages grow.
  *
  * V8 in Node and in workerd lay objects out the same way, so the heap
@@ -21,7 +21,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { algorithms } from "../../src/algorithms/index.ts";
-import { CounterStore } from "../../src/durable/counter-store.ts";
+import { CounterStore } from "../../src/durable/counters/counter-store.ts";
 
 const WINDOW_MS = 60_000;
 const START = 1_700_000_000_000;
@@ -90,7 +90,7 @@ function sqliteBytesPerCounter(state, count) {
   }
 }
 
-// A counter key as floodgate builds it (src/durable/placement.ts): JSON of domain and entries.
+// A counter key as floodgate builds it (src/durable/counters/placement.ts): JSON of domain and entries.
 const counterKey = (i) => JSON.stringify(["api", ["api_key", `key-${String(i).padStart(8, "0")}`]]);
 
 /**

@@ -19,19 +19,19 @@
  * (bench/workers/geography.ts; its tally at `GET /__bench/geo`).
  */
 import type { Env } from "../../src/config.ts";
-import { isolateContexts } from "../../src/context/isolate.ts";
+import { isolateContexts } from "../../src/admission/isolate-context.ts";
 import { createApp } from "../../src/gateway/app.ts";
 import { compileOnce } from "../../src/rules/index.ts";
-import { LiveRules } from "../../src/rules/live.ts";
+import { LiveRules } from "../../src/isolate/live-rules.ts";
 import benchRules from "../rules/bench.json";
 import { type GeoEnv, inPlanetRegion, PlanetCounterObject, planetTally } from "./geography.ts";
 import { simulatedRoundTrips, withRoundTrip } from "./round-trip.ts";
 import { scanSlice } from "./scan.ts";
 import { usageResponse } from "./usage.ts";
 import { counted, objectTally } from "./object-tally.ts";
-import { MetricsObject as Metrics } from "../../src/metrics/metrics-object.ts";
-import { QueueStatusObject as QueueStatus } from "../../src/queue/status-object.ts";
-import { RulesObject as Rules } from "../../src/rules/rules-object.ts";
+import { MetricsObject as Metrics } from "../../src/durable/metrics/metrics-object.ts";
+import { QueueStatusObject as QueueStatus } from "../../src/durable/queue/status-object.ts";
+import { RulesObject as Rules } from "../../src/durable/rules/rules-object.ts";
 
 export * from "../../src/worker.ts";
 // The same classes, counted for the cost model (bench/README.md, "Cost" and "What a deployment costs"; object-tally.ts),

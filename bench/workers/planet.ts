@@ -6,7 +6,7 @@
  * them. Pure data and two lookups: the bench workers and the Node harness
  * (bench/lib/geography.mjs) read the same table.
  */
-import { hintOfObject } from "../../src/durable/regions.ts";
+import { hintOfObject } from "../../src/durable/counters/regions.ts";
 
 /** A simulated region. */
 export type PlanetRegion = "A" | "B" | "C";

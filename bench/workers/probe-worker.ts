@@ -17,7 +17,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { Hono } from "hono";
-import { halfSipHash, type ShardKey, shardKeyFrom } from "../../src/durable/shard-hash.ts";
+import { halfSipHash, type ShardKey, shardKeyFrom } from "../../src/stored/shard-hash.ts";
 
 interface Env {
   PROBE: DurableObjectNamespace<ProbeObject>;
@@ -25,7 +25,7 @@ interface Env {
   ORIGIN_URL: string;
 }
 
-/** floodgate's wire shapes (src/durable/protocol.ts), restated so the probe stays independent of it. */
+/** floodgate's wire shapes (src/stored/wire-calls.ts), restated so the probe stays independent of it. */
 interface ShapedCall {
   key: string;
   limits: { id: string; algorithm: string; limit: number; windowMs: number; burst: number }[];
@@ -105,7 +105,7 @@ export class ProbeObject extends DurableObject<Env> {
   }
 }
 
-// floodgate's own keyed shard hash and default key (src/durable/shard-hash.ts), so both spread keys alike and pay the same per request.
+// floodgate's own keyed shard hash and default key (src/stored/shard-hash.ts), so both spread keys alike and pay the same per request.
 let shardKey: ShardKey | undefined;
 function shardOf(key: string, env: Env): number {
   shardKey ??= shardKeyFrom(undefined, env.PROBE);

@@ -7,7 +7,7 @@
  * would. The bench's memory scan (bench/lib/scan.mjs) drives it.
  */
 import type { Env } from "../../src/config.ts";
-import type { CounterCall, LimitCall } from "../../src/durable/protocol.ts";
+import type { CounterCall, LimitCall } from "../../src/stored/wire-calls.ts";
 
 // Calls per RPC: 1,000, or fewer for long keys, so one batch in flight stays near 400 KB and the heap measured is the object's state.
 const batchOf = (keyBytes: number) => (keyBytes > 0 ? Math.max(1, Math.floor(400_000 / keyBytes)) : 1_000);

@@ -2,10 +2,10 @@
  * floodgate as soaked by `npm run soak`: the real app and objects (everything
  * `src/worker.ts` exports) over the soak rules (`bench/rules/soak.json`).
  */
-import { isolateContexts } from "../../src/context/isolate.ts";
+import { isolateContexts } from "../../src/admission/isolate-context.ts";
 import { createApp } from "../../src/gateway/app.ts";
 import { compileOnce } from "../../src/rules/index.ts";
-import { LiveRules } from "../../src/rules/live.ts";
+import { LiveRules } from "../../src/isolate/live-rules.ts";
 import soakRules from "../rules/soak.json";
 
 export * from "../../src/worker.ts";

@@ -6,7 +6,7 @@
  * Objects and the gateway share one isolate in workerd, so the tally is
  * plain module state here; it exists only in the bench build.
  */
-import { CounterObject as Counters } from "../../src/durable/counter-object.ts";
+import { CounterObject as Counters } from "../../src/durable/counters/counter-object.ts";
 
 type Usage = ReturnType<Counters["usage"]>;
 

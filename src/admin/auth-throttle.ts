@@ -8,7 +8,7 @@
  * itself, before comparing tokens, without asking an object.
  */
 import { admitDescriptors, knownRefusalMs, retryAfterSeconds, tooManyAuthFailures } from "../admission/index.ts";
-import type { Isolate } from "../context/isolate.ts";
+import type { Isolate } from "../admission/isolate-context.ts";
 import type { Defer } from "../http/defer.ts";
 import { clientAddress, InvalidClientIpError, UNKNOWN_CLIENT, type TrustedProxyHeader } from "../request/client-ip.ts";
 import { compileOnce } from "../rules/index.ts";

@@ -7,7 +7,7 @@
  */
 import type { MiddlewareHandler } from "hono";
 import type { Env } from "../config.ts";
-import type { IsolateOf } from "../context/isolate.ts";
+import type { IsolateOf } from "../admission/isolate-context.ts";
 import { bearerToken, tokensEqual } from "../http/bearer.ts";
 import { deferOf } from "../http/defer.ts";
 import { adminApiOff } from "../admission/index.ts";

@@ -7,10 +7,10 @@
  */
 import type { Context } from "hono";
 import type { Env } from "../config.ts";
-import type { Isolate } from "../context/isolate.ts";
-import { counterKey, objectName } from "../durable/placement.ts";
-import type { CounterVerdict } from "../durable/protocol.ts";
-import { counterStub, inRegion, isRegion, REGIONS } from "../durable/regions.ts";
+import type { Isolate } from "../admission/isolate-context.ts";
+import { counterKey, objectName } from "../durable/counters/placement.ts";
+import type { CounterVerdict } from "../stored/wire-calls.ts";
+import { counterStub, inRegion, isRegion, REGIONS } from "../durable/counters/regions.ts";
 import { deferOf } from "../http/defer.ts";
 import { problem } from "../http/problem.ts";
 import { toLimitCall } from "../limiter/decide.ts";

@@ -4,7 +4,7 @@
  */
 import type { Context } from "hono";
 import type { Env } from "../config.ts";
-import type { Isolate } from "../context/isolate.ts";
+import type { Isolate } from "../admission/isolate-context.ts";
 import { deferOf } from "../http/defer.ts";
 import { problem } from "../http/problem.ts";
 import { policiesOf } from "./rule-policies.ts";

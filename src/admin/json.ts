@@ -11,7 +11,7 @@ import { bodyTextOr413 } from "./body.ts";
 import { deferOf } from "../http/defer.ts";
 import { problem } from "../http/problem.ts";
 import { requestRegion } from "../request/location.ts";
-import type { Isolate } from "../context/isolate.ts";
+import type { Isolate } from "../admission/isolate-context.ts";
 import { parseRulesText } from "../rules/index.ts";
 
 /** Largest decision request body accepted. */

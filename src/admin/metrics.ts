@@ -5,7 +5,7 @@
  */
 import type { Context } from "hono";
 import type { Env } from "../config.ts";
-import type { Isolate } from "../context/isolate.ts";
+import type { Isolate } from "../admission/isolate-context.ts";
 import { PROMETHEUS_CONTENT_TYPE, renderPrometheus } from "../metrics/prometheus.ts";
 import { samplesOfAllShards } from "../metrics/shard-reads.ts";
 

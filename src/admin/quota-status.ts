@@ -13,7 +13,7 @@
 import type { Context } from "hono";
 import { clientLimit, countersUnreachable, admitDescriptors, rateLimitHeaders } from "../admission/index.ts";
 import type { Env } from "../config.ts";
-import type { IsolateOf } from "../context/isolate.ts";
+import type { IsolateOf } from "../admission/isolate-context.ts";
 import { adminPath } from "../http/admin-path.ts";
 import { deferOf } from "../http/defer.ts";
 import { problem } from "../http/problem.ts";

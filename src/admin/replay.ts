@@ -8,7 +8,7 @@
  */
 import type { Context, Hono } from "hono";
 import type { Env } from "../config.ts";
-import type { Isolate } from "../context/isolate.ts";
+import type { Isolate } from "../admission/isolate-context.ts";
 import { httpSample, SampleUnreadableError } from "../advisor/http-sample.ts";
 import { inClockOrder, type SampleRow } from "../advisor/sample-row.ts";
 import type { SampleSource } from "../advisor/sample-source.ts";

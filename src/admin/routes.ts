@@ -5,7 +5,7 @@
 import { Hono, type Context } from "hono";
 import type { Env } from "../config.ts";
 import { problem } from "../http/problem.ts";
-import type { Isolate, IsolateOf } from "../context/isolate.ts";
+import type { Isolate, IsolateOf } from "../admission/isolate-context.ts";
 import { requireAdminToken } from "./auth.ts";
 import { counters } from "./counters.ts";
 import { getHealth } from "./health.ts";

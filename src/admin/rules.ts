@@ -5,7 +5,7 @@
  */
 import type { Context } from "hono";
 import type { Env } from "../config.ts";
-import type { Isolate } from "../context/isolate.ts";
+import type { Isolate } from "../admission/isolate-context.ts";
 import { bodyTextOr413 } from "./body.ts";
 import { deferOf } from "../http/defer.ts";
 import { problem } from "../http/problem.ts";

@@ -8,7 +8,7 @@ import type { Context } from "hono";
 import type { SampleRow } from "../advisor/sample-row.ts";
 import { sampleSettings } from "../advisor/sample-settings.ts";
 import type { Env } from "../config.ts";
-import type { Isolate } from "../context/isolate.ts";
+import type { Isolate } from "../admission/isolate-context.ts";
 import { deferOf } from "../http/defer.ts";
 import { problem } from "../http/problem.ts";
 import { metricsShardNames } from "../metrics/shards.ts";

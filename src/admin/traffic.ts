@@ -6,7 +6,7 @@
  */
 import type { Context } from "hono";
 import type { Env } from "../config.ts";
-import type { Isolate } from "../context/isolate.ts";
+import type { Isolate } from "../admission/isolate-context.ts";
 import { trafficOfAllShards } from "../metrics/shard-reads.ts";
 import type { TrafficView } from "../metrics/traffic-view.ts";
 import { deferOf } from "../http/defer.ts";

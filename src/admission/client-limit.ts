@@ -5,7 +5,7 @@
  * counters and algorithms as any rule, under an internal domain of their
  * own, so no rules document can loosen them.
  */
-import type { Isolate } from "../context/isolate.ts";
+import type { Isolate } from "./isolate-context.ts";
 import type { Defer } from "../http/defer.ts";
 import type { HeaderDialect } from "../http/header-dialect.ts";
 import { requestDescriptors } from "../request/descriptors.ts";

@@ -5,7 +5,7 @@
  * FAILURE_ANSWERS (and of `FailureMode`), nothing else.
  */
 import type { Settings } from "../config.ts";
-import type { EdgeRuntime } from "../edge/runtime.ts";
+import type { EdgeRuntime } from "../isolate/runtime.ts";
 import type { CounterUnavailableError } from "../limiter/timeout.ts";
 import type { RateLimitResult } from "../limiter/types.ts";
 import type { MetricsRecorder } from "../metrics/recorder.ts";

@@ -3,13 +3,13 @@
  * (docs/reliability.md, "Failure mode"): the calls whose objects could not
  * answer are decided from the certain-block cache (in every mode: a key
  * known to be over its limit stays refused, to the end of its block) and, with `local`, from the
- * isolate's own counters (src/edge/local-counters.ts), the hits it allows
- * owed to their objects (src/edge/debts.ts).
+ * isolate's own counters (src/isolate/local-counters.ts), the hits it allows
+ * owed to their objects (src/isolate/debts.ts).
  */
-import type { CounterVerdict } from "../durable/protocol.ts";
-import type { EdgeRuntime } from "../edge/runtime.ts";
-import { blockKey } from "../edge/block-cache.ts";
-import { routeOf } from "../edge/route.ts";
+import type { CounterVerdict } from "../stored/wire-calls.ts";
+import type { EdgeRuntime } from "../isolate/runtime.ts";
+import { blockKey } from "../isolate/block-cache.ts";
+import { routeOf } from "../isolate/route.ts";
 import { resultOf, type Unanswered } from "../limiter/decide.ts";
 import { fold } from "../limiter/fold.ts";
 import type { RateLimitResult } from "../limiter/types.ts";
@@ -38,7 +38,7 @@ export function isolateDecision(
         route.kind === "cached" || route.kind === "refused" ? route.verdict : item.cacheable ? edge.blocks.known(blockKey(item.call), now) : undefined;
       if (verdict === undefined) return undefined;
       if (!verdict.allowed) known = true;
-      // A hit refused by a known penalty block is a breach, carried to the object once it answers again (src/edge/breaches.ts).
+      // A hit refused by a known penalty block is a breach, carried to the object once it answers again (src/isolate/breaches.ts).
       if (route.kind !== "refused") edge.breaches.count(item.call);
       return verdict;
     }),
@@ -48,7 +48,7 @@ export function isolateDecision(
     calls.map((item, i) => {
       const name = unanswered.outcomes[item.outcome].counter?.object ?? "";
       const answer = cached[g][i] ?? (known ? edge.local.peek(name, item.call, now) : edge.local.decide(name, item.call, now));
-      // Hits allowed here are owed to the object, which counts them with the counter's next call (src/edge/debts.ts).
+      // Hits allowed here are owed to the object, which counts them with the counter's next call (src/isolate/debts.ts).
       if (!known && cached[g][i] === undefined && answer.allowed) edge.debts.owe(name, item.call, edge.local.quietAt(name, item.call));
       return answer;
     }),

@@ -5,7 +5,7 @@
  * one RateLimitResult into its own output shape; what happens in between is
  * here, once.
  */
-import type { EdgeRuntime } from "../edge/runtime.ts";
+import type { EdgeRuntime } from "../isolate/runtime.ts";
 import type { Defer } from "../http/defer.ts";
 import { type DecideOptions, decide } from "../limiter/decide.ts";
 import { CounterUnavailableError } from "../limiter/timeout.ts";
@@ -55,7 +55,7 @@ export async function admitThen<O extends AdmissionOptions, T>(
 ): Promise<T> {
   let result: RateLimitResult;
   try {
-    // The modes that may decide in the isolate count what the objects allow there too (src/edge/local-counters.ts).
+    // The modes that may decide in the isolate count what the objects allow there too (src/isolate/local-counters.ts).
     result = await decide(engine.edge, descriptors, options, engine.settings.failureMode !== "closed");
   } catch (error) {
     if (!(error instanceof CounterUnavailableError)) throw error;

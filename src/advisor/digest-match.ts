@@ -3,13 +3,13 @@
  * against a rules tree (docs/advisor.md, "Replay"). An exact value in the
  * rules matches a digested entry when `digestValue(ruleValue)` equals it:
  * the entry is given back the rule's raw value and the real matcher
- * (src/rules/match.ts) decides. A wildcard or an address range cannot be
+ * (src/rules/match/match.ts) decides. A wildcard or an address range cannot be
  * decided on a digest; a digested entry that no exact value claims, at a
  * level that has either for its key, is reported undecidable rather than
  * guessed.
  */
-import { RANGE_KEY } from "../rules/cidr-values.ts";
-import { matchDescriptor } from "../rules/match.ts";
+import { RANGE_KEY } from "../rules/match/cidr-values.ts";
+import { matchDescriptor } from "../rules/match/match.ts";
 import type { CompiledDomain, DescriptorEntry, DescriptorLevel, DescriptorMatch } from "../rules/types.ts";
 import { digestValue, looksDigested } from "./digest.ts";
 

@@ -6,7 +6,7 @@
  * its arrival pattern stays true. A plain function, cheap enough for every
  * request.
  */
-import { halfSipHash, type ShardKey } from "../durable/shard-hash.ts";
+import { halfSipHash, type ShardKey } from "../stored/shard-hash.ts";
 import type { DescriptorEntry } from "../rules/types.ts";
 
 const TWO_TO_32 = 2 ** 32;

@@ -4,7 +4,7 @@
  * recorded. Pure: rules and rows in, decisions out; it runs in Node (the
  * `rules:replay` command) and in the Worker (`POST /__ratelimit/replay`).
  *
- * It decides as the counter objects do (src/durable/counter-object.ts):
+ * It decides as the counter objects do (src/durable/counters/counter-object.ts):
  * a descriptor's limits are one call, allowed only when every window
  * allows, and then every window is charged; a refused call charges
  * nothing. State is kept per counter key and limit id, as the live
@@ -15,7 +15,7 @@
  */
 import { getAlgorithm } from "../algorithms/index.ts";
 import { counterKey, STORAGE_ID_SEPARATOR } from "../stored/counter-ids.ts";
-import { applyReplaces } from "../rules/match.ts";
+import { applyReplaces } from "../rules/match/match.ts";
 import type { CompiledLimit, CompiledRules, DescriptorMatch } from "../rules/types.ts";
 import { type DigestDictionary, digestDictionary, matchSampled } from "./digest-match.ts";
 import { CANDIDATE_SUFFIX, candidateOf } from "./candidate.ts";

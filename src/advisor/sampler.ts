@@ -7,7 +7,7 @@
  * names (route-shape.ts), are digested when the rows are taken for a send,
  * off the request path.
  */
-import type { ShardKey } from "../durable/shard-hash.ts";
+import type { ShardKey } from "../stored/shard-hash.ts";
 import type { DescriptorOutcome, RateLimitResult } from "../limiter/types.ts";
 import type { CompiledDomain, DomainDescriptors } from "../rules/types.ts";
 import { digestValue } from "./digest.ts";

@@ -2,7 +2,7 @@
  * The RPC form of ShouldRateLimit: the answer of `POST /__ratelimit/json`
  * as a return value, its errors as thrown ones.
  */
-import type { Isolate } from "../context/isolate.ts";
+import type { Isolate } from "../admission/isolate-context.ts";
 import type { Defer } from "../http/defer.ts";
 import type { EnvoyResponse } from "./response.ts";
 import { shouldRateLimit } from "./service.ts";

@@ -5,8 +5,8 @@
  * as envoyproxy/ratelimit answers, and counted in the metrics.
  */
 import { admitDescriptors, COUNTERS_UNREACHABLE_DETAIL, recordUnknownDomain } from "../admission/index.ts";
-import type { Isolate } from "../context/isolate.ts";
-import type { Region } from "../durable/regions.ts";
+import type { Isolate } from "../admission/isolate-context.ts";
+import type { Region } from "../durable/counters/regions.ts";
 import type { Defer } from "../http/defer.ts";
 import { EMPTY_LEVEL } from "../rules/descriptors.ts";
 import { UNIT_MS } from "../rules/keys.ts";

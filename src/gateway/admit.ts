@@ -8,9 +8,9 @@
  */
 import { type AdmissionOptions, admitThen, reconcileWithResponse, refusal } from "../admission/index.ts";
 import type { SampleSource } from "../advisor/sampler.ts";
-import type { Isolate } from "../context/isolate.ts";
-import type { SlotLease } from "../durable/protocol.ts";
-import type { Region } from "../durable/regions.ts";
+import type { Isolate } from "../admission/isolate-context.ts";
+import type { SlotLease } from "../stored/wire-calls.ts";
+import type { Region } from "../durable/counters/regions.ts";
 import type { Defer } from "../http/defer.ts";
 import type { HeaderDialect } from "../http/header-dialect.ts";
 import { canonicalPath, foldPathCase } from "../http/canonical-path.ts";

@@ -6,7 +6,7 @@
  * held until the body has been sent (docs/concurrency.md).
  */
 import { admittedHeaders, type BodyCost, followUsage, reconcileWithResponse } from "../admission/index.ts";
-import type { EdgeRuntime } from "../edge/runtime.ts";
+import type { EdgeRuntime } from "../isolate/runtime.ts";
 import type { Defer } from "../http/defer.ts";
 import type { HeaderDialect } from "../http/header-dialect.ts";
 import { withHeaders } from "../http/headers.ts";

@@ -10,7 +10,7 @@ import { Hono } from "hono";
 import { quotaStatus } from "../admin/quota-status.ts";
 import { adminRoutes } from "../admin/routes.ts";
 import { ConfigError, type Env } from "../config.ts";
-import type { IsolateOf } from "../context/isolate.ts";
+import type { IsolateOf } from "../admission/isolate-context.ts";
 import type { RateLimitResult } from "../limiter/types.ts";
 import { adminPath } from "../http/admin-path.ts";
 import { queuedStatus } from "../queue/status-route.ts";

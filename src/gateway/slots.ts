@@ -4,8 +4,8 @@
  * the client or the client went away, at once when there is no body to
  * stream, and renewed while a long response streams.
  */
-import type { SlotCall, SlotLease } from "../durable/protocol.ts";
-import type { EdgeRuntime } from "../edge/runtime.ts";
+import type { SlotCall, SlotLease } from "../stored/wire-calls.ts";
+import type { EdgeRuntime } from "../isolate/runtime.ts";
 import type { Defer } from "../http/defer.ts";
 import type { RateLimitResult } from "../limiter/types.ts";
 
@@ -18,20 +18,15 @@ export const SLOT_LEASE_MS = 60_000;
 /** A streaming response renews its slots this many times per lease: a lost renewal or two cost nothing. */
 export const RENEWALS_PER_LEASE = 3;
 
-// Random per isolate, drawn on first use (the global scope may not draw random values).
-let isolateHolder: string | undefined;
-let sequence = 0;
-
 /**
- * A lease for one request's slots: a holder id unique across isolates.
+ * A lease for one request's slots: a holder id unique across isolates (a random UUID per lease, drawn
+ * in the request: no state at module scope, which workerd shares across requests).
  *
  * @example
  * decide(edge, descriptors, { timeoutMs, slot: newSlotLease() });
  */
 export function newSlotLease(): SlotLease {
-  isolateHolder ??= crypto.randomUUID();
-  sequence += 1;
-  return { holder: `${isolateHolder}:${sequence}`, leaseMs: SLOT_LEASE_MS };
+  return { holder: crypto.randomUUID(), leaseMs: SLOT_LEASE_MS };
 }
 
 /**

@@ -8,7 +8,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { routePath } from "hono/route";
 import { admitDescriptors, admittedHeaders, identifierRequest, reconcileWithResponse, refusal } from "../admission/index.ts";
-import type { Isolate, IsolateOptions } from "../context/isolate.ts";
+import type { Isolate, IsolateOptions } from "../admission/isolate-context.ts";
 import { deferOf } from "../http/defer.ts";
 import { withHeaders } from "../http/headers.ts";
 import { countedIdentifier, decideIdentifier, identifierCounter, identifierDomain } from "../limiter/identifier.ts";

@@ -4,7 +4,7 @@
  * from the middleware's options rather than floodgate's own `[vars]`.
  */
 import type { Env, Settings } from "../config.ts";
-import { EMPTY_ENV, Isolate, type IsolateOptions } from "../context/isolate.ts";
+import { EMPTY_ENV, Isolate, type IsolateOptions } from "../admission/isolate-context.ts";
 import type { AnyContext } from "./options.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: a namespace of the user's bindings, typed or not.

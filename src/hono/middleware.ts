@@ -4,7 +4,7 @@
  * with the same engine (`admit`), its isolate made from `[vars]` instead.
  */
 import type { Env as HonoEnv, Input, MiddlewareHandler } from "hono";
-import type { IsolateOptions } from "../context/isolate.ts";
+import type { IsolateOptions } from "../admission/isolate-context.ts";
 import { admit } from "../gateway/admit.ts";
 import { deferOf } from "../http/defer.ts";
 import { DECISION_HEADER } from "../http/headers.ts";

@@ -2,7 +2,7 @@
  * Compiled limits as the counter objects take them: plain data for RPC,
  * and the call one descriptor makes on its counter.
  */
-import type { CounterCall, LimitCall, SlotLease } from "../durable/protocol.ts";
+import type { CounterCall, LimitCall, SlotLease } from "../stored/wire-calls.ts";
 import type { CompiledLimit } from "../rules/types.ts";
 import type {} from "./kept.ts";
 

@@ -4,11 +4,11 @@
  * the same RPC as its live limit, in a call of its own, so its answer
  * never changes whether the live limit takes the request's hits.
  */
-import type { CounterCall } from "../durable/protocol.ts";
+import type { CounterCall } from "../stored/wire-calls.ts";
 import { limitFacts } from "../rules/facts.ts";
 import type { CompiledLimit } from "../rules/types.ts";
 import { counterCall } from "./calls.ts";
-import type { EdgeCall } from "../edge/runtime.ts";
+import type { EdgeCall } from "../isolate/runtime.ts";
 
 /** A planned call as far as its candidate needs it (plan.ts's PlannedCall, which the candidate's call also is). */
 export interface CandidateCall extends EdgeCall {

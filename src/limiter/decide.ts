@@ -4,9 +4,9 @@
  * edge answer them (one RPC per object, all in parallel, unless the isolate
  * can answer alone), and folds the verdicts (fold.ts, summarize.ts).
  */
-import type { CounterVerdict, SlotLease } from "../durable/protocol.ts";
-import type { Region } from "../durable/regions.ts";
-import type { EdgeCall, EdgeRuntime } from "../edge/runtime.ts";
+import type { CounterVerdict, SlotLease } from "../stored/wire-calls.ts";
+import type { Region } from "../durable/counters/regions.ts";
+import type { EdgeCall, EdgeRuntime } from "../isolate/runtime.ts";
 import type { Defer } from "../http/defer.ts";
 import { boundedDescriptors } from "../rules/index.ts";
 import type { DomainDescriptors } from "../rules/types.ts";

@@ -6,7 +6,7 @@
  */
 import type { Decision } from "../algorithms/types.ts";
 import type { CompiledLimit } from "../rules/types.ts";
-import { halfSipHash, type ShardKey } from "../durable/shard-hash.ts";
+import { halfSipHash, type ShardKey } from "../stored/shard-hash.ts";
 
 /** How a limit's answer was softened: forwarded over the limit, or a refusal not enforced. */
 export type Enforcement = "soft" | "not-enforced";

@@ -2,7 +2,7 @@
  * Folding the counters' verdicts back into the descriptors' outcomes: one
  * PolicyOutcome per limit of every planned call.
  */
-import type { CounterVerdict } from "../durable/protocol.ts";
+import type { CounterVerdict } from "../stored/wire-calls.ts";
 import { actionOf, type DraftOutcome, type PlannedCall } from "./plan.ts";
 import { enforcementOf, writtenDecision } from "./enforcement.ts";
 import type { PolicyOutcome } from "./types.ts";

@@ -6,11 +6,11 @@
  * through the same edge (block cache, coalescing) and counter objects.
  */
 import type { AlgorithmName } from "../algorithms/types.ts";
-import { counterKey, objectName, type ShardKey } from "../durable/placement.ts";
-import type { EdgeRuntime } from "../edge/runtime.ts";
+import { counterKey, objectName, type ShardKey } from "../durable/counters/placement.ts";
+import type { EdgeRuntime } from "../isolate/runtime.ts";
 import type { Defer } from "../http/defer.ts";
 import { compileRules } from "../rules/compile.ts";
-import { isLongValue, longValueKey } from "../rules/long-values.ts";
+import { isLongValue, longValueKey } from "../rules/match/long-values.ts";
 import type { CompiledDomain, DomainDescriptors } from "../rules/types.ts";
 import { IDENTIFIER_KEY } from "../stored/counter-ids.ts";
 import { decide } from "./decide.ts";

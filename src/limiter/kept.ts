@@ -4,7 +4,7 @@
  * keeps anything between requests, so two rules sets never share an entry
  * and a replaced rules set takes its entries with it.
  */
-import type { LimitCall } from "../durable/protocol.ts";
+import type { LimitCall } from "../stored/wire-calls.ts";
 import type { HeaderDialect } from "../http/header-dialect.ts";
 
 /** The header list a rule's last 429 was made of, and the `Headers` made from it. */

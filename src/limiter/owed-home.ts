@@ -1,6 +1,6 @@
 /**
  * Relayed calls whose counter is owed hits (allowed by this isolate on its
- * own while the objects could not answer, src/edge/debts.ts), or was while
+ * own while the objects could not answer, src/isolate/debts.ts), or was while
  * those hits still count, go to the counter's home, as plain decide calls:
  * the debts are paid where the counter is kept, before the call is decided
  * there (docs/reliability.md, "Failure mode"). A region's copy holds a
@@ -8,8 +8,8 @@
  * count nowhere, and the lease it holds, taken before they were paid,
  * would let it allow past the limit.
  */
-import { homeOf } from "../durable/regions.ts";
-import type { CounterCall } from "../durable/protocol.ts";
+import { homeOf } from "../durable/counters/regions.ts";
+import type { CounterCall } from "../stored/wire-calls.ts";
 import type { Plan, PlannedCall } from "./plan.ts";
 
 /**

@@ -4,16 +4,16 @@
  * its call made, with what the edge may do with it. Calls are grouped by
  * object, so each object gets one RPC.
  */
-import { counterKey, objectName, type ShardKey } from "../durable/placement.ts";
-import { inRegion, LOCAL_REGION, type Region } from "../durable/regions.ts";
-import type { SlotLease } from "../durable/protocol.ts";
-import type { EdgeCall } from "../edge/runtime.ts";
-import { type WarmHints, warmId } from "../edge/warm-hints.ts";
+import { counterKey, objectName, type ShardKey } from "../durable/counters/placement.ts";
+import { inRegion, LOCAL_REGION, type Region } from "../durable/counters/regions.ts";
+import type { SlotLease } from "../stored/wire-calls.ts";
+import type { EdgeCall } from "../isolate/runtime.ts";
+import { type WarmHints, warmId } from "../isolate/warm-hints.ts";
 import { limitFacts } from "../rules/facts.ts";
 import { overrideMatch } from "../overrides/lookup.ts";
 import { applyReplaces, matchDescriptor } from "../rules/index.ts";
 import type { CompiledLimit, DomainDescriptors } from "../rules/types.ts";
-import type { CounterCall } from "../durable/protocol.ts";
+import type { CounterCall } from "../stored/wire-calls.ts";
 import { counterCall } from "./calls.ts";
 import { enforcementBucket } from "./enforcement.ts";
 import { candidateCall, candidatesOf } from "./candidates.ts";

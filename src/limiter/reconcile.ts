@@ -4,8 +4,8 @@
  * `cost_from_response` route's origin reported beyond what was reserved.
  * The calls run in the background (`defer`); the response never waits.
  */
-import type { CounterCall } from "../durable/protocol.ts";
-import type { EdgeRuntime } from "../edge/runtime.ts";
+import type { CounterCall } from "../stored/wire-calls.ts";
+import type { EdgeRuntime } from "../isolate/runtime.ts";
 import type { Defer } from "../http/defer.ts";
 import { countsStatus } from "../rules/count-when.ts";
 import type { ResponseCost } from "../rules/types.ts";

@@ -3,7 +3,7 @@
  * ratelimit) reaches the HTTP layer, which turns it into headers in one place.
  */
 import type { Decision } from "../algorithms/types.ts";
-import type { CounterCall } from "../durable/protocol.ts";
+import type { CounterCall } from "../stored/wire-calls.ts";
 import type { CompiledLimit, DescriptorEntry, DescriptorMatch, ResponseCost } from "../rules/types.ts";
 
 /** How one limit judged the request. */

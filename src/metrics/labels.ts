@@ -4,7 +4,7 @@
  * series is kept in memory, in SQLite and in every scrape; and descriptor
  * values shown without the secrets they may be (`shownValue`).
  */
-import { halfSipHash } from "../durable/shard-hash.ts";
+import { halfSipHash } from "../stored/shard-hash.ts";
 
 /** Longest label value kept; a longer one is cut to a prefix, `~` and 8 hex digits of a hash of the whole. */
 export const METRIC_LABEL_MAX_LENGTH = 128;

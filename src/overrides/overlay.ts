@@ -1,9 +1,8 @@
 /**
- * The overrides as LiveRules lays them over the rules (src/rules/live.ts,
+ * The overrides as LiveRules lays them over the rules (src/isolate/live-rules.ts,
  * RulesOverlay): the last version an isolate received, compiled once.
  */
-import type { RulesOverlay } from "../rules/live.ts";
-import type { CompiledRules } from "../rules/types.ts";
+import type { CompiledRules, RulesOverlay } from "../rules/types.ts";
 import { withOverrides } from "./attach.ts";
 import { compileOverrides } from "./compile.ts";
 import type { OverridesRecord, OverrideTable } from "./types.ts";

@@ -7,7 +7,7 @@
  * @example
  * export { CounterObject } from "floodgate/durable";
  */
-export { CounterObject } from "../durable/counter-object.ts";
-export { MetricsObject } from "../metrics/metrics-object.ts";
-export { QueueStatusObject } from "../queue/status-object.ts";
-export { RulesAndOverridesObject as RulesObject } from "../overrides/overrides-object.ts";
+export { CounterObject } from "../durable/counters/counter-object.ts";
+export { MetricsObject } from "../durable/metrics/metrics-object.ts";
+export { QueueStatusObject } from "../durable/queue/status-object.ts";
+export { RulesObject } from "../durable/rules/rules-object.ts";

@@ -7,7 +7,7 @@
  * const ratelimit = new Ratelimit({ counters: env.COUNTERS, limiter: Ratelimit.slidingWindow(10, "10 s") });
  * const { success } = await ratelimit.limit("api");
  */
-export type { Duration } from "../ratelimit/duration.ts";
-export type { Limiter } from "../ratelimit/limiters.ts";
-export type { RatelimitConfig } from "../ratelimit/options.ts";
-export { type LimitOptions, Ratelimit, type RatelimitResponse } from "../ratelimit/ratelimit.ts";
+export type { Duration } from "../dropins/duration.ts";
+export type { Limiter } from "../dropins/limiters.ts";
+export type { RatelimitConfig } from "../dropins/options.ts";
+export { type LimitOptions, Ratelimit, type RatelimitResponse } from "../dropins/ratelimit.ts";

@@ -9,7 +9,7 @@
  * delivered.
  */
 import { countersIn, readSettings, type Env, type Settings } from "../config.ts";
-import type { AttemptOutcome } from "./status-object.ts";
+import type { AttemptOutcome } from "../durable/queue/status-object.ts";
 import { deliver, targetAtOrigin } from "./deliver.ts";
 import { asQueuedMessage, type QueuedMessage } from "./message.ts";
 import { PACE_WAIT_MS, paceDelivery } from "./pace.ts";

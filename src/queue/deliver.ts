@@ -1,7 +1,7 @@
 /**
  * One delivery attempt of a queued request to the origin it was meant for.
  */
-import type { AttemptOutcome } from "./status-object.ts";
+import type { AttemptOutcome } from "../durable/queue/status-object.ts";
 import { fromBase64, type QueuedMessage } from "./message.ts";
 import { CREDENTIAL_HEADERS } from "./credentials.ts";
 import { signatureHeaders } from "./signature.ts";

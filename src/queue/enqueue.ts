@@ -10,8 +10,8 @@
  * dropped, or sealed when the limits opt in (docs/on-limit.md).
  */
 import { RESERVABLE } from "../algorithms/index.ts";
-import type { Isolate } from "../context/isolate.ts";
-import { counterKey } from "../durable/placement.ts";
+import type { Isolate } from "../admission/isolate-context.ts";
+import { counterKey } from "../durable/counters/placement.ts";
 import { BodyTooLargeError, readBodyBytes } from "../http/body.ts";
 import { forwardHeaders, upstreamUrl } from "../http/forward.ts";
 import type { HeaderDialect } from "../http/header-dialect.ts";

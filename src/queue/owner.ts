@@ -5,7 +5,7 @@
  * stores no client IPs or API keys in the clear.
  */
 import { bearerToken, tokensEqual } from "../http/bearer.ts";
-import { counterKey } from "../durable/placement.ts";
+import { counterKey } from "../durable/counters/placement.ts";
 import { boundedEntries } from "../rules/index.ts";
 import type { DomainDescriptors } from "../rules/types.ts";
 

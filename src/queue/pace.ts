@@ -6,8 +6,8 @@
  * future slot, so the consumer waits out their retry-after, or puts the
  * message back on the queue with that delay when it is long.
  */
-import type { CounterVerdict } from "../durable/protocol.ts";
-import { counterStub } from "../durable/regions.ts";
+import type { CounterVerdict } from "../stored/wire-calls.ts";
+import { counterStub } from "../durable/counters/regions.ts";
 import type { Env } from "../config.ts";
 import type { PaceTarget } from "./message.ts";
 

@@ -10,9 +10,9 @@
  * per client address (status-limit.ts).
  */
 import type { Context } from "hono";
-import type { QueuedStatus } from "./status-object.ts";
+import type { QueuedStatus } from "../durable/queue/status-object.ts";
 import type { Env } from "../config.ts";
-import type { IsolateOf } from "../context/isolate.ts";
+import type { IsolateOf } from "../admission/isolate-context.ts";
 import { deferOf } from "../http/defer.ts";
 import { problem } from "../http/problem.ts";
 import { InvalidClientIpError } from "../request/client-ip.ts";

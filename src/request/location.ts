@@ -7,7 +7,7 @@
  * with none of these known (local dev, tests, a Worker calling with a Request
  * of its own) is in region `local`.
  */
-import { LOCAL_REGION, type LocationHint, type Region } from "../durable/regions.ts";
+import { LOCAL_REGION, type LocationHint, type Region } from "../durable/counters/regions.ts";
 
 /** Data centers whose continent's default hint would be the wrong side of it: North America's west. */
 export const COLO_HINTS: ReadonlyMap<string, LocationHint> = new Map(

@@ -2,13 +2,13 @@
  * The `descriptors` tree into indexed, frozen DescriptorLevels.
  */
 import { limitFacts } from "./facts.ts";
-import { addRange, isRangeValue } from "./cidr-values.ts";
-import { CidrTable } from "./cidr.ts";
+import { addRange, isRangeValue } from "./match/cidr-values.ts";
+import { CidrTable } from "./match/cidr.ts";
 import type { DomainContext } from "./context.ts";
 import { readBool, readString, requireKey } from "./fields.ts";
 import { readEnvoyModes } from "./envoy-modes.ts";
-import { compileGlob, isGlob } from "./glob.ts";
-import { isLongValue, MAX_VALUE_BYTES } from "./long-values.ts";
+import { compileGlob, isGlob } from "./match/glob.ts";
+import { isLongValue, MAX_VALUE_BYTES } from "./match/long-values.ts";
 import { BOUNDS } from "./keys.ts";
 import { readRateLimit } from "./limit.ts";
 import { checkConcurrencyMix } from "./concurrency.ts";

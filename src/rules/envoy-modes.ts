@@ -2,10 +2,10 @@
  * Envoy's `quota_mode` and `share_threshold` on a descriptor node
  * (docs/rules.md, "quota_mode" and "share_threshold").
  */
-import { parsePrefix } from "./cidr.ts";
-import { isRangeValue } from "./cidr-values.ts";
+import { parsePrefix } from "./match/cidr.ts";
+import { isRangeValue } from "./match/cidr-values.ts";
 import { readBool } from "./fields.ts";
-import { isGlob } from "./glob.ts";
+import { isGlob } from "./match/glob.ts";
 import { type Diagnostics, type JsonObject, keyPath } from "./reader.ts";
 
 /**

@@ -4,10 +4,10 @@
  */
 export { compileOnce, compileRules, type CompileOptions } from "./compile.ts";
 export { compileRulesText, parseRulesText, type ParsedText } from "./text.ts";
-export { applyReplaces, matchDescriptor, matchRoute, type RouteRequest } from "./match.ts";
-export { compileGlob, isGlob, type GlobMatcher } from "./glob.ts";
+export { applyReplaces, matchDescriptor, matchRoute, type RouteRequest } from "./match/match.ts";
+export { compileGlob, isGlob, type GlobMatcher } from "./match/glob.ts";
 export { compilePathPattern, DEFAULT_PATH_OPTIONS, domainPath } from "./paths.ts";
-export { boundedDescriptors, boundedEntries, isLongValue, longValueKey, MAX_VALUE_BYTES, READABLE_PREFIX_CHARS } from "./long-values.ts";
+export { boundedDescriptors, boundedEntries, isLongValue, longValueKey, MAX_VALUE_BYTES, READABLE_PREFIX_CHARS } from "./match/long-values.ts";
 export {
   ALGORITHMS,
   BOUNDS,

@@ -5,7 +5,7 @@
  */
 import { canonicalPath, decodedSlashes, foldPathCase } from "../http/canonical-path.ts";
 import { readBool, readEnum } from "./fields.ts";
-import { compileGlob, type GlobMatcher } from "./glob.ts";
+import { compileGlob, type GlobMatcher } from "./match/glob.ts";
 import { PATH_FORWARDS } from "./keys.ts";
 import { asObject, checkKeys, type Diagnostics, type JsonObject, keyPath } from "./reader.ts";
 import type { PathOptions } from "./types.ts";

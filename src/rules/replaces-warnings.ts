@@ -96,7 +96,7 @@ function replacedNames(replaces: unknown): string[] {
   return replaces.flatMap((r) => (isJsonObject(r) && typeof r.name === "string" ? [JSON.stringify(r.name)] : []));
 }
 
-// `*` matches any run of characters, as rule values do (src/rules/glob.ts).
+// `*` matches any run of characters, as rule values do (src/rules/match/glob.ts).
 function patternMatches(pattern: string, value: string): boolean {
   if (!pattern.includes("*")) return pattern === value;
   const parts = pattern.split("*").map((p) => p.replace(/[.+?^${}()|[\]\\]/g, "\\$&"));

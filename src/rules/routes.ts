@@ -3,7 +3,7 @@
  */
 import { readString, requireKey } from "./fields.ts";
 import { readJsonPath } from "./json-path.ts";
-import { compileGlob } from "./glob.ts";
+import { compileGlob } from "./match/glob.ts";
 import { compilePathPattern, DEFAULT_PATH_OPTIONS } from "./paths.ts";
 import { BUILTIN_KEYS, VALUE_SOURCES } from "./keys.ts";
 import { asArray, asObject, checkKeys, type Diagnostics, indexPath, type JsonObject, jsonType, keyPath } from "./reader.ts";

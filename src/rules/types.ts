@@ -4,7 +4,7 @@
  */
 import type { PenaltySpec } from "../algorithms/penalty.ts";
 import type { AlgorithmName, Decision, LimitSpec } from "../algorithms/types.ts";
-import type { CidrTable } from "./cidr.ts";
+import type { CidrTable } from "./match/cidr.ts";
 
 /** Units allowed in `rate_limit.unit`, as in Envoy plus week/month/year. */
 export type Unit = "second" | "minute" | "hour" | "day" | "week" | "month" | "year";
@@ -346,3 +346,17 @@ export interface LimitFacts {
  */
 // biome-ignore lint/suspicious/noEmptyInterface: its members are declared where they are made (src/limiter/kept.ts).
 export interface LimitKept {}
+
+/**
+ * Something laid over the rules at runtime with a version of its own, sent
+ * with every version check and answered in the same record (the overrides,
+ * src/overrides/overlay.ts).
+ */
+export interface RulesOverlay {
+  /** The version this isolate holds (-1: none yet). */
+  readonly version: number;
+  /** Take what a check brought (a record's `overrides`); false when it was not newer. */
+  take(update: unknown): boolean;
+  /** `rules` with the overlay laid over them. */
+  over(rules: CompiledRules): CompiledRules;
+}

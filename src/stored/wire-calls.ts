@@ -131,7 +131,7 @@ export interface ReserveCall extends CallTarget {
 
 /**
  * Edge pre-counting sync: `cost` hits the isolate already allowed (also how
- * an isolate pays the hits FAILURE_MODE=local allowed: src/edge/debts.ts). Hits its
+ * an isolate pays the hits FAILURE_MODE=local allowed: src/isolate/debts.ts). Hits its
  * lease covered are charged (they were set aside); any others are taken one
  * by one while they fit, and `accepted` says how many were (the rest is
  * overshoot). With `lease`, the object then sets quota aside for the

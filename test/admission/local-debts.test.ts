@@ -1,6 +1,6 @@
 /**
  * Hits FAILURE_MODE=local allowed in an isolate are debts owed to the
- * counter's object, paid with the counter's next call (src/edge/debts.ts;
+ * counter's object, paid with the counter's next call (src/isolate/debts.ts;
  * docs/reliability.md, "Failure mode"): once paid, every isolate sees them.
  */
 import { describe, expect, it, vi } from "vitest";

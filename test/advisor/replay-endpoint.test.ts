@@ -12,8 +12,8 @@ import type { SampleDescriptor, SampleRow } from "../../src/advisor/sample-row.t
 import { fixedSample } from "../../src/advisor/sample-source.ts";
 import { postReplay } from "../../src/admin/replay.ts";
 import type { Env } from "../../src/config.ts";
-import { isolateContexts } from "../../src/context/isolate.ts";
-import { LiveRules } from "../../src/rules/live.ts";
+import { isolateContexts } from "../../src/admission/isolate-context.ts";
+import { LiveRules } from "../../src/isolate/live-rules.ts";
 import { compiled, testEnv } from "../support/app.ts";
 import { drivenCounters, OBJECT_EPOCH } from "../support/driven-object.ts";
 import { d, envoyApi } from "../support/envoy.ts";

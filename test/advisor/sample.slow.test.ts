@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { digestValue } from "../../src/advisor/digest.ts";
 import { keySampled } from "../../src/advisor/key-sampling.ts";
-import { shardKeyFrom } from "../../src/durable/placement.ts";
+import { shardKeyFrom } from "../../src/durable/counters/placement.ts";
 import { METRICS_SHARDS, metricsShardNames } from "../../src/metrics/shards.ts";
 import { testEnv, uniqueIp } from "../support/app.ts";
 import { recordingCounters } from "../support/recording-counters.ts";

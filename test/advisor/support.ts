@@ -5,7 +5,7 @@
  */
 import type { SampleRow, SampleSend } from "../../src/advisor/sample-row.ts";
 import type { Env } from "../../src/config.ts";
-import type { IsolateOptions } from "../../src/context/isolate.ts";
+import type { IsolateOptions } from "../../src/admission/isolate-context.ts";
 import { testEnv } from "../support/app.ts";
 import { envoyApi } from "../support/envoy.ts";
 

@@ -12,7 +12,7 @@ import { describe, expect, it } from "vitest";
 import { objectRegion, isHomeObject, oneWayMs, PLANET, PLANET_REGIONS } from "../../bench/workers/planet.ts";
 import { delayedCounters } from "../../bench/workers/round-trip.ts";
 import type { Env } from "../../src/config.ts";
-import { counterStub, inRegion } from "../../src/durable/regions.ts";
+import { counterStub, inRegion } from "../../src/durable/counters/regions.ts";
 import { regionOf } from "../../src/request/location.ts";
 import { perHour } from "../support/limits.ts";
 

@@ -10,7 +10,7 @@
 // attempt the machine made too slow to place a request inside the block is started
 // again with a fresh client (at most ATTEMPTS), never counted as a pass.
 //   ./node_modules/.bin/node --test test/cli/dev-penalty.slow.test.mjs
-// Break tried: decidePenalized (src/durable/penalties.ts) starting no block on a refusal:
+// Break tried: decidePenalized (src/durable/counters/penalties.ts) starting no block on a refusal:
 // the request after the window refilled was a 200.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";

@@ -9,11 +9,11 @@ const mutants = (statuses) => ({ mutants: statuses.map((status) => ({ status }))
 
 describe("globMatcher", () => {
   it("matches ** across folders and * within one name", () => {
-    const all = globMatcher("src/edge/**/*.ts");
-    assert.equal(all("src/edge/a.ts"), true);
-    assert.equal(all("src/edge/x/y/a.ts"), true);
+    const all = globMatcher("src/isolate/**/*.ts");
+    assert.equal(all("src/isolate/a.ts"), true);
+    assert.equal(all("src/isolate/x/y/a.ts"), true);
     assert.equal(all("src/edgeX/a.ts"), false);
-    assert.equal(all("src/edge/a.tsx"), false);
+    assert.equal(all("src/isolate/a.tsx"), false);
     const one = globMatcher("src/queue/*.ts");
     assert.equal(one("src/queue/policy.ts"), true);
     assert.equal(one("src/queue/x/policy.ts"), false);

@@ -6,7 +6,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { CounterCall, LimitCall } from "../../src/durable/protocol.ts";
+import type { CounterCall, LimitCall } from "../../src/stored/wire-calls.ts";
 import type { Env } from "../../src/config.ts";
 import { perHour } from "../support/limits.ts";
 

@@ -7,11 +7,11 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { getAlgorithm } from "../../src/algorithms/index.ts";
 import type { Env } from "../../src/config.ts";
-import { CounterCache, MEMORY_BYTES } from "../../src/durable/counter-cache.ts";
-import { LEASE_BOOK_BYTES } from "../../src/durable/leases.ts";
-import { type CounterObject, QUIET_WRITE_MS } from "../../src/durable/counter-object.ts";
-import { CounterStore } from "../../src/durable/counter-store.ts";
-import type { LimitCall } from "../../src/durable/protocol.ts";
+import { CounterCache, MEMORY_BYTES } from "../../src/durable/counters/counter-cache.ts";
+import { LEASE_BOOK_BYTES } from "../../src/durable/counters/leases/leases.ts";
+import { type CounterObject, QUIET_WRITE_MS } from "../../src/durable/counters/counter-object.ts";
+import { CounterStore } from "../../src/durable/counters/counter-store.ts";
+import type { LimitCall } from "../../src/stored/wire-calls.ts";
 import { hit, minute } from "../support/limits.ts";
 import { driveObject, OBJECT_EPOCH } from "../support/driven-object.ts";
 

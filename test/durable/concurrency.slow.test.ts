@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { counterKey, objectName, shardKeyFrom } from "../../src/durable/placement.ts";
+import { counterKey, objectName, shardKeyFrom } from "../../src/durable/counters/placement.ts";
 import { gateway, testEnv } from "../support/app.ts";
 
 const ALGORITHMS = ["token_bucket", "leaky_bucket", "fixed_window", "sliding_window_log", "sliding_window_counter", "gcra"] as const;

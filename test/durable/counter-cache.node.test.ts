@@ -1,5 +1,5 @@
 /**
- * The counter object's memory over its store (src/durable/counter-cache.ts)
+ * The counter object's memory over its store (src/durable/counters/counter-cache.ts)
  * at chosen instants: which windows are stored, when a change is due for
  * its checkpoint (to the millisecond), which write a checkpoint makes, how
  * the memory bound pages out the least recently hit window (writing it
@@ -9,9 +9,9 @@
  * test/durable/checkpoint.slow.test.ts.
  */
 import { describe, expect, it } from "vitest";
-import { CounterCache, markerBytes, UNWRITTEN_MIN_LIMIT, windowBytes } from "../../src/durable/counter-cache.ts";
-import { CounterStore, type SpilledCounter, type StoredCounter } from "../../src/durable/counter-store.ts";
-import type { LimitCall } from "../../src/durable/protocol.ts";
+import { CounterCache, markerBytes, UNWRITTEN_MIN_LIMIT, windowBytes } from "../../src/durable/counters/counter-cache.ts";
+import { CounterStore, type SpilledCounter, type StoredCounter } from "../../src/durable/counters/counter-store.ts";
+import type { LimitCall } from "../../src/stored/wire-calls.ts";
 import { DURABLE_WINDOW_MS, PERSIST_MS } from "../../src/rules/keys.ts";
 
 const noSql = { exec: () => ({ toArray: () => [], rowsRead: 0, rowsWritten: 0 }) } as unknown as SqlStorage;

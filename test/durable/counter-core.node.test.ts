@@ -1,5 +1,5 @@
 /**
- * The counter object's core (src/durable/counter-core.ts) in plain Node, on
+ * The counter object's core (src/durable/counters/counter-core.ts) in plain Node, on
  * the clock each test gives it, over windows kept in memory
  * (test/support/plain-counters.ts): the order in which a call meets the
  * relay, penalties, slots, leases, windows and the hot-key meter. The same
@@ -10,9 +10,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { getAlgorithm } from "../../src/algorithms/index.ts";
 import type { AlgorithmName } from "../../src/algorithms/types.ts";
-import { HOT_HITS_PER_S } from "../../src/durable/hot-keys.ts";
-import type { RegionCall } from "../../src/durable/counter-core.ts";
-import type { CounterCall, CounterVerdict, LimitCall } from "../../src/durable/protocol.ts";
+import { HOT_HITS_PER_S } from "../../src/durable/counters/hot-keys.ts";
+import type { RegionCall } from "../../src/durable/counters/counter-core.ts";
+import type { CounterCall, CounterVerdict, LimitCall } from "../../src/stored/wire-calls.ts";
 import { plainObject } from "../support/plain-counters.ts";
 
 const T0 = 1_000_000;

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { evictAllDurableObjects, listDurableObjectIds, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { CounterObject } from "../../src/durable/counter-object.ts";
-import type { CounterCall } from "../../src/durable/protocol.ts";
+import type { CounterObject } from "../../src/durable/counters/counter-object.ts";
+import type { CounterCall } from "../../src/stored/wire-calls.ts";
 import type { Env } from "../../src/config.ts";
 import { gateway, uniqueIp } from "../support/app.ts";
 import { driveObject, OBJECT_EPOCH } from "../support/driven-object.ts";

@@ -1,13 +1,13 @@
 /**
- * Hot-key detection at the object (src/durable/hot-keys.ts; docs/precount.md,
+ * Hot-key detection at the object (src/durable/counters/hot-keys.ts; docs/precount.md,
  * "Hot keys lease on their own"): the meter alone on a clock the test
  * passes, then a real CounterObject on a driven clock.
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Env } from "../../src/config.ts";
-import { HOT_HITS_PER_S, HOT_SYNC_MAX_MS, HOT_SYNC_MIN_MS, HotKeys, TARGET_CALLS_PER_HIT, TARGET_CALLS_PER_S } from "../../src/durable/hot-keys.ts";
-import type { CounterCall, CounterVerdict } from "../../src/durable/protocol.ts";
+import { HOT_HITS_PER_S, HOT_SYNC_MAX_MS, HOT_SYNC_MIN_MS, HotKeys, TARGET_CALLS_PER_HIT, TARGET_CALLS_PER_S } from "../../src/durable/counters/hot-keys.ts";
+import type { CounterCall, CounterVerdict } from "../../src/stored/wire-calls.ts";
 import { driveObject, OBJECT_EPOCH } from "../support/driven-object.ts";
 
 const counters = (env as unknown as Env).COUNTERS;

@@ -1,12 +1,12 @@
 /**
- * The lease book's memory bound (src/durable/leases.ts): each record counts
+ * The lease book's memory bound (src/durable/counters/leases/leases.ts): each record counts
  * the UTF-16 of its counter and holder names and a fixed overhead, a new
  * record that would take the book past its capacity is not made (the
  * holder is told it holds nothing), and every record dropped gives its bytes
  * back. Exact values, plain data (mutation testing, docs/testing.md).
  */
 import { describe, expect, it } from "vitest";
-import { CREDIT_KEPT_MS, LEASE_BOOK_BYTES, LeaseBook } from "../../src/durable/leases.ts";
+import { CREDIT_KEPT_MS, LEASE_BOOK_BYTES, LeaseBook } from "../../src/durable/counters/leases/leases.ts";
 
 /** A record's bytes: 2 per UTF-16 unit of its counter and holder, and 128 for its Map entries, object and numbers. */
 const record = (counter: string, holder: string) => 2 * (counter.length + holder.length) + 128;

@@ -1,5 +1,5 @@
 /**
- * The lease book on its own (src/durable/leases.ts), driven at chosen
+ * The lease book on its own (src/durable/counters/leases/leases.ts), driven at chosen
  * instants: what each holder holds, when a lease ends and is charged whole,
  * how a late report is taken from that charge first, and when a record is
  * dropped. Plain data, no object: the object's own lease tests
@@ -7,7 +7,7 @@
  * file pins the exact boundaries (mutation testing, docs/testing.md).
  */
 import { describe, expect, it } from "vitest";
-import { CREDIT_KEPT_MS, LeaseBook } from "../../src/durable/leases.ts";
+import { CREDIT_KEPT_MS, LeaseBook } from "../../src/durable/counters/leases/leases.ts";
 
 const C = "counter";
 

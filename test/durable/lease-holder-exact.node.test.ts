@@ -1,5 +1,5 @@
 /**
- * The lease holder's steps one by one, at exact values (src/durable/lease-holder.ts),
+ * The lease holder's steps one by one, at exact values (src/durable/counters/leases/lease-holder.ts),
  * the verdict a holder answers from its lease (lease-verdict.ts) and the
  * regional sizing policy (relay-lease.ts): plain data on chosen instants, so
  * the boundaries are pinned for mutation testing (docs/testing.md). The same
@@ -7,8 +7,8 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Decision } from "../../src/algorithms/types.ts";
-import * as holder from "../../src/durable/lease-holder.ts";
-import { leaseVerdict } from "../../src/durable/lease-verdict.ts";
+import * as holder from "../../src/durable/counters/leases/lease-holder.ts";
+import { leaseVerdict } from "../../src/durable/counters/leases/lease-verdict.ts";
 import {
   canSpend,
   type Held,
@@ -23,8 +23,8 @@ import {
   RELAY_SYNC_MS,
   syncCall,
   takeLease,
-} from "../../src/durable/relay-lease.ts";
-import { RELAY_HOME_TIMEOUT_MS } from "../../src/durable/relay-link.ts";
+} from "../../src/durable/counters/leases/relay-lease.ts";
+import { RELAY_HOME_TIMEOUT_MS } from "../../src/durable/counters/relay-link.ts";
 import type { CounterCall, LimitCall } from "../../src/stored/wire-calls.ts";
 
 function limit(id: string, value: number): LimitCall {

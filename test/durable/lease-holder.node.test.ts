@@ -1,11 +1,11 @@
 /**
- * The lease holder's guarantees (src/durable/lease-holder.ts), one table of
+ * The lease holder's guarantees (src/durable/counters/leases/lease-holder.ts), one table of
  * tests run against both of its users: an isolate's pre-counting table
- * (src/edge/precount.ts) and a regional object's relay (src/durable/relay.ts),
+ * (src/isolate/precount.ts) and a regional object's relay (src/durable/counters/relay.ts),
  * each against plain counter objects (test/support/plain-counters.ts: the
  * object's own lease modules and algorithms) on driven time, so the suite
  * also runs in Node for mutation testing. The same users against real
- * objects: test/edge/precount*.test.ts, test/durable/regional-relay.slow.test.ts.
+ * objects: test/isolate/precount*.test.ts, test/durable/regional-relay.slow.test.ts.
  *
  * For each user:
  * - a weighted hit (cost > 1) allowed from the lease is charged its whole
@@ -31,9 +31,9 @@
  *   failed for both users.
  */
 import { describe, expect, it } from "vitest";
-import type { CounterCall, CounterVerdict, SendBatch } from "../../src/durable/protocol.ts";
-import { RegionalRelay, RELAY_IDLE_MS, RELAY_SYNC_MS } from "../../src/durable/relay.ts";
-import { PRECOUNT_ENTRIES, PrecountTable } from "../../src/edge/precount.ts";
+import type { CounterCall, CounterVerdict, SendBatch } from "../../src/stored/wire-calls.ts";
+import { RegionalRelay, RELAY_IDLE_MS, RELAY_SYNC_MS } from "../../src/durable/counters/relay.ts";
+import { PRECOUNT_ENTRIES, PrecountTable } from "../../src/isolate/precount.ts";
 import { drivenTime } from "../support/driven-time.ts";
 import { plainCounters } from "../support/plain-counters.ts";
 

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import type { Env } from "../../src/config.ts";
 import { driveObject, OBJECT_EPOCH } from "../support/driven-object.ts";
 import { perHour } from "../support/limits.ts";
-import type { AbsorbCall, CounterCall, LimitCall } from "../../src/durable/protocol.ts";
+import type { AbsorbCall, CounterCall, LimitCall } from "../../src/stored/wire-calls.ts";
 
 const counters = (env as unknown as Env).COUNTERS;
 let n = 0;

@@ -10,7 +10,7 @@
  */
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { CounterObject } from "../../src/durable/counter-object.ts";
+import type { CounterObject } from "../../src/durable/counters/counter-object.ts";
 import { gateway, testEnv } from "../support/app.ts";
 import { driveObject, drivenCounters, OBJECT_EPOCH } from "../support/driven-object.ts";
 import { TOKEN } from "../support/envoy.ts";
@@ -151,7 +151,7 @@ describe("penalty box through the gateway", () => {
     expect([last.status, last.headers.get("retry-after")]).toEqual([200, null]);
   });
 
-  // Break tried: breach() in src/durable/penalties.ts applying one breach whatever the call carries: Retry-After 5, not 9.
+  // Break tried: breach() in src/durable/counters/penalties.ts applying one breach whatever the call carries: Retry-After 5, not 9.
   it("escalates from a breach count a call carries, only while a block holds", async () => {
     const clock = { at: OBJECT_EPOCH + 800_000_000 };
     const stub = testEnv.COUNTERS.getByName(`penalty-carried/${Date.now()}`);

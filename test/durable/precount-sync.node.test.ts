@@ -1,6 +1,6 @@
 /**
  * How an object takes a pre-counting sync and decides beside leases
- * (src/durable/precount-sync.ts), on counters the real algorithms keep, at
+ * (src/durable/counters/leases/precount-sync.ts), on counters the real algorithms keep, at
  * chosen instants. The counter here is what the object lends the module
  * (`CounterAccess`): each window's state decided by its algorithm, nothing
  * else. A year-long fixed window keeps the arithmetic exact: remaining is
@@ -11,9 +11,17 @@
  */
 import { describe, expect, it } from "vitest";
 import { getAlgorithm } from "../../src/algorithms/index.ts";
-import { LeaseBook } from "../../src/durable/leases.ts";
-import { absorb, type CounterAccess, decideBesideLeases, leasedOn, leaseId, MAX_LEASE_TTL_MS, mostThatFit } from "../../src/durable/precount-sync.ts";
-import type { AbsorbCall, CounterCall, LimitCall } from "../../src/durable/protocol.ts";
+import { LeaseBook } from "../../src/durable/counters/leases/leases.ts";
+import {
+  absorb,
+  type CounterAccess,
+  decideBesideLeases,
+  leasedOn,
+  leaseId,
+  MAX_LEASE_TTL_MS,
+  mostThatFit,
+} from "../../src/durable/counters/leases/precount-sync.ts";
+import type { AbsorbCall, CounterCall, LimitCall } from "../../src/stored/wire-calls.ts";
 
 const YEAR = 31_536_000_000;
 const window = (limit: number, id = `fw-${limit}`): LimitCall => ({ id, algorithm: "fixed_window", limit, windowMs: YEAR, burst: limit });

@@ -8,7 +8,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { EXACT_REFUND } from "../../src/algorithms/index.ts";
 import type { Env } from "../../src/config.ts";
-import type { CounterCall } from "../../src/durable/protocol.ts";
+import type { CounterCall } from "../../src/stored/wire-calls.ts";
 import { perHour } from "../support/limits.ts";
 
 const counters = (env as unknown as Env).COUNTERS;

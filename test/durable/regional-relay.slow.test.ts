@@ -8,7 +8,7 @@
  * restarts with leases out lets through at most those leases, once.
  *
  * Breaks tried, each seen to fail here:
- * - R spending past its lease (`canSpend` in src/durable/relay-lease.ts with
+ * - R spending past its lease (`canSpend` in src/durable/counters/leases/relay-lease.ts with
  *   `<= held.budget + 2`): the oracle replay refused hits for every algorithm.
  * - R counting its lease's end from when the answer arrived, not from before
  *   it asked (`held.until = receivedAt + …` in takeLease): "stops spending a
@@ -19,10 +19,10 @@ import { env } from "cloudflare:workers";
 import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { Env } from "../../src/config.ts";
-import type { CounterObject } from "../../src/durable/counter-object.ts";
-import type { CounterCall, CounterVerdict, RelayCall } from "../../src/durable/protocol.ts";
-import { counterStub, inRegion, type Region } from "../../src/durable/regions.ts";
-import { RELAY_BYTES, RELAY_IDLE_MS, RELAY_LEASE_TTL_MS, RELAY_SYNC_MS } from "../../src/durable/relay.ts";
+import type { CounterObject } from "../../src/durable/counters/counter-object.ts";
+import type { CounterCall, CounterVerdict, RelayCall } from "../../src/stored/wire-calls.ts";
+import { counterStub, inRegion, type Region } from "../../src/durable/counters/regions.ts";
+import { RELAY_BYTES, RELAY_IDLE_MS, RELAY_LEASE_TTL_MS, RELAY_SYNC_MS } from "../../src/durable/counters/relay.ts";
 import { ORACLES } from "../algorithms/oracles.ts";
 import { driveObject, OBJECT_EPOCH } from "../support/driven-object.ts";
 import { drivenTime } from "../support/driven-time.ts";

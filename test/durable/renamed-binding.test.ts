@@ -12,8 +12,8 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { counterKey } from "../../src/durable/placement.ts";
-import { inRegion } from "../../src/durable/regions.ts";
+import { counterKey } from "../../src/durable/counters/placement.ts";
+import { inRegion } from "../../src/durable/counters/regions.ts";
 
 const worker = (env as unknown as { RENAMED_BINDING: Fetcher }).RENAMED_BINDING;
 const FRANKFURT = { colo: "FRA", continent: "EU", country: "DE" } as unknown as RequestInit["cf"]; // weur

@@ -6,7 +6,7 @@
 import { env } from "cloudflare:workers";
 import { evictAllDurableObjects } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { CounterCall, CounterVerdict, LimitCall } from "../../src/durable/protocol.ts";
+import type { CounterCall, CounterVerdict, LimitCall } from "../../src/stored/wire-calls.ts";
 import type { Env } from "../../src/config.ts";
 
 const counters = (env as unknown as Env).COUNTERS;

@@ -15,8 +15,8 @@
  */
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { CounterObject } from "../../src/durable/counter-object.ts";
-import type { CounterCall } from "../../src/durable/protocol.ts";
+import type { CounterObject } from "../../src/durable/counters/counter-object.ts";
+import type { CounterCall } from "../../src/stored/wire-calls.ts";
 import { OBJECT_EPOCH } from "../support/driven-object.ts";
 
 const counters = env.COUNTERS as unknown as DurableObjectNamespace<CounterObject>;

@@ -1,8 +1,8 @@
-// The keyed shard hash (src/durable/shard-hash.ts, docs/deploy.md, "Shard key") against a byte-wise
+// The keyed shard hash (src/stored/shard-hash.ts, docs/deploy.md, "Shard key") against a byte-wise
 // HalfSipHash-2-4 oracle, its reference vectors and golden values, and the key stretch. Plain: no bindings, so the mutation gate runs it.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_SHARD_KEY_NAME, halfSipHash, shardKeyFrom } from "../../src/durable/shard-hash.ts";
+import { DEFAULT_SHARD_KEY_NAME, halfSipHash, shardKeyFrom } from "../../src/stored/shard-hash.ts";
 
 // An independent oracle: HalfSipHash-2-4 with 32-bit output as the reference describes it, over bytes
 // (4-byte little-endian words, the last word the length's low byte and the tail).

@@ -7,7 +7,7 @@ import { env } from "cloudflare:workers";
 import { evictAllDurableObjects } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { Env } from "../../src/config.ts";
-import type { CounterCall, LimitCall, SlotLease } from "../../src/durable/protocol.ts";
+import type { CounterCall, LimitCall, SlotLease } from "../../src/stored/wire-calls.ts";
 import { driveObject, OBJECT_EPOCH } from "../support/driven-object.ts";
 
 const counters = (env as unknown as Env).COUNTERS;

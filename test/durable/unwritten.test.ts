@@ -12,10 +12,10 @@ import { evictAllDurableObjects, runDurableObjectAlarm, runInDurableObject } fro
 import { describe, expect, it } from "vitest";
 import { getAlgorithm } from "../../src/algorithms/index.ts";
 import type { Env } from "../../src/config.ts";
-import { CounterCache, UNWRITTEN_MIN_LIMIT, windowBytes } from "../../src/durable/counter-cache.ts";
-import { type CounterObject, QUIET_WRITE_MS } from "../../src/durable/counter-object.ts";
-import { CounterStore } from "../../src/durable/counter-store.ts";
-import type { LimitCall } from "../../src/durable/protocol.ts";
+import { CounterCache, UNWRITTEN_MIN_LIMIT, windowBytes } from "../../src/durable/counters/counter-cache.ts";
+import { type CounterObject, QUIET_WRITE_MS } from "../../src/durable/counters/counter-object.ts";
+import { CounterStore } from "../../src/durable/counters/counter-store.ts";
+import type { LimitCall } from "../../src/stored/wire-calls.ts";
 import { hit, minute } from "../support/limits.ts";
 import { driveObject, OBJECT_EPOCH } from "../support/driven-object.ts";
 

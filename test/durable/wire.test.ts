@@ -1,15 +1,15 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Env } from "../../src/config.ts";
-import type { CounterCall, CounterVerdict } from "../../src/durable/protocol.ts";
-import { fromWire, toWire } from "../../src/durable/wire.ts";
+import type { CounterCall, CounterVerdict } from "../../src/stored/wire-calls.ts";
+import { fromWire, toWire } from "../../src/stored/wire.ts";
 import { driveObject, OBJECT_EPOCH } from "../support/driven-object.ts";
 
 const counters = (env as unknown as Env).COUNTERS;
 
 // Break tried: toWire without its tagged second pass (plain JSON.stringify): Infinity came back null and
 // every test here but the first failed.
-describe("one JSON text per batch (src/durable/wire.ts)", () => {
+describe("one JSON text per batch (src/stored/wire.ts)", () => {
   it("round-trips plain data unchanged", () => {
     const calls = [{ key: '["d",["user","null"]]', limits: [{ id: "a", algorithm: "gcra", limit: 5, windowMs: 1000, burst: 5 }], cost: 1 }];
     expect(toWire(calls)).toBe(JSON.stringify(calls));

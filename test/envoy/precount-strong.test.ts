@@ -4,8 +4,8 @@
  * and no lease is asked for or reported.
  */
 import { describe, expect, it } from "vitest";
-import type { DecideCall } from "../../src/durable/protocol.ts";
-import { fromWire } from "../../src/durable/wire.ts";
+import type { DecideCall } from "../../src/stored/wire-calls.ts";
+import { fromWire } from "../../src/stored/wire.ts";
 import { testEnv } from "../support/app.ts";
 import { d, envoyApi } from "../support/envoy.ts";
 
@@ -25,7 +25,7 @@ function countingCounters() {
             count(calls);
             return stub.decide(calls);
           };
-          // The edge sends its batches as one JSON text (src/durable/wire.ts).
+          // The edge sends its batches as one JSON text (src/stored/wire.ts).
           const decideText = (text: string) => {
             count(fromWire<DecideCall[]>(text));
             return stub.decideText(text);

@@ -19,10 +19,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { readSettings } from "../../src/config.ts";
 import type { Env } from "../../src/config.ts";
-import { Isolate } from "../../src/context/isolate.ts";
+import { Isolate } from "../../src/admission/isolate-context.ts";
 import { rateLimitOn } from "../../src/hono/middleware.ts";
-import { BindingLimits, bindingLimit } from "../../src/ratelimit/binding.ts";
-import { Ratelimit } from "../../src/ratelimit/ratelimit.ts";
+import { BindingLimits, bindingLimit } from "../../src/dropins/binding.ts";
+import { Ratelimit } from "../../src/dropins/ratelimit.ts";
 import { gateway, testEnv } from "../support/app.ts";
 import { auth, TOKEN } from "../support/envoy.ts";
 import { throwingCounters } from "../support/failing.ts";

@@ -12,15 +12,15 @@
  * Breaks tried, each seen to fail here: the regional copy refusing a hit
  * the home refused while its own lease could cover it (the lease taken
  * before the burst was decided, spent on nothing: 75 to 96 of 100 allowed
- * through the relay, before the fix); `spend` in src/durable/lease-holder.ts
+ * through the relay, before the fix); `spend` in src/durable/counters/leases/lease-holder.ts
  * adding 1 to `pending` whatever the cost (the weighted case: the home held
  * fewer hits than the allowed requests cost).
  */
 import { describe, expect, it } from "vitest";
 import { gateway, testEnv } from "../support/app.ts";
 import type { Env } from "../../src/config.ts";
-import { counterStub, homeOf } from "../../src/durable/regions.ts";
-import { WARM_HITS } from "../../src/durable/warm-keys.ts";
+import { counterStub, homeOf } from "../../src/durable/counters/regions.ts";
+import { WARM_HITS } from "../../src/durable/counters/warm-keys.ts";
 import { driveObject, OBJECT_EPOCH } from "../support/driven-object.ts";
 
 const LIMIT = 100;

@@ -29,7 +29,7 @@ describe("concurrency limits in the gateway", () => {
     // The origin holds each request ten minutes (past any test's timeout), so however slowly the 200 are decided,
     // the first N hold their slots throughout: exactly N are served, and the rest refused. (Under a load of 12–14 it
     // once failed 3 against 4, when the origin held each request only 1.5 s.) Break tried: the object giving N + 1
-    // slots (`limit.limit + 1` in decideWithSlots, src/durable/slots.ts): 5 served.
+    // slots (`limit.limit + 1` in decideWithSlots, src/durable/counters/slots.ts): 5 served.
     const send = () => call("/slow?ms=600000", { ip: uniqueIp(), headers: { "x-client": client, "x-test-tag": tag } });
     const responses = await Promise.all(
       Array.from({ length: 200 }, async () => {

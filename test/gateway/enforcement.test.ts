@@ -8,7 +8,7 @@
  * refusals are counted while the live limit decides alone.
  */
 import { describe, expect, it } from "vitest";
-import { counterKey, shardKeyFrom } from "../../src/durable/placement.ts";
+import { counterKey, shardKeyFrom } from "../../src/durable/counters/placement.ts";
 import { enforcementBucket } from "../../src/limiter/enforcement.ts";
 import { testEnv } from "../support/app.ts";
 import { d, envoyApi } from "../support/envoy.ts";

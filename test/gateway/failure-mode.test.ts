@@ -1,9 +1,9 @@
 import { describe, expect, it, vi } from "vitest";
-import type { CounterCall } from "../../src/durable/protocol.ts";
+import type { CounterCall } from "../../src/stored/wire-calls.ts";
 import type { Env } from "../../src/config.ts";
 import { gateway, testEnv, uniqueIp } from "../support/app.ts";
 import { hangingCounters, throwingCounters } from "../support/failing.ts";
-import { fromWire, toWire } from "../../src/durable/wire.ts";
+import { fromWire, toWire } from "../../src/stored/wire.ts";
 
 const rules = {
   domain: "gw-failure",
@@ -22,7 +22,7 @@ function throwingRealCounters(): Env["COUNTERS"] {
     getByName: (name: string) => {
       const stub = testEnv.COUNTERS.getByName(name);
       const decide = (calls: CounterCall[]) => stub.decide(calls.map((c) => ({ ...c, limits: c.limits.map((l) => ({ ...l, algorithm: "bogus" as never })) })));
-      // The edge sends its batches as one JSON text (src/durable/wire.ts).
+      // The edge sends its batches as one JSON text (src/stored/wire.ts).
       return { decide, decideText: async (text: string) => toWire(await decide(fromWire<CounterCall[]>(text))) };
     },
     // The shard key's default is derived from the namespace's ids.

@@ -14,9 +14,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { runInDurableObject } from "cloudflare:test";
-import type { CounterObject } from "../../src/durable/counter-object.ts";
-import { homeOf } from "../../src/durable/regions.ts";
-import { WARM_HITS } from "../../src/durable/warm-keys.ts";
+import type { CounterObject } from "../../src/durable/counters/counter-object.ts";
+import { homeOf } from "../../src/durable/counters/regions.ts";
+import { WARM_HITS } from "../../src/durable/counters/warm-keys.ts";
 import { hangingCounters, throwingCounters } from "../support/failing.ts";
 import { gateway } from "../support/app.ts";
 import { recordingCounters } from "../support/recording-counters.ts";

@@ -8,12 +8,12 @@
  *
  * Breaks tried, each seen to fail here: the region left out of the counter
  * key and object name in src/limiter/plan.ts (the regions shared 5); the
- * hint left out in src/durable/regions.ts counterStub (the hint assertions);
+ * hint left out in src/durable/counters/regions.ts counterStub (the hint assertions);
  * `region` not passed by src/gateway/admit.ts (every request in `local`);
  * every limit made regional in plan.ts (the global key gave 3 × 5); no
  * region passed by src/admin/json.ts (the /json case failed).
  */
-import { WARM_HITS } from "../../src/durable/warm-keys.ts";
+import { WARM_HITS } from "../../src/durable/counters/warm-keys.ts";
 import { describe, expect, it } from "vitest";
 import { auth, TOKEN } from "../support/envoy.ts";
 import { gateway } from "../support/app.ts";

@@ -21,9 +21,9 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { Env } from "../../src/config.ts";
-import type { CounterObject } from "../../src/durable/counter-object.ts";
-import { counterStub, homeOf } from "../../src/durable/regions.ts";
-import { WARM_HITS } from "../../src/durable/warm-keys.ts";
+import type { CounterObject } from "../../src/durable/counters/counter-object.ts";
+import { counterStub, homeOf } from "../../src/durable/counters/regions.ts";
+import { WARM_HITS } from "../../src/durable/counters/warm-keys.ts";
 import { gateway, testEnv } from "../support/app.ts";
 import { driveObject, OBJECT_EPOCH } from "../support/driven-object.ts";
 

@@ -6,8 +6,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import type { Env } from "../../src/config.ts";
-import type { DecideCall, LimitCall } from "../../src/durable/protocol.ts";
-import { EdgeRuntime } from "../../src/edge/runtime.ts";
+import type { DecideCall, LimitCall } from "../../src/stored/wire-calls.ts";
+import { EdgeRuntime } from "../../src/isolate/runtime.ts";
 import { SlotHold } from "../../src/gateway/slots.ts";
 import type { RateLimitResult } from "../../src/limiter/types.ts";
 import { driveObject, OBJECT_EPOCH } from "../support/driven-object.ts";

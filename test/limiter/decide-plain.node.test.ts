@@ -7,7 +7,7 @@
  * a timeout says. The gateway tests run the same engine through real objects.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { EdgeRuntime } from "../../src/edge/runtime.ts";
+import { EdgeRuntime } from "../../src/isolate/runtime.ts";
 import { CounterUnavailableError, decide, descriptorOutcomes } from "../../src/limiter/decide.ts";
 import type { Env } from "../../src/config.ts";
 import { domainOf } from "../rules/helpers.ts";

@@ -9,8 +9,8 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Decision } from "../../src/algorithms/types.ts";
-import { counterKey } from "../../src/durable/placement.ts";
-import { EdgeRuntime } from "../../src/edge/runtime.ts";
+import { counterKey } from "../../src/durable/counters/placement.ts";
+import { EdgeRuntime } from "../../src/isolate/runtime.ts";
 import { candidateCall, candidatesOf } from "../../src/limiter/candidates.ts";
 import { decide } from "../../src/limiter/decide.ts";
 import { enforced, enforcementBucket, enforcementOf, writtenDecision } from "../../src/limiter/enforcement.ts";

@@ -7,7 +7,7 @@
  * real objects in workerd.
  */
 import { describe, expect, it } from "vitest";
-import { EdgeRuntime } from "../../src/edge/runtime.ts";
+import { EdgeRuntime } from "../../src/isolate/runtime.ts";
 import {
   countedIdentifier,
   decideIdentifier,
@@ -16,8 +16,8 @@ import {
   identifierCounter,
   identifierDomain,
 } from "../../src/limiter/identifier.ts";
-import { isLongValue, longValueKey } from "../../src/rules/long-values.ts";
-import { matchDescriptor } from "../../src/rules/match.ts";
+import { isLongValue, longValueKey } from "../../src/rules/match/long-values.ts";
+import { matchDescriptor } from "../../src/rules/match/match.ts";
 import { plainNamespace } from "../support/plain-counters.ts";
 
 const sliding = { algorithm: "sliding_window_counter" as const, tokens: 10 };

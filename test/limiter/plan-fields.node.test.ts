@@ -7,7 +7,7 @@
  * tests read the same fields through real objects.
  */
 import { describe, expect, it } from "vitest";
-import type { CounterVerdict } from "../../src/durable/protocol.ts";
+import type { CounterVerdict } from "../../src/stored/wire-calls.ts";
 import { fold } from "../../src/limiter/fold.ts";
 import { actionOf, type PlannedCall, plan } from "../../src/limiter/plan.ts";
 import { toLimitCall } from "../../src/limiter/calls.ts";

@@ -7,7 +7,7 @@
  * Breaks tried: `\d{1,15}` as `\d{1,16}` and the clamp removed each fail here.
  */
 import { describe, expect, it } from "vitest";
-import { EdgeRuntime } from "../../src/edge/runtime.ts";
+import { EdgeRuntime } from "../../src/isolate/runtime.ts";
 import { decide } from "../../src/limiter/decide.ts";
 import { reconcileWithResponse, reconciliationCalls } from "../../src/limiter/reconcile.ts";
 import type { RateLimitResult } from "../../src/limiter/types.ts";

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Decision } from "../../src/algorithms/types.ts";
-import type { LimitCall } from "../../src/durable/protocol.ts";
+import type { LimitCall } from "../../src/stored/wire-calls.ts";
 import { reconciliationCalls } from "../../src/limiter/reconcile.ts";
 import type { DescriptorOutcome, PolicyOutcome, RateLimitResult } from "../../src/limiter/types.ts";
 import type { CompiledLimit } from "../../src/rules/types.ts";

@@ -2,7 +2,7 @@
 // folds new series into `_overflow` while known series keep counting.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { MAX_SERIES } from "../../src/metrics/metrics-object.ts";
+import { MAX_SERIES } from "../../src/durable/metrics/metrics-object.ts";
 import type { Env } from "../../src/config.ts";
 import { OVERFLOW, type Sample } from "../../src/metrics/samples.ts";
 

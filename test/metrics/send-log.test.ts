@@ -10,7 +10,7 @@ import { env } from "cloudflare:workers";
 import { evictAllDurableObjects, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { Env } from "../../src/config.ts";
-import type { MetricsObject } from "../../src/metrics/metrics-object.ts";
+import type { MetricsObject } from "../../src/durable/metrics/metrics-object.ts";
 import type { Sample } from "../../src/metrics/samples.ts";
 import type { StatDelta } from "../../src/metrics/stats.ts";
 import { TrafficLog } from "../../src/metrics/traffic.ts";

@@ -6,12 +6,12 @@ import { runInDurableObject } from "cloudflare:test";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Env } from "../../src/config.ts";
-import type { MetricsObject } from "../../src/metrics/metrics-object.ts";
+import type { MetricsObject } from "../../src/durable/metrics/metrics-object.ts";
 import { SKETCH_COUNTERS } from "../../src/metrics/sketch.ts";
 import type { StatDelta } from "../../src/metrics/stats.ts";
 import { TrafficLog } from "../../src/metrics/traffic.ts";
 import { MAX_TRAFFIC_POLICIES, SERIES_BUCKET_MS, SERIES_BUCKETS, type TrafficBatch } from "../../src/metrics/traffic-shape.ts";
-import { TrafficStore } from "../../src/metrics/traffic-store.ts";
+import { TrafficStore } from "../../src/durable/metrics/traffic-store.ts";
 import { TOP_KEYS } from "../../src/metrics/traffic-view.ts";
 
 const metrics = (env as unknown as Env).METRICS;

@@ -15,17 +15,17 @@ export const GATES = [
   {
     name: "relay and leases",
     mutate: [
-      "src/durable/lease-holder.ts",
-      "src/durable/leases.ts",
-      "src/durable/lease-verdict.ts",
-      "src/durable/relay-lease.ts",
-      "src/durable/precount-sync.ts",
+      "src/durable/counters/leases/lease-holder.ts",
+      "src/durable/counters/leases/leases.ts",
+      "src/durable/counters/leases/lease-verdict.ts",
+      "src/durable/counters/leases/relay-lease.ts",
+      "src/durable/counters/leases/precount-sync.ts",
     ],
     least: 85,
   },
   { name: "http", mutate: ["src/http/**/*.ts"], least: 85 },
   { name: "request", mutate: ["src/request/**/*.ts"], least: 85 },
-  { name: "drop-ins", mutate: ["src/ratelimit/**/*.ts", "src/hono/compat*.ts"], least: 85 },
+  { name: "drop-ins", mutate: ["src/dropins/**/*.ts", "src/hono/compat*.ts"], least: 85 },
   { name: "queue policy", mutate: ["src/queue/policy.ts"], least: 85 },
   { name: "shard hash", mutate: ["src/stored/shard-hash.ts"], least: 85 },
 ];

@@ -9,8 +9,8 @@
  * capacity, and the refused holder was leased 5).
  */
 import { describe, expect, it } from "vitest";
-import { MEMORY_BYTES } from "../../src/durable/counter-cache.ts";
-import { LEASE_BOOK_BYTES, LeaseBook } from "../../src/durable/leases.ts";
+import { MEMORY_BYTES } from "../../src/durable/counters/counter-cache.ts";
+import { LEASE_BOOK_BYTES, LeaseBook } from "../../src/durable/counters/leases/leases.ts";
 
 describe("the lease book under a flood of holders", () => {
   it("stays within its capacity, leases nothing to a holder it has no room for, and frees room when records go", () => {

@@ -7,7 +7,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { OverridesOverlay } from "../../src/overrides/overlay.ts";
-import { MAX_OVERRIDES_PER_DOMAIN } from "../../src/overrides/store.ts";
+import { MAX_OVERRIDES_PER_DOMAIN } from "../../src/durable/rules/override-store.ts";
 import { testEnv } from "../support/app.ts";
 import { d, envoyApi } from "../support/envoy.ts";
 

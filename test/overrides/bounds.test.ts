@@ -11,7 +11,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { OverridesOverlay } from "../../src/overrides/overlay.ts";
-import { MAX_OVERRIDES_BYTES, overrideBytes } from "../../src/overrides/store.ts";
+import { MAX_OVERRIDES_BYTES, overrideBytes } from "../../src/durable/rules/override-store.ts";
 import { MAX_DESCRIPTOR_BYTES, MAX_LIMIT_BYTES } from "../../src/overrides/validate.ts";
 import { testEnv } from "../support/app.ts";
 import { d, envoyApi } from "../support/envoy.ts";

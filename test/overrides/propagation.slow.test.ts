@@ -8,11 +8,11 @@ import { env } from "cloudflare:workers";
 import { createExecutionContext, evictAllDurableObjects, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { Env } from "../../src/config.ts";
-import { isolateContexts } from "../../src/context/isolate.ts";
+import { isolateContexts } from "../../src/admission/isolate-context.ts";
 import { createApp } from "../../src/gateway/app.ts";
 import { OverridesOverlay } from "../../src/overrides/overlay.ts";
 import { compileOnce } from "../../src/rules/index.ts";
-import { LiveRules, REFRESH_AFTER_MS } from "../../src/rules/live.ts";
+import { LiveRules, REFRESH_AFTER_MS } from "../../src/isolate/live-rules.ts";
 import { TOKEN } from "../support/envoy.ts";
 
 const RULES = { domain: "prop", descriptors: [{ key: "user", rate_limit: { unit: "minute", requests_per_unit: 5 } }] };

@@ -5,7 +5,7 @@
  */
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { LimitCall } from "../../src/durable/protocol.ts";
+import type { LimitCall } from "../../src/stored/wire-calls.ts";
 import { backoffSeconds, consumeQueue, MAX_DELAY_SECONDS } from "../../src/queue/consumer.ts";
 import type { QueuedMessage } from "../../src/queue/message.ts";
 import { testEnv } from "../support/app.ts";

@@ -8,7 +8,7 @@
  */
 import { describe, expect, it, vi } from "vitest";
 import type { Env } from "../../src/config.ts";
-import { Isolate, partsFromEnv } from "../../src/context/isolate.ts";
+import { Isolate, partsFromEnv } from "../../src/admission/isolate-context.ts";
 import { PROBLEM_TYPES } from "../../src/http/problem.ts";
 import { limitStatusReads } from "../../src/queue/status-limit.ts";
 import { testEnv, uniqueIp } from "../support/app.ts";

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { COLO_HINTS, CONTINENT_HINTS, COUNTRY_HINTS, regionOf, requestRegion } from "../../src/request/location.ts";
-import { hintOfObject, inRegion, isRegion, LOCATION_HINTS, REGIONS } from "../../src/durable/regions.ts";
+import { hintOfObject, inRegion, isRegion, LOCATION_HINTS, REGIONS } from "../../src/durable/counters/regions.ts";
 
 const IN_WORKERD = navigator.userAgent === "Cloudflare-Workers";
 

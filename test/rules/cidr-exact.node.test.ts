@@ -1,12 +1,12 @@
 /**
- * Exact cases of src/rules/cidr.ts beside cidr.test.ts's oracle: IPv6 texts
+ * Exact cases of src/rules/match/cidr.ts beside cidr.test.ts's oracle: IPv6 texts
  * at each rule of their grammar (group counts with and without "::", an
  * embedded IPv4 only last), prefix lengths at each family's edge, RFC 5952's
  * choice of the zero run to collapse, and the table's own answers (the
  * range already there, lookups of a prefix, every value).
  */
 import { describe, expect, it } from "vitest";
-import { CidrTable, formatPrefix, parsePrefix } from "../../src/rules/cidr.ts";
+import { CidrTable, formatPrefix, parsePrefix } from "../../src/rules/match/cidr.ts";
 
 const bits6 = (...groups: number[]) => groups.reduce((acc, g) => (acc << 16n) | BigInt(g), 0n);
 

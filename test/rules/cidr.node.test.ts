@@ -5,7 +5,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import schema from "../../rules.schema.json";
 import { normalizeIp } from "../../src/request/client-ip.ts";
-import { formatPrefix, hostBitsSet, parsePrefix } from "../../src/rules/cidr.ts";
+import { formatPrefix, hostBitsSet, parsePrefix } from "../../src/rules/match/cidr.ts";
 import { compileRules, matchDescriptor } from "../../src/rules/index.ts";
 import { domainOf, errorsOf } from "./helpers.ts";
 import { validates } from "./mini-schema.ts";

@@ -11,10 +11,10 @@ import { env } from "cloudflare:workers";
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { Env } from "../../src/config.ts";
-import { isolateContexts } from "../../src/context/isolate.ts";
+import { isolateContexts } from "../../src/admission/isolate-context.ts";
 import { createApp } from "../../src/gateway/app.ts";
 import { compileOnce } from "../../src/rules/index.ts";
-import { LiveRules, REFRESH_AFTER_MS } from "../../src/rules/live.ts";
+import { LiveRules, REFRESH_AFTER_MS } from "../../src/isolate/live-rules.ts";
 
 const DISTANCE_MS = 400;
 const TOKEN = "test-admin-token-0123456789abcdef";

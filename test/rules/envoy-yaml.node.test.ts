@@ -1,12 +1,12 @@
 /**
- * The Envoy → floodgate conversion (src/rules/envoy-yaml.ts) on parsed YAML
+ * The Envoy → floodgate conversion (src/rules/envoy-import/envoy-yaml.ts) on parsed YAML
  * values, in plain Node (so mutation testing sees it, docs/testing.md): each
  * loose spot made explicit, each dropped option's warning and each non-string
  * key's error with its exact JSON path. The command-line tests
  * (test/cli/rules-import.test.mjs) run the same conversion from YAML files.
  */
 import { describe, expect, it } from "vitest";
-import { fromEnvoy } from "../../src/rules/envoy-yaml.ts";
+import { fromEnvoy } from "../../src/rules/envoy-import/envoy-yaml.ts";
 
 const MISSING_RPU = "missing: Envoy reads it as 0, so every request is over this limit";
 

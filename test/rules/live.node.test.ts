@@ -1,5 +1,5 @@
 /**
- * How an isolate follows uploaded rules (src/rules/live.ts) against a plain
+ * How an isolate follows uploaded rules (src/isolate/live-rules.ts) against a plain
  * rules store that answers `since` as the RulesObject does (null when the
  * version is known, the head otherwise, with the text when stored), on a
  * driven clock (vitest's fake Date and timers), in plain Node so mutation
@@ -10,8 +10,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Env } from "../../src/config.ts";
-import { CHECK_LOST_AFTER_MS, LiveRules, REFRESH_AFTER_MS } from "../../src/rules/live.ts";
-import type { RulesRecord } from "../../src/rules/rules-object.ts";
+import { CHECK_LOST_AFTER_MS, LiveRules, REFRESH_AFTER_MS } from "../../src/isolate/live-rules.ts";
+import type { RulesRecord } from "../../src/durable/rules/rules-document.ts";
 import type { CompiledRules } from "../../src/rules/types.ts";
 import { compileOk } from "./helpers.ts";
 

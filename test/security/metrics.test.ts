@@ -9,7 +9,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Env } from "../../src/config.ts";
 import { cutLabel, METRIC_LABEL_MAX_LENGTH } from "../../src/metrics/labels.ts";
-import { MAX_SERIES, SERIES_IDLE_MS } from "../../src/metrics/metrics-object.ts";
+import { MAX_SERIES, SERIES_IDLE_MS } from "../../src/durable/metrics/metrics-object.ts";
 import { OVERFLOW, type Sample } from "../../src/metrics/samples.ts";
 import { uniqueIp } from "../support/app.ts";
 import { d, envoyApi } from "../support/envoy.ts";

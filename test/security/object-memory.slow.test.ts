@@ -7,8 +7,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Env } from "../../src/config.ts";
-import { MEMORY_BYTES } from "../../src/durable/counter-cache.ts";
-import type { CounterCall, LimitCall } from "../../src/durable/protocol.ts";
+import { MEMORY_BYTES } from "../../src/durable/counters/counter-cache.ts";
+import type { CounterCall, LimitCall } from "../../src/stored/wire-calls.ts";
 
 const counters = (env as unknown as Env).COUNTERS;
 let unique = 0;

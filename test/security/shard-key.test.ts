@@ -9,7 +9,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import type { Env } from "../../src/config.ts";
-import { counterKey, halfSipHash, objectName, shardKeyFrom } from "../../src/durable/placement.ts";
+import { counterKey, halfSipHash, objectName, shardKeyFrom } from "../../src/durable/counters/placement.ts";
 import { rateLimit } from "../../src/hono/middleware.ts";
 import { compiled, gateway, testEnv, uniqueIp } from "../support/app.ts";
 import { TOKEN } from "../support/envoy.ts";

@@ -13,7 +13,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { compileRules } from "../../src/rules/compile.ts";
-import { longValueKey } from "../../src/rules/long-values.ts";
+import { longValueKey } from "../../src/rules/match/long-values.ts";
 import {
   CONCURRENCY_ID,
   COUNT_WHEN_SUFFIX,

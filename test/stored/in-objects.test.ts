@@ -17,7 +17,7 @@ import { env } from "cloudflare:workers";
 import { evictAllDurableObjects, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { Env } from "../../src/config.ts";
-import { type CounterObject, DELETE_IDLE_MS } from "../../src/durable/counter-object.ts";
+import { type CounterObject, DELETE_IDLE_MS } from "../../src/durable/counters/counter-object.ts";
 import { limitId, storageId } from "../../src/stored/counter-ids.ts";
 import { BLOCK_TABLES, COUNTER_TABLES } from "../../src/stored/counter-tables.ts";
 import type { CounterCall, CounterVerdict, LimitCall } from "../../src/stored/wire-calls.ts";

@@ -4,10 +4,10 @@
  */
 import { env } from "cloudflare:workers";
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
-import { type IsolateOptions, isolateContexts } from "../../src/context/isolate.ts";
+import { type IsolateOptions, isolateContexts } from "../../src/admission/isolate-context.ts";
 import { createApp } from "../../src/gateway/app.ts";
 import type { Env } from "../../src/config.ts";
-import { LiveRules, type LiveRulesOptions } from "../../src/rules/live.ts";
+import { LiveRules, type LiveRulesOptions } from "../../src/isolate/live-rules.ts";
 import { compileOnce } from "../../src/rules/index.ts";
 import type { CompiledRules } from "../../src/rules/types.ts";
 

@@ -3,7 +3,7 @@
  * apart from driven-time.ts so that plain tests can drive time in Node.
  */
 import { runInDurableObject } from "cloudflare:test";
-import type { CounterObject } from "../../src/durable/counter-object.ts";
+import type { CounterObject } from "../../src/durable/counters/counter-object.ts";
 
 /**
  * A start for a driven clock that counter objects share: alarms they set on

@@ -8,7 +8,7 @@
  * a given instant no longer depends on how fast the machine is.
  */
 import { vi } from "vitest";
-import type { SendBatch } from "../../src/durable/protocol.ts";
+import type { SendBatch } from "../../src/stored/wire-calls.ts";
 
 type Send = SendBatch;
 

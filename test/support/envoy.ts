@@ -3,8 +3,8 @@
  * ADMIN_TOKEN over test rules, and `/__ratelimit/json` calls in Envoy's shape.
  */
 import type { Env } from "../../src/config.ts";
-import type { IsolateOptions } from "../../src/context/isolate.ts";
-import type { LiveRulesOptions } from "../../src/rules/live.ts";
+import type { IsolateOptions } from "../../src/admission/isolate-context.ts";
+import type { LiveRulesOptions } from "../../src/isolate/live-rules.ts";
 import { gateway } from "./app.ts";
 
 export const TOKEN = "test-admin-token-0123456789abcdef";

@@ -1,7 +1,7 @@
 /**
  * Limit and counter calls for tests that talk to a CounterObject directly.
  */
-import type { CounterCall, LimitCall } from "../../src/durable/protocol.ts";
+import type { CounterCall, LimitCall } from "../../src/stored/wire-calls.ts";
 
 /**
  * `limit` hits an hour (burst = limit) with `algorithm`; the id names both, so two calls agree on a counter.

@@ -5,10 +5,10 @@
  * settled; counters read through the admin API.
  */
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
-import { isolateContexts } from "../../src/context/isolate.ts";
+import { isolateContexts } from "../../src/admission/isolate-context.ts";
 import type { Env } from "../../src/config.ts";
 import { createApp } from "../../src/gateway/app.ts";
-import { LiveRules } from "../../src/rules/live.ts";
+import { LiveRules } from "../../src/isolate/live-rules.ts";
 import { compiled, testEnv } from "./app.ts";
 
 const ADMIN_TOKEN = "llm-tests-admin-token-0123456789abcdef";

@@ -1,20 +1,20 @@
 /**
  * Counter objects on plain data, for tests of the isolate side that must
  * also run in Node (mutation testing, docs/testing.md): the object's own
- * core (src/durable/counter-core.ts: the order in which it applies
+ * core (src/durable/counters/counter-core.ts: the order in which it applies
  * penalties, slots, leases, windows and hot keys) over windows, slots and
  * penalty blocks kept in memory, without its storage, alarms or RPC.
  * `restart()` drops every object's leases (and hot-key meters) and keeps its
  * counts, as a restarted object does. The same scenarios through a real
- * object run in workerd (test/edge/precount.slow.test.ts).
+ * object run in workerd (test/isolate/precount.slow.test.ts).
  */
 import { getAlgorithm } from "../../src/algorithms/index.ts";
 import type { PenaltyState } from "../../src/algorithms/penalty.ts";
 import type { Env } from "../../src/config.ts";
-import { CounterCore, type CorePorts, type CounterWindows } from "../../src/durable/counter-core.ts";
-import type { CounterCall, LimitCall, SendBatch } from "../../src/durable/protocol.ts";
-import { SlotBook } from "../../src/durable/slots.ts";
-import { fromWire, toWire } from "../../src/durable/wire.ts";
+import { CounterCore, type CorePorts, type CounterWindows } from "../../src/durable/counters/counter-core.ts";
+import type { CounterCall, LimitCall, SendBatch } from "../../src/stored/wire-calls.ts";
+import { SlotBook } from "../../src/durable/counters/slots.ts";
+import { fromWire, toWire } from "../../src/stored/wire.ts";
 
 /** Window states in a Map: what an object's cache and store keep, without either. */
 function memoryWindows(states: Map<string, unknown>): CounterWindows {
@@ -93,7 +93,7 @@ export function plainNamespace(now: () => number) {
         calls += 1;
         return send(name, batch);
       },
-      // What the edge calls: the batch as one JSON text (src/durable/wire.ts).
+      // What the edge calls: the batch as one JSON text (src/stored/wire.ts).
       decideText: async (text: string) => {
         calls += 1;
         return toWire(await send(name, fromWire<CounterCall[]>(text)));

@@ -14,10 +14,10 @@
  *   worker/platform-object.ts).
  */
 import type { Env } from "../../../src/config.ts";
-import { isolateContexts } from "../../../src/context/isolate.ts";
+import { isolateContexts } from "../../../src/admission/isolate-context.ts";
 import { createApp } from "../../../src/gateway/app.ts";
 import { compileOnce } from "../../../src/rules/index.ts";
-import { LiveRules } from "../../../src/rules/live.ts";
+import { LiveRules } from "../../../src/isolate/live-rules.ts";
 import platformRules from "../rules.json";
 import { type FaultTally, faultPlan, faultyCounters } from "./faults.ts";
 import { type PlatformCounterObject, startedObjects } from "./platform-object.ts";

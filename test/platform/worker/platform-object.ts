@@ -8,7 +8,7 @@
  * an eviction really happened and what call rate an object saw.
  * Test-only: production objects have neither.
  */
-import { CounterObject } from "../../../src/durable/counter-object.ts";
+import { CounterObject } from "../../../src/durable/counters/counter-object.ts";
 
 /** Objects started in this isolate, by name: the suite lists and evicts them by name. */
 const started = new Set<string>();

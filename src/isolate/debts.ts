@@ -1,0 +1,151 @@
+/**
+ * Hits this isolate allowed on its own while a counter's object could not
+ * answer (FAILURE_MODE=local, docs/reliability.md, "Failure mode"): debts
+ * owed to that object for that counter (its key and windows). Each is paid
+ * with the counter's next call to its object, as an `absorb` call placed
+ * just before it in the same batch: the way a lease holder reports the hits
+ * it allowed (src/durable/counters/leases/lease-holder.ts, src/durable/counters/leases/precount-sync.ts),
+ * so no new call shape crosses the wire. The object takes them
+ * unconditionally, all that its windows can hold, before it decides the
+ * call, so its count includes what the isolate allowed and the isolate's
+ * count never has to overrule it. A batch that fails gives its debts back
+ * for the next one.
+ */
+import { homeOf } from "../durable/counters/regions.ts";
+import type { AbsorbCall, CounterCall, CounterVerdict } from "../stored/wire-calls.ts";
+
+/** Counters with debts kept per isolate; past it the oldest debt is forgotten (its hits are then never reported). */
+export const DEBT_KEYS = 10_000;
+
+interface Debt {
+  readonly call: AbsorbCall;
+  /** From when the hits no longer count in any window (the isolate's own count has forgotten them). */
+  readonly until: number;
+}
+
+/** A batch with the debts it pays: the calls to send, and how to read or undo it. */
+export interface OwingBatch {
+  readonly calls: CounterCall[];
+  /** The answers to the callers' calls, the debts' own left out. */
+  answers(verdicts: readonly CounterVerdict[]): CounterVerdict[];
+  /** The batch failed: its debts are owed again. */
+  restore(): void;
+}
+
+/**
+ * The object that owns `call`'s counter: the one it is sent to, or for a
+ * call relayed through a region's copy, the home (docs/placement.md).
+ *
+ * @example
+ * counterOwner("api/shard/3@weur", relayCall); // "api/shard/3"
+ */
+export function counterOwner(objectName: string, call: CounterCall): string {
+  return call.kind === "relay" ? homeOf(objectName) : objectName;
+}
+
+/**
+ * The debts of one isolate.
+ *
+ * @example
+ * debts.owe("api/shard/3", call, quietAt);
+ * const batch = debts.attach("api/shard/3", [call], Date.now()); // [absorb of the debt, call]
+ */
+export class DebtBook {
+  private readonly debts = new Map<string, Debt>();
+
+  /** Counters with debts. */
+  get size(): number {
+    return this.debts.size;
+  }
+
+  /**
+   * Whether `call`'s counter at `ownerName` (counterOwner names it) has a
+   * debt at `now`, or had one paid whose hits still count: its calls are
+   * then decided by the owner itself, not from a region's lease of it
+   * (src/limiter/owed-home.ts), since a lease handed out before the debt
+   * was paid would let its holder allow past the limit.
+   *
+   * @example
+   * if (debts.owes(homeOf(name), call, Date.now())) name = homeOf(name);
+   */
+  owes(ownerName: string, call: CounterCall, now: number): boolean {
+    return (this.debts.get(debtId(ownerName, call))?.until ?? -Infinity) > now;
+  }
+
+  /**
+   * Owe `call.cost` hits, allowed here for `call` (addressed to
+   * `objectName`), to the counter's object, until `until`. Concurrency
+   * windows are left out: their slots are the object's.
+   *
+   * @example
+   * debts.owe(objectName, call, local.quietAt(objectName, call));
+   */
+  owe(objectName: string, call: CounterCall, until: number): void {
+    const limits = call.limits.filter((limit) => limit.concurrency !== true);
+    if (call.cost <= 0 || limits.length === 0) return;
+    const owner = counterOwner(objectName, call);
+    this.add(debtId(owner, call), { call: { kind: "absorb", key: call.key, limits, cost: call.cost }, until });
+  }
+
+  /**
+   * The batch that pays, with `calls` to `objectName`, the debts of their
+   * counters (each absorb just before its counter's first call), taking
+   * them out of the book; undefined when none is owed. Debts past their
+   * `until` are dropped. Any call to the owner may carry them, a
+   * pre-counting sync included; relayed calls carry none (a region's copy
+   * is not the owner: owed-home.ts sends them to it).
+   *
+   * @example
+   * const batch = debts.attach(name, calls, now); // send batch.calls, then batch.answers(verdicts)
+   */
+  attach(objectName: string, calls: readonly CounterCall[], now: number): OwingBatch | undefined {
+    if (this.debts.size === 0) return undefined;
+    const sent: CounterCall[] = [];
+    const mine: boolean[] = [];
+    const paid: [string, Debt][] = [];
+    for (const call of calls) {
+      const id = call.kind === "relay" ? undefined : debtId(objectName, call);
+      const debt = id === undefined ? undefined : this.debts.get(id);
+      if (id !== undefined && debt !== undefined) {
+        if (debt.until <= now) this.debts.delete(id);
+        else if (debt.call.cost > 0) {
+          sent.push(debt.call);
+          mine.push(false);
+          paid.push([id, debt]);
+          // Paid, and kept at 0 hits until they stop counting (see `owes`).
+          this.debts.set(id, { call: { ...debt.call, cost: 0 }, until: debt.until });
+        }
+      }
+      sent.push(call);
+      mine.push(true);
+    }
+    if (paid.length === 0) return undefined;
+    return {
+      calls: sent,
+      answers: (verdicts) => verdicts.filter((_, i) => mine[i]),
+      restore: () => {
+        for (const [id, debt] of paid) this.add(id, debt);
+      },
+    };
+  }
+
+  // Hits owed to one counter add up; the entry moves to the end, so the first is the one to forget.
+  private add(id: string, debt: Debt): void {
+    const before = this.debts.get(id);
+    this.debts.delete(id);
+    const cost = debt.call.cost + (before?.call.cost ?? 0);
+    this.debts.set(id, { call: { ...debt.call, cost }, until: Math.max(debt.until, before?.until ?? 0) });
+    if (this.debts.size > DEBT_KEYS) this.debts.delete(this.debts.keys().next().value as string);
+  }
+}
+
+function rateIds(call: CounterCall): string {
+  let ids = "";
+  for (const limit of call.limits) if (limit.concurrency !== true) ids += `\u0001${limit.id}`;
+  return ids;
+}
+
+// The counter's owner, key and rate windows: a changed rule starts a fresh debt rather than paying another's.
+function debtId(ownerName: string, call: CounterCall): string {
+  return `${ownerName}\n${call.key}${rateIds(call)}`;
+}

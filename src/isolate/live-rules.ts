@@ -1,0 +1,194 @@
+/**
+ * The rules each isolate decides with: the last version it learned from the
+ * RulesObject, else the bundled rules. Requests use the cached compiled
+ * rules and never wait for the object once the isolate knows a version: the
+ * version is re-checked in the background (ctx.waitUntil) by the first
+ * request that finds it REFRESH_AFTER_MS old, however long the isolate was
+ * idle. Only a fresh isolate waits, once, for its first check (one round
+ * trip, at most the decision timeout). The bound on staleness this gives is
+ * in docs/admin-api.md ("Rules", when an upload applies). An unreachable
+ * RulesObject never fails a request: the last good rules stay in force.
+ */
+import type { RulesRecord } from "../durable/rules/rules-document.ts";
+import type { Env } from "../config.ts";
+import type { Defer } from "../http/defer.ts";
+import { compileRulesText } from "../rules/index.ts";
+import type { CompiledRules, RulesOverlay } from "../rules/types.ts";
+
+/** Age from which a request starts a background version check. */
+export const REFRESH_AFTER_MS = 4_000;
+/**
+ * A background check still unsettled after this long is taken as lost (its
+ * request's context ended before the object answered): the next request
+ * starts another, so one hung call never stops the isolate from following.
+ */
+export const CHECK_LOST_AFTER_MS = 30_000;
+
+/** The rules in force on this isolate, and where they came from. */
+export interface RulesState {
+  readonly rules: CompiledRules;
+  readonly version: number;
+  readonly source: "stored" | "bundled";
+  readonly updatedAt?: string;
+}
+
+export interface LiveRulesOptions {
+  /** The RulesObject to follow; default "global". Tests use their own. */
+  readonly objectName?: string;
+  /** The bundled rules document, shown by `GET /__ratelimit/rules` while no upload is in force. */
+  readonly bundledJson?: unknown;
+  /** Override REFRESH_AFTER_MS (tests use 0 to see a poll happen at once). */
+  readonly refreshAfterMs?: number;
+  /** The clock ages are measured on (default `Date.now`); tests drive it. */
+  readonly now?: () => number;
+  /** What is laid over the rules at runtime and followed by the same checks (src/overrides/); default none. */
+  readonly overlay?: RulesOverlay;
+}
+
+/**
+ * Rules that follow `PUT /__ratelimit/rules` on every isolate.
+ *
+ * @example
+ * const live = new LiveRules(bundledRules, { bundledJson: rulesJson });
+ * const rules = await live.current(env, 1000, (p) => ctx.waitUntil(p));
+ */
+export class LiveRules {
+  readonly objectName: string;
+  readonly bundledJson: unknown;
+  private readonly bundled: () => CompiledRules;
+  private readonly refreshAfterMs: number;
+  private readonly now: () => number;
+  private readonly overlay?: RulesOverlay;
+  private state?: RulesState;
+  /** The rules of `state` before the overlay was laid over them. */
+  private base?: CompiledRules;
+  private checkedAt = 0;
+  /** When the background check in flight started (undefined: none). */
+  private checkingSince?: number;
+
+  constructor(bundled: () => CompiledRules, options: LiveRulesOptions = {}) {
+    this.bundled = bundled;
+    this.objectName = options.objectName ?? "global";
+    this.bundledJson = options.bundledJson;
+    this.refreshAfterMs = options.refreshAfterMs ?? REFRESH_AFTER_MS;
+    this.now = options.now ?? Date.now;
+    this.overlay = options.overlay;
+  }
+
+  /**
+   * The rules to decide this request with. Synchronous once the isolate
+   * knows a version, however old (a check starts in the background); a
+   * promise only on a fresh isolate's first requests, bounded by `timeoutMs`.
+   *
+   * @example
+   * const rules = await live.current(env, 1000, defer);
+   */
+  current(env: Env, timeoutMs: number, defer: Defer): CompiledRules | Promise<CompiledRules> {
+    if (this.state === undefined) return this.waitForCheck(env, timeoutMs, defer).then((state) => state.rules);
+    const now = this.now();
+    if (now - this.checkedAt >= this.refreshAfterMs && (this.checkingSince === undefined || now - this.checkingSince >= CHECK_LOST_AFTER_MS)) {
+      // One request checks in the background, kept alive by its own waitUntil; the others do not hand that
+      // request's promise to theirs (Workers drop continuations queued across requests).
+      this.checkingSince = now;
+      defer(
+        this.poll(env).finally(() => {
+          this.checkingSince = undefined;
+        }),
+      );
+    }
+    return this.state.rules;
+  }
+
+  /**
+   * The full state after making sure it is current (for `GET /__ratelimit/rules`).
+   *
+   * @example
+   * const { version, source } = await live.fresh(env, 1000, defer);
+   */
+  async fresh(env: Env, timeoutMs: number, defer: Defer): Promise<RulesState> {
+    this.checkedAt = 0;
+    return this.waitForCheck(env, timeoutMs, defer);
+  }
+
+  /**
+   * Apply a version this isolate just stored, without waiting for a poll.
+   *
+   * @example
+   * live.accept({ rules, version: 4, source: "stored" });
+   */
+  accept(state: RulesState): void {
+    if (this.state === undefined || state.version > this.state.version) this.settle(state);
+    this.checkedAt = this.now();
+  }
+
+  /**
+   * The bundled rules as a state of version `version`.
+   *
+   * @example
+   * live.accept(live.bundledState(5)); // after DELETE /__ratelimit/rules
+   */
+  bundledState(version: number, updatedAt?: string): RulesState {
+    return { rules: this.bundled(), version, source: "bundled", ...(updatedAt ? { updatedAt } : {}) };
+  }
+
+  private async waitForCheck(env: Env, timeoutMs: number, defer: Defer): Promise<RulesState> {
+    // A check of this request's own (only a fresh isolate's first requests wait, so a few concurrent polls at
+    // most): waiting on another request's would tie this one to a promise that request settles.
+    const check = this.poll(env);
+    // The check goes on in the background even if this request stops waiting.
+    defer(check);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<"timeout">((resolve) => {
+      timer = setTimeout(() => resolve("timeout"), timeoutMs);
+    });
+    const outcome = await Promise.race([check, timeout]);
+    if (timer !== undefined) clearTimeout(timer);
+    // A hung object must not make every request wait: count the wait as a check, the poll goes on in the background.
+    if (outcome === "timeout") this.checkedAt = this.now();
+    if (this.state === undefined) this.settle(this.bundledState(-1));
+    return this.state as RulesState;
+  }
+
+  private async poll(env: Env): Promise<void> {
+    try {
+      const record = await env.RULES.getByName(this.objectName).since(this.state?.version ?? -1, this.overlay?.version);
+      if (record !== null) this.apply(record);
+    } catch (error) {
+      console.error(JSON.stringify({ event: "floodgate.rules_poll_failed", error: String(error) }));
+    }
+    // A failed poll also counts as a check, so an unreachable object is not asked on every request.
+    this.checkedAt = this.now();
+  }
+
+  private apply(record: RulesRecord): void {
+    // The overlay's update comes with the rules' head, with their text only when they changed too.
+    const laid = record.overrides !== undefined && this.overlay?.take(record.overrides) === true;
+    if (this.state !== undefined && record.version <= this.state.version && this.state.version >= 0) {
+      if (laid) this.relay();
+      return;
+    }
+    if (record.source === "bundled" || record.text === undefined) {
+      this.settle(this.bundledState(record.version, record.updatedAt));
+      return;
+    }
+    const result = compileRulesText(record.text, { source: "rules" });
+    if (!result.ok) {
+      // Stored rules were valid when stored; a newer validator may disagree. Keep the last good ones.
+      console.error(JSON.stringify({ event: "floodgate.stored_rules_invalid", version: record.version, errors: result.errors.slice(0, 10) }));
+      if (laid) this.relay();
+      return;
+    }
+    this.settle({ rules: result.rules, version: record.version, source: "stored", updatedAt: record.updatedAt });
+  }
+
+  /** The overlay changed: lay it again over the rules in force. */
+  private relay(): void {
+    if (this.state !== undefined && this.base !== undefined && this.overlay !== undefined) this.state = { ...this.state, rules: this.overlay.over(this.base) };
+  }
+
+  /** Make `state` the one in force, the overlay laid over its rules. */
+  private settle(state: RulesState): void {
+    this.base = state.rules;
+    this.state = this.overlay === undefined ? state : { ...state, rules: this.overlay.over(state.rules) };
+  }
+}
