@@ -43,6 +43,8 @@ export class SseEvents {
   }
 
   private text(text: string): void {
+    // An empty chunk (or one holding only part of a character) changes nothing: a "\r" before it still waits for its "\n".
+    if (text === "") return;
     let start = 0;
     // "\r\n" split across two chunks is one line end.
     if (this.endedOnCr && text.charCodeAt(0) === 0x0a) start = 1;
