@@ -19,7 +19,6 @@ import { describe, expect, it } from "vitest";
 import type { Env } from "../../src/config.ts";
 import { type CounterObject, DELETE_IDLE_MS } from "../../src/durable/counters/counter-object.ts";
 import { limitId, storageId } from "../../src/stored/counter-ids.ts";
-import { BLOCK_TABLES, COUNTER_TABLES } from "../../src/stored/counter-tables.ts";
 import type { CounterCall, CounterVerdict, LimitCall } from "../../src/stored/wire-calls.ts";
 import { fromWire, toWire, verdictsFromWire, WIRE_VERSION } from "../../src/stored/wire.ts";
 import { driveObject, OBJECT_EPOCH } from "../support/driven-object.ts";
@@ -36,7 +35,6 @@ const limitOf = (algorithm: (typeof ALGORITHMS)[number]): LimitCall => ({
 let n = 0;
 
 describe("a CounterObject's SQLite", () => {
-  // The slots and blocks tables are made by the first slot and the first block (test/durable/penalty.test.ts).
   it("has exactly this schema, and these rows for fixed calls at a fixed instant", async () => {
     const stub = counters.getByName(`stored-golden/${++n}-${Date.now()}`);
     await driveObject(stub, () => OBJECT_EPOCH);
@@ -54,9 +52,20 @@ describe("a CounterObject's SQLite", () => {
       return { schema, rows, journal };
     });
     expect(stored.schema).toEqual([
+      {
+        type: "table",
+        name: "blocks",
+        sql: "CREATE TABLE blocks (id TEXT PRIMARY KEY, until INTEGER NOT NULL, length_ms INTEGER NOT NULL) WITHOUT ROWID",
+      },
       { type: "table", name: "counters", sql: "CREATE TABLE counters (id TEXT PRIMARY KEY, state TEXT NOT NULL, idle_at INTEGER NOT NULL) WITHOUT ROWID" },
       { type: "index", name: "counters_idle_at", sql: "CREATE INDEX counters_idle_at ON counters (idle_at)" },
       { type: "table", name: "journal", sql: "CREATE TABLE journal (part INTEGER PRIMARY KEY, body TEXT NOT NULL)" },
+      {
+        type: "table",
+        name: "slots",
+        sql: "CREATE TABLE slots (id TEXT NOT NULL, holder TEXT NOT NULL, expires_at INTEGER NOT NULL, PRIMARY KEY (id, holder))",
+      },
+      { type: "index", name: "sqlite_autoindex_slots_1", sql: null },
       { type: "table", name: "unwritten", sql: "CREATE TABLE unwritten (part INTEGER PRIMARY KEY, body TEXT NOT NULL)" },
     ]);
     const t = OBJECT_EPOCH;
@@ -99,9 +108,7 @@ describe("a CounterObject's penalty blocks (counter tables version 2)", () => {
     await driveObject(stub, () => OBJECT_EPOCH);
     // An object as version 1 left it: no blocks table, one counter row (9 of 10 taken).
     await runInDurableObject(stub, (_: CounterObject, state) => {
-      // Its tables as that version made them (a new object makes none until it writes).
-      for (const statement of COUNTER_TABLES.slice(0, 3)) state.storage.sql.exec(statement);
-      state.storage.sql.exec("DROP TABLE IF EXISTS blocks");
+      state.storage.sql.exec("DROP TABLE blocks");
       state.storage.sql.exec(
         "INSERT INTO counters (id, state, idle_at) VALUES (?, ?, ?)",
         storageId(key, "fw:10:60000:10"),
@@ -147,9 +154,7 @@ describe("a CounterObject's checkpoint journal (counter tables version 3)", () =
     await driveObject(stub, () => OBJECT_EPOCH);
     // An object as version 2 left it: no journal table, one counter row (9 of 10 taken).
     await runInDurableObject(stub, (_: CounterObject, state) => {
-      // Its tables as that version made them (a new object makes none until it writes).
-      for (const statement of [...COUNTER_TABLES.slice(0, 3), ...BLOCK_TABLES]) state.storage.sql.exec(statement);
-      state.storage.sql.exec("DROP TABLE IF EXISTS journal");
+      state.storage.sql.exec("DROP TABLE journal");
       state.storage.sql.exec("INSERT INTO counters (id, state, idle_at) VALUES (?, ?, ?)", id, `{"w":${OBJECT_EPOCH},"c":9}`, OBJECT_EPOCH + 60_000);
     });
     await evictAllDurableObjects();

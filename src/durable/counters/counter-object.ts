@@ -78,8 +78,8 @@ export class CounterObject extends DurableObject {
   private cache!: CounterCache;
   /** Concurrency slots (docs/concurrency.md), written through to storage. */
   private slots!: SlotBook;
-  /** Penalty blocks (docs/rules.md, "Penalty box"), written through to storage; made with the first block (undefined: none yet). */
-  private penaltyBook: PenaltyBook | undefined;
+  /** Penalty blocks (docs/rules.md, "Penalty box"), written through to storage. */
+  private penalties!: PenaltyBook;
   /** The order in which a call meets the parts above, the leases and the hot keys (counter-core.ts). */
   private core!: CounterCore;
   /** Its storage was deleted (every counter gone): the parts above are made again, tables and all, by the next call. */
@@ -131,32 +131,19 @@ export class CounterObject extends DurableObject {
 
   /** Make the object's parts over its storage (creating its tables) and take back what its journal and spill hold. */
   private open(): void {
-    const sql = this.ctx.storage.sql;
-    // A table is made by its first write, not by a new object (making one is rows written): a regional copy that only
-    // relays, or a key that never takes a slot or a block, writes none.
-    const tables = new Set(
-      sql
-        .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'")
-        .toArray()
-        .map((row) => row.name),
-    );
-    this.store = new CounterStore(sql, tables.has("counters"));
+    const ctx = this.ctx;
+    this.store = new CounterStore(ctx.storage.sql);
     // The lease and penalty books' shares of MEMORY_BYTES are taken off the windows' (docs/reliability.md, "Security").
     this.cache = new CounterCache(this.store, MEMORY_BYTES - LEASE_BOOK_BYTES - PENALTY_BOOK_BYTES);
-    this.slots = new SlotBook(sql, tables.has("slots"));
-    this.penaltyBook = tables.has("blocks") ? new PenaltyBook(sql) : undefined;
+    this.slots = new SlotBook(ctx.storage.sql);
+    this.penalties = new PenaltyBook(ctx.storage.sql);
     // Counters are read back one by one on their next hit; only the sweep needs to know what is stored.
-    const earliestIdleAt = Math.min(this.store.earliestIdleAt(), this.cache.restore(this.clock()), this.penaltyBook?.earliestUntil() ?? Infinity);
+    const earliestIdleAt = Math.min(this.store.earliestIdleAt(), this.cache.restore(this.clock()), this.penalties.earliestUntil());
     this.core = new CounterCore(
       {
         windows: this.cache,
         slots: this.slots,
-        penalties: {
-          read: (id) => this.penaltyBook?.read(id),
-          write: (id, state) => {
-            if (state !== undefined || this.penaltyBook !== undefined) (this.penaltyBook ??= new PenaltyBook(sql)).write(id, state);
-          },
-        },
+        penalties: this.penalties,
         relay: (call) => {
           this.ownName ??= call.object;
           return call.kind === "relay" ? this.relay.decide(call) : this.relay.lend(call);
@@ -266,7 +253,7 @@ export class CounterObject extends DurableObject {
     this.ready();
     this.cache.reset(key + SEP);
     // A reset lifts the key's penalty blocks with its windows (docs/rules.md, "Penalty box").
-    this.penaltyBook?.reset(key + SEP);
+    this.penalties.reset(key + SEP);
   }
 
   /**
@@ -279,7 +266,7 @@ export class CounterObject extends DurableObject {
     const { rowsRead, rowsWritten } = this.rows();
     return {
       memory: this.deleted ? 0 : this.cache.size,
-      memoryBytes: this.deleted ? 0 : this.cache.bytes + this.core.leases.bytes + (this.penaltyBook?.bytes ?? 0),
+      memoryBytes: this.deleted ? 0 : this.cache.bytes + this.core.leases.bytes + this.penalties.bytes,
       stored: this.deleted ? 0 : this.store.count() + this.cache.journaled,
       calls: this.calls,
       relay: { ...this.relay.stats },
@@ -293,8 +280,8 @@ export class CounterObject extends DurableObject {
   private rows(): { rowsRead: number; rowsWritten: number } {
     if (this.deleted) return { rowsRead: this.rowsBefore.read, rowsWritten: this.rowsBefore.written };
     return {
-      rowsRead: this.rowsBefore.read + this.store.rowsRead + (this.penaltyBook?.rowsRead ?? 0),
-      rowsWritten: this.rowsBefore.written + this.store.rowsWritten + (this.penaltyBook?.rowsWritten ?? 0),
+      rowsRead: this.rowsBefore.read + this.store.rowsRead + this.penalties.rowsRead,
+      rowsWritten: this.rowsBefore.written + this.store.rowsWritten + this.penalties.rowsWritten,
     };
   }
 
@@ -353,7 +340,7 @@ export class CounterObject extends DurableObject {
   /** Drop idle counters, blocks and slots. */
   private sweep(now: number): void {
     this.sweepAt = undefined;
-    this.core.earliestIdleAt = Math.min(this.cache.sweep(now), this.penaltyBook?.sweep(now) ?? Infinity);
+    this.core.earliestIdleAt = Math.min(this.cache.sweep(now), this.penalties.sweep(now));
     this.slots.sweep(now);
   }
 

@@ -34,19 +34,8 @@ export class CounterStore {
   rowsRead = 0;
   rowsWritten = 0;
 
-  /** Whether the tables exist: a new object makes them with its first write (making them is rows written). */
-  private made: boolean;
-
-  /** `made`: whether the object has its tables already (false: a new object, whose first write makes them). */
-  constructor(sql: SqlStorage, made = true) {
+  constructor(sql: SqlStorage) {
     this.sql = sql;
-    this.made = false;
-    if (made) this.make();
-  }
-
-  private make(): void {
-    if (this.made) return;
-    this.made = true;
     // The tables are a stored format (src/stored/counter-tables.ts, docs/stored-formats.md).
     for (const statement of COUNTER_TABLES) this.run(statement);
   }
@@ -60,8 +49,6 @@ export class CounterStore {
    * store.spill([["k\u0001limit", { w: 0, c: 1 }, Date.now() + 60_000]]);
    */
   spill(entries: readonly SpilledCounter[]): void {
-    if (!this.made && entries.length === 0) return;
-    this.make();
     this.run("DELETE FROM unwritten");
     let part: string[] = [];
     let chars = 0;
@@ -86,7 +73,6 @@ export class CounterStore {
    * for (const [id, state, idleAt] of store.readSpill()) restore(id, state, idleAt);
    */
   readSpill(): SpilledCounter[] {
-    if (!this.made) return [];
     return this.run<{ body: string }>("SELECT body FROM unwritten ORDER BY part").flatMap((row) => JSON.parse(row.body) as SpilledCounter[]);
   }
 
@@ -98,7 +84,6 @@ export class CounterStore {
    * for (const [part, counters] of store.readJournal()) restore(part, counters);
    */
   readJournal(): [part: number, counters: SpilledCounter[]][] {
-    if (!this.made) return [];
     return this.run<{ part: number; body: string }>("SELECT part, body FROM journal ORDER BY part").map((row) => [
       row.part,
       JSON.parse(row.body) as SpilledCounter[],
@@ -114,8 +99,6 @@ export class CounterStore {
    * store.writePart(0, [["k\u0001limit", { w: 0, c: 2 }, Date.now() + 60_000]]);
    */
   writePart(part: number, counters: readonly SpilledCounter[]): number {
-    if (!this.made && counters.length === 0) return 0;
-    this.make();
     if (counters.length === 0) {
       this.run("DELETE FROM journal WHERE part = ?", part);
       return 0;
@@ -132,7 +115,6 @@ export class CounterStore {
    * store.load(id)?.state;
    */
   load(id: string): StoredCounter | undefined {
-    if (!this.made) return undefined;
     const [row] = this.run<{ state: string; idle_at: number }>("SELECT state, idle_at FROM counters WHERE id = ?", id);
     return row === undefined ? undefined : { state: JSON.parse(row.state), idleAt: row.idle_at };
   }
@@ -144,7 +126,6 @@ export class CounterStore {
    * store.save(id, state, idleAt);
    */
   save(id: string, state: unknown, idleAt: number): void {
-    this.make();
     // An upsert updates the row in place: fewer rows written (billed) than a replace's delete and insert.
     this.run(
       "INSERT INTO counters (id, state, idle_at) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET state = excluded.state, idle_at = excluded.idle_at",
@@ -163,7 +144,6 @@ export class CounterStore {
    * if (!store.saveState(id, state)) store.save(id, state, idleAt);
    */
   saveState(id: string, state: unknown): boolean {
-    if (!this.made) return false;
     const before = this.rowsWritten;
     this.run("UPDATE counters SET state = ? WHERE id = ?", JSON.stringify(state), id);
     return this.rowsWritten > before;
@@ -176,7 +156,6 @@ export class CounterStore {
    * store.deletePrefix(key + "\u0001");
    */
   deletePrefix(prefix: string): void {
-    if (!this.made) return;
     // substr comparison rather than LIKE: keys may contain % and _.
     this.run("DELETE FROM counters WHERE substr(id, 1, ?) = ?", prefix.length, prefix);
   }
@@ -188,20 +167,17 @@ export class CounterStore {
    * store.deleteIdle(Date.now());
    */
   deleteIdle(now: number): void {
-    if (!this.made) return;
     this.run("DELETE FROM counters WHERE idle_at <= ?", now);
   }
 
   /** When the first stored counter goes idle (Infinity: none stored). */
   earliestIdleAt(): number {
-    if (!this.made) return Infinity;
     const [row] = this.run<{ at: number | null }>("SELECT min(idle_at) AS at FROM counters");
     return row?.at ?? Infinity;
   }
 
   /** Number of stored counters (for tests and metrics). */
   count(): number {
-    if (!this.made) return 0;
     const [row] = this.run<{ n: number }>("SELECT count(*) AS n FROM counters");
     return row.n;
   }

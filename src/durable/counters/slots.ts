@@ -24,26 +24,12 @@ export const SLOT_RETRY_MS = 1000;
  * book.release(id, "holder-1");
  */
 export class SlotBook {
-  private readonly store: Pick<SqlStorage, "exec"> | undefined;
-  /** Whether the table exists: a new object makes it with its first slot. */
-  private made = false;
+  private readonly sql: Pick<SqlStorage, "exec"> | undefined;
   private readonly tables = new Map<string, Map<string, number>>();
 
-  /** `made`: whether the object has the table already (false: its first slot makes it). */
-  constructor(sql?: Pick<SqlStorage, "exec">, made = true) {
-    this.store = sql;
-    if (made) this.make();
-  }
-
-  /** The storage, once it has the table (undefined: in memory, or none made yet). */
-  private get sql(): Pick<SqlStorage, "exec"> | undefined {
-    return this.made ? this.store : undefined;
-  }
-
-  private make(): void {
-    if (this.made || this.store === undefined) return;
-    this.made = true;
-    for (const statement of SLOT_TABLES) this.store.exec(statement);
+  constructor(sql?: Pick<SqlStorage, "exec">) {
+    this.sql = sql;
+    if (sql !== undefined) for (const statement of SLOT_TABLES) sql.exec(statement);
   }
 
   /** Whether `holder` may hold one of `n` slots now (it may if it holds one already); `cost` 0 only reads. */
@@ -66,7 +52,6 @@ export class SlotBook {
   take(id: string, holder: string, now: number, leaseMs: number): void {
     const expiresAt = now + leaseMs;
     this.live(id, now).set(holder, expiresAt);
-    this.make();
     this.sql?.exec("INSERT OR REPLACE INTO slots (id, holder, expires_at) VALUES (?, ?, ?)", id, holder, expiresAt);
   }
 
