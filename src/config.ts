@@ -115,7 +115,7 @@ export interface SettingRow {
 
 /**
  * Every `[vars]` setting, in one table (docs/operations.md, "Configuration";
- * test/config/settings-table.test.ts holds that page to it): the decision
+ * test/config/settings-table.node.test.ts holds that page to it): the decision
  * settings (those with an `option`: also `rateLimit()`'s options, with the
  * same defaults and ranges), the gateway's own, the traffic sample's.
  * `readSettings` reads `[vars]` by it and `settingsFromOptions` a
