@@ -9,7 +9,8 @@
  * and asks for the next lease. A hit (or an isolate's sync) that finds the
  * lease near its end or three quarters used renews it in the background;
  * keys that went idle report and give their leases back on the object's
- * alarm (`syncDue`), which is set only while something is owed. A hit the
+ * alarm (`syncDue`), which is set only while something is owed, and a key
+ * whose lease nears its end unrenewed reports on it too. A hit the
  * home refused only for the leases out is allowed from this region's lease
  * once it covers it (docs/placement.md, "Bursts"). Toward the region's
  * isolates it is a counter object: a key hot here is hinted hot, and its
