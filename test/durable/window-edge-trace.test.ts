@@ -17,6 +17,11 @@
  *   it were charged in the next window; fixed window refused more than the
  *   model.
  * - the object charging every part at now (`chargeCovered` ignoring parts).
+ * - a region's copy not syncing before its lease ends (relay.ts `tick`
+ *   ignoring `ending`): a key last hit 4 to 5 s before its lease's end went
+ *   idle after it, the home charged the lease whole at its end and took the
+ *   late report from that charge; sliding window log refused more than the
+ *   model.
  */
 import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";

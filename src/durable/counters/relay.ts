@@ -9,7 +9,8 @@
  * and asks for the next lease. A hit (or an isolate's sync) that finds the
  * lease near its end or three quarters used renews it in the background;
  * keys that went idle report and give their leases back on the object's
- * alarm (`syncDue`), which is set only while something is owed. A hit the
+ * alarm (`syncDue`), which is set only while something is owed, and a key
+ * whose lease nears its end unrenewed reports on it too. A hit the
  * home refused only for the leases out is allowed from this region's lease
  * once it covers it (docs/placement.md, "Bursts"). Toward the region's
  * isolates it is a counter object: a key hot here is hinted hot, and its
@@ -164,7 +165,7 @@ export class RegionalRelay {
         spend(held, call.cost, now);
         this.counts.local += 1;
         this.renewIfDue(held, now);
-        this.wake(now + RELAY_IDLE_MS);
+        this.wake(Math.min(now + RELAY_IDLE_MS, syncBefore(held, now)));
         return withHint(leaseVerdict(held, now), hint);
       }
     }
@@ -192,7 +193,7 @@ export class RegionalRelay {
     const lendNow = (at: number): CounterVerdict => {
       const answer = withHint(lend(this.lentBook, id, held, call, at), hint);
       this.renewIfDue(held, at);
-      this.wake(at + RELAY_IDLE_MS);
+      this.wake(Math.min(at + RELAY_IDLE_MS, syncBefore(held, at)));
       return answer;
     };
     // Nothing free to lend (a key new here, a lease all spent or lent): ask the home first, and lend what it grants.
@@ -239,7 +240,8 @@ export class RegionalRelay {
         () => this.failed(held, sent),
       );
     const answers = await answered;
-    this.wake(this.now() + RELAY_IDLE_MS);
+    const after = this.now();
+    this.wake(Math.min(after + RELAY_IDLE_MS, syncBefore(held, after)));
     // The home decided the hit before the sync in the same call told it of this region's own spent hits (and of any
     // allowed since), so what it says is left counts them as free: they are not.
     const verdict = lessRemaining(answers[0], sent + held.pending + held.inflight);
@@ -264,7 +266,7 @@ export class RegionalRelay {
         if (canSpend(held, call.cost, now)) {
           spend(held, call.cost, now);
           this.counts.local += 1;
-          this.wake(now + RELAY_IDLE_MS);
+          this.wake(Math.min(now + RELAY_IDLE_MS, syncBefore(held, now)));
           return leaseVerdict(held, now);
         }
         if (held.dry || !(await this.sync(held, now))) return refusal;
@@ -314,14 +316,15 @@ export class RegionalRelay {
       expireLent(this.lentBook, id, held, now);
       if (held.syncing) continue;
       const idle = RELAY_POLICY.idle(held, now);
-      if ((idle && (held.pending > 0 || held.budget > 0)) || (held.subleased > 0 && held.until - now <= RELAY_RENEW_MS))
+      const ending = syncBefore(held, now) <= now;
+      if ((idle && (held.pending > 0 || held.budget > 0)) || ending || (held.subleased > 0 && held.until - now <= RELAY_RENEW_MS))
         syncs.push(this.sync(held, now).then(noop));
     }
     if (syncs.length === 0 && this.link?.owesBack) syncs.push(this.link.call([]).then(noop, noop));
     await Promise.all(syncs);
     const after = this.now();
     for (const [id, held] of this.held) {
-      if (owes(held)) this.wake(Math.max(held.lastHitAt + RELAY_IDLE_MS, after + RELAY_SYNC_MS));
+      if (owes(held)) this.wake(Math.min(Math.max(held.lastHitAt + RELAY_IDLE_MS, after + RELAY_SYNC_MS), syncBefore(held, after)));
       else if (after - held.lastHitAt >= RELAY_IDLE_MS) this.remove(id);
     }
   }
@@ -373,6 +376,25 @@ export class RegionalRelay {
 }
 
 function noop(): void {}
+
+/**
+ * How long before its lease ends (as this object counts it) a key holding quota or hits syncs: two alarm periods, so
+ * the alarm, on the RELAY_SYNC_MS grid, runs while the lease still lasts.
+ */
+const LEASE_END_SYNC_MS = 2 * RELAY_SYNC_MS;
+
+/**
+ * By when `held` must sync, seen at `from`, so the home hears of its hits and gets back its unspent quota before the
+ * lease ends there (Infinity: nothing held, or the lease is over). A lease the home sees end is charged whole at that
+ * instant and the hits reported after it are taken from that charge: the hits land at the lease's end, not at the
+ * instants they were allowed (docs/placement.md, "Hits charged in their window"), and the quota never spent is charged
+ * too. Without syncing every period, a key last hit between RELAY_RENEW_MS and RELAY_IDLE_MS before its lease's end
+ * goes idle only after that end (the window-edge trace: a sliding window log refusing hits its exact model allows).
+ */
+function syncBefore(held: Held, from: number): number {
+  if ((held.pending <= 0 && held.budget <= 0) || held.until <= from) return Infinity;
+  return Math.max(from, held.until - LEASE_END_SYNC_MS);
+}
 
 /** Whether `held` has anything the home must hear of: hits, a lease to give back, quota lent to isolates, a sync on its way. */
 function owes(held: Held): boolean {
