@@ -49,7 +49,9 @@ async function refresh() {
 function lookUp(domain, key) {
   $("lookup-domain").value = domain;
   $("lookup-descriptor").value = key;
-  $("lookup-panel").scrollIntoView({ behavior: "smooth" });
+  // At once, not smoothly: a smooth scroll of the tall page slides the Reset button under the pointer for a
+  // second or more (longer on a slow device), so a click made meanwhile lands elsewhere.
+  $("lookup-panel").scrollIntoView({ behavior: "instant", block: "start" });
   lookUpCounter(false);
 }
 
