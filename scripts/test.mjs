@@ -28,6 +28,8 @@ let passed = 0;
 let failed = 0;
 /** Each tier's counts and wall time, printed before the total. */
 const tierLines = [];
+/** Each failed test's name and first message line, repeated at the end so a log's tail names what failed. */
+const failures = [];
 function count(tier, tierPassed, tierFailed, started) {
   passed += tierPassed;
   failed += tierFailed;
@@ -93,6 +95,18 @@ if (vitestTiers.length > 0) {
       const tier = counts[tierOf(relative(process.cwd(), file.name).split(sep).join("/"))] ?? counts[vitestTiers[0]];
       tier.passed += file.assertionResults.filter((test) => test.status === "passed").length;
       tier.failed += file.assertionResults.filter((test) => test.status === "failed").length;
+      for (const test of file.assertionResults.filter((each) => each.status === "failed"))
+        failures.push(
+          `${relative(process.cwd(), file.name)} > ${test.fullName}: ${String(test.failureMessages?.[0] ?? "")
+            .split("\n")[0]
+            .slice(0, 300)}`,
+        );
+      if (file.status === "failed" && file.assertionResults.length === 0)
+        failures.push(
+          `${relative(process.cwd(), file.name)}: did not load: ${String(file.message ?? "")
+            .split("\n")[0]
+            .slice(0, 300)}`,
+        );
       // A file that fails to load has no tests to count; count it as a failure.
       if (file.status === "failed" && file.assertionResults.length === 0) tier.failed += 1;
     }
@@ -112,6 +126,7 @@ function nodeTests(files, oneAtATime = false) {
   const total = (label) => Number(new RegExp(`^# ${label} (\\d+)$`, "m").exec(node.stdout)?.[1] ?? 0);
   const filePassed = total("pass");
   const fileFailed = total("fail");
+  for (const line of node.stdout.split("\n")) if (/^\s*not ok \d+ - /.test(line)) failures.push(`node --test: ${line.trim().slice(0, 300)}`);
   return { passed: filePassed, failed: fileFailed + (node.status !== 0 && fileFailed === 0 ? 1 : 0) };
 }
 const withFilter = extra.length > 0;
@@ -157,6 +172,7 @@ if (tiers.includes("dev") && !withFilter) {
   count("dev", result.passed, result.failed, started);
 }
 
+for (const line of failures) console.log(`failed: ${line}`);
 for (const line of tierLines) console.log(line);
 console.log(`Tests: ${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);
