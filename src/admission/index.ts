@@ -21,6 +21,7 @@ export {
 } from "./refusal.ts";
 export { identifierRequest } from "./identifier.ts";
 export { reconcileWithResponse } from "../limiter/reconcile.ts";
+export { keepReservations, settleWithResponse } from "./settle.ts";
 export { followUsage, type ReportedUsage } from "../limiter/usage-stream.ts";
 export type { BodyCost } from "../limiter/usage.ts";
 export { rateLimitHeaders, retryAfterSeconds } from "../limiter/respond.ts";

@@ -6,7 +6,7 @@
  * descriptors cannot be made of, 503 when FAILURE_MODE=closed refused it),
  * or an `Admitted` request to let through.
  */
-import { type AdmissionOptions, admitThen, reconcileWithResponse, refusal } from "../admission/index.ts";
+import { type AdmissionOptions, admitThen, refusal, settleWithResponse } from "../admission/index.ts";
 import type { SampleSource } from "../advisor/sampler.ts";
 import type { Isolate } from "../admission/isolate-context.ts";
 import type { SlotLease } from "../stored/wire-calls.ts";
@@ -132,11 +132,11 @@ function answer(result: RateLimitResult, admission: GatewayAdmission): Admission
   if (result.reason === "failure_closed") return { response: refusal(result) };
   const { isolate, defer } = admission;
   const slots = SlotHold.of(isolate.edge, result, defer);
-  if (result.allowed && result.reason !== "queued") return new Admitted(result, slots, isolate.edge, defer, admission.dialect, admission.forwarded);
+  if (result.allowed && result.reason !== "queued") return new Admitted(result, slots, isolate, defer, admission.dialect, admission.forwarded);
   // Refused by another limit: slots taken on the way are not needed, and hits of count_when limits that
   // allowed were taken for a response that will not come now.
   slots?.release();
-  reconcileWithResponse(isolate.edge, result, undefined, defer);
+  settleWithResponse(isolate, result, undefined, defer);
   if (result.reason === "queued") return queued(admission, result);
   return { response: refusal(result, admission.dialect) };
 }

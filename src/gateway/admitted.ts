@@ -5,8 +5,7 @@
  * response (`count_when`, `cost_from_response`) and the concurrency slots
  * held until the body has been sent (docs/concurrency.md).
  */
-import { admittedHeaders, type BodyCost, followUsage, reconcileWithResponse } from "../admission/index.ts";
-import type { EdgeRuntime } from "../isolate/runtime.ts";
+import { admittedHeaders, type BodyCost, type Engine, followUsage, keepReservations, settleWithResponse } from "../admission/index.ts";
 import type { Defer } from "../http/defer.ts";
 import type { HeaderDialect } from "../http/header-dialect.ts";
 import { withHeaders } from "../http/headers.ts";
@@ -30,7 +29,7 @@ export class Admitted {
   readonly result: RateLimitResult;
   /** Concurrency slots the request holds (docs/concurrency.md); freed by `finish`'s body or `abandon`. */
   readonly slots: SlotHold | undefined;
-  private readonly edge: EdgeRuntime;
+  private readonly engine: Engine;
   private readonly defer: Defer;
   private readonly dialect: HeaderDialect;
   /**
@@ -39,11 +38,11 @@ export class Admitted {
    */
   readonly forwarded: Request | undefined;
 
-  constructor(result: RateLimitResult, slots: SlotHold | undefined, edge: EdgeRuntime, defer: Defer, dialect: HeaderDialect, forwarded?: Request) {
+  constructor(result: RateLimitResult, slots: SlotHold | undefined, engine: Engine, defer: Defer, dialect: HeaderDialect, forwarded?: Request) {
     this.forwarded = forwarded;
     this.result = result;
     this.slots = slots;
-    this.edge = edge;
+    this.engine = engine;
     this.defer = defer;
     this.dialect = dialect;
   }
@@ -64,9 +63,10 @@ export class Admitted {
     return admittedHeaders(this.result, this.dialect);
   }
 
-  /** The downstream failed without a response: free the slots now. */
+  /** The downstream failed without a response: free the slots now; the reservations stay, and are counted as the charge. */
   abandon(): void {
     this.slots?.release();
+    keepReservations(this.engine, this.result, this.defer);
   }
 
   /**
@@ -75,11 +75,11 @@ export class Admitted {
    */
   finish(response: Response, headers: [string, string][]): Response {
     const usage = bodyCostOf(this.result);
-    if (usage === undefined) reconcileWithResponse(this.edge, this.result, response, this.defer);
+    if (usage === undefined) settleWithResponse(this.engine, this.result, response, this.defer);
     else {
       // Usage reported in the body (docs/llm.md): settled once the body has gone by, or was cut short.
       const answered = { status: response.status, headers: response.headers };
-      response = followUsage(response, usage, (reported) => reconcileWithResponse(this.edge, this.result, answered, this.defer, reported));
+      response = followUsage(response, usage, (reported) => settleWithResponse(this.engine, this.result, answered, this.defer, reported));
     }
     const labelled = withHeaders(response, headers);
     return this.slots === undefined ? labelled : this.slots.follow(labelled);

@@ -40,25 +40,62 @@ const MAX_REPORTED = 4_294_967_295;
  * reconciliationCalls(result, answered, { tokens: 300, cut: false }); // a usage report of 300 tokens, reserved 1024: a refund of 724
  */
 export function reconciliationCalls(result: RateLimitResult, response: Answered | undefined, usage?: ReportedUsage): Reconciliation[] {
+  return settlementCalls(settledCharges(result, response, usage));
+}
+
+/**
+ * The refunds and extra charges that move each counter to its settled charge.
+ *
+ * @example
+ * settlementCalls(settledCharges(result, answered, usage)); // [{ object, call: { kind: "refund", …, cost: 724 } }]
+ */
+export function settlementCalls(charges: readonly SettledCharge[]): Reconciliation[] {
   const out: Reconciliation[] = [];
-  for (const outcome of result.descriptors ?? []) {
-    if (outcome.counter === undefined || outcome.chargedAt === undefined) continue;
-    const reported = reportedOf(outcome.costFromResponse, outcome.cost, response, usage);
-    // Per window, the hits it should hold for this request; grouped into one call per difference.
+  for (const { outcome, charged } of charges) {
+    // Per window, the difference from what it took; grouped into one call per difference.
     const byDelta = new Map<number, number[]>();
-    outcome.policies.forEach((policy, k) => {
-      // A concurrency slot is freed when the response ends (docs/concurrency.md): it is no count to settle.
-      if (policy.rule?.concurrency !== undefined) return;
-      const countWhen = policy.rule?.countWhen;
-      const counted = countWhen === undefined || (response !== undefined && countsStatus(countWhen, response.status));
-      const target = counted ? (reported ?? outcome.cost) : 0;
-      const delta = target - outcome.cost;
+    charged.forEach((target, k) => {
+      const delta = target === undefined ? 0 : target - outcome.cost;
       if (delta === 0) return;
       let list = byDelta.get(delta);
       if (list === undefined) byDelta.set(delta, (list = []));
       list.push(k);
     });
     for (const [delta, windows] of byDelta) out.push(settlement(outcome, delta, windows));
+  }
+  return out;
+}
+
+/** One descriptor's charge once settled: per policy (in `outcome.policies` order) the hits it keeps, undefined for a concurrency slot. */
+export interface SettledCharge {
+  readonly outcome: DescriptorOutcome;
+  readonly charged: readonly (number | undefined)[];
+}
+
+/**
+ * Per descriptor that took hits, what each of its windows keeps once the
+ * origin answered with `response` (undefined: refused before the origin):
+ * the usage reported (docs/llm.md, "Usage"), the reservation when nothing
+ * was reported, 0 for a `count_when` limit the status does not count. The
+ * calls of `reconciliationCalls` move each counter to these; the metrics
+ * count them (docs/llm.md, "Costs and limits"). Pure.
+ *
+ * @example
+ * settledCharges(result, answered, { tokens: 300, cut: false }); // [{ outcome, charged: [300, 300] }]: 300 tokens on both budgets
+ */
+export function settledCharges(result: RateLimitResult, response: Answered | undefined, usage?: ReportedUsage): SettledCharge[] {
+  const out: SettledCharge[] = [];
+  for (const outcome of result.descriptors ?? []) {
+    if (outcome.counter === undefined || outcome.chargedAt === undefined) continue;
+    const reported = reportedOf(outcome.costFromResponse, outcome.cost, response, usage);
+    const charged = outcome.policies.map((policy) => {
+      // A concurrency slot is freed when the response ends (docs/concurrency.md): it is no count to settle.
+      if (policy.rule?.concurrency !== undefined) return undefined;
+      const countWhen = policy.rule?.countWhen;
+      const counted = countWhen === undefined || (response !== undefined && countsStatus(countWhen, response.status));
+      return counted ? (reported ?? outcome.cost) : 0;
+    });
+    out.push({ outcome, charged });
   }
   return out;
 }
@@ -98,6 +135,15 @@ function reportedCost(text: string | null): number | undefined {
  */
 export function reconcileWithResponse(edge: EdgeRuntime, result: RateLimitResult, response: Answered | undefined, defer: Defer, usage?: ReportedUsage): void {
   if (result.descriptors === undefined) return;
-  const calls = reconciliationCalls(result, response, usage);
+  sendSettlements(edge, settlementCalls(settledCharges(result, response, usage)), defer);
+}
+
+/**
+ * Send `calls` in the background.
+ *
+ * @example
+ * sendSettlements(isolate.edge, settlementCalls(charges), defer);
+ */
+export function sendSettlements(edge: EdgeRuntime, calls: readonly Reconciliation[], defer: Defer): void {
   for (const { object, call } of calls) defer(edge.decideCalls(object, [{ call, cacheable: false }], defer));
 }

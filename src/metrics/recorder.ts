@@ -18,11 +18,21 @@ import { OVERFLOW, SampleSums, type Sample } from "./samples.ts";
 import { LIMIT_STATS, limitStats, type StatDelta } from "./stats.ts";
 import { metricsShardOf } from "./shards.ts";
 import { TrafficLog } from "./traffic.ts";
+import { settledStats, settlesLater } from "./settled.ts";
+import type { SettledCharge } from "../limiter/reconcile.ts";
 
 /** Most series one isolate holds between sends; more fold into `_overflow`. */
 export const ISOLATE_MAX_SERIES = 2_000;
 
 const OVERFLOW_KEY = "\u0001overflow";
+
+// Limited values (API keys, session cookies) are kept only as a short prefix and a hash (docs/metrics.md).
+function labelsOf(outcome: DescriptorOutcome): { shown: readonly { key: string; value: string }[]; descriptor: string } {
+  const shown = shownEntries(outcome.descriptor);
+  const node = outcome.match?.node;
+  const descriptor = node?.detailedMetric ? cutLabel(shown.map((e) => `${e.key}_${e.value}`).join(".")) : (node?.statKey ?? "");
+  return { shown, descriptor };
+}
 
 /**
  * One isolate's pending metric counts and their sends to the MetricsObject.
@@ -84,14 +94,13 @@ export class MetricsRecorder {
     for (const outcome of outcomes) {
       if (outcome.policies.length === 0 || outcome.match === undefined) continue;
       const node = outcome.match.node;
-      // Limited values (API keys, session cookies) are kept only as a short prefix and a hash (docs/metrics.md).
-      const shown = shownEntries(outcome.descriptor);
-      const descriptor = node.detailedMetric ? cutLabel(shown.map((e) => `${e.key}_${e.value}`).join(".")) : node.statKey;
+      const { shown, descriptor } = labelsOf(outcome);
       const consumed = outcome.policies.every((p) => p.decision.allowed);
       for (const policy of outcome.policies) {
         // A refusal enforce_percent forwards is counted as a shadow one is (docs/metrics.md).
         const delta = limitStats(policy.decision, outcome.cost, consumed, policy.shadow || policy.enforcement === "not-enforced");
-        this.addLimit(outcome.domain, node.statKey, descriptor, policy, delta, shown, now);
+        // A charge the answer settles is counted once settled (recordSettled).
+        if (!settlesLater(outcome, policy)) this.addLimit(outcome.domain, node.statKey, descriptor, policy, delta, shown, now);
         if (policy.enforcement !== undefined) this.pending.add(enforcementSample(outcome.domain, descriptor, policy));
       }
       const candidates = outcome.candidates;
@@ -111,6 +120,30 @@ export class MetricsRecorder {
         if (!policy.decision.allowed) this.pending.add(candidateRefusalSample(outcome.domain, descriptor, policy));
       }
     }
+  }
+
+  /**
+   * Count the charges settled once the answer ended (docs/llm.md, "Costs and
+   * limits"): each policy's hits are the tokens it was charged. Returns
+   * whether anything was counted (then a send is to be scheduled).
+   *
+   * @example
+   * if (metrics.recordSettled(settledCharges(result, answered, usage))) metrics.scheduleFlush(defer);
+   */
+  recordSettled(charges: readonly SettledCharge[]): boolean {
+    const now = this.now();
+    let counted = false;
+    for (const { outcome, charged } of charges) {
+      if (outcome.match === undefined) continue;
+      const { shown, descriptor } = labelsOf(outcome);
+      outcome.policies.forEach((policy, k) => {
+        const tokens = charged[k];
+        if (tokens === undefined || !settlesLater(outcome, policy)) return;
+        this.addLimit(outcome.domain, outcome.match?.node.statKey ?? "", descriptor, policy, settledStats(policy, outcome.cost, tokens), shown, now);
+        counted = true;
+      });
+    }
+    return counted;
   }
 
   // One limit's stats into its series and the dashboard's traffic.

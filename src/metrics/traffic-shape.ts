@@ -33,6 +33,8 @@ export interface PolicyRef {
   readonly limit: string;
   readonly window_seconds: number;
   readonly shadow: boolean;
+  /** `tokens` for a token budget (docs/llm.md): its hits are tokens. Absent: requests. */
+  readonly unit?: "tokens";
 }
 
 /** One policy's traffic in a batch: `[bucket, ...SERIES_COLUMNS]` rows and `[minute, summary]` pairs. */

@@ -52,7 +52,7 @@ export class TrafficLog {
   record(
     domain: string,
     descriptor: string,
-    policy: { readonly name: string; readonly windowMs: number; readonly shadow: boolean },
+    policy: { readonly name: string; readonly windowMs: number; readonly shadow: boolean; readonly quotaUnit?: string },
     delta: StatDelta,
     entries: readonly { readonly key: string; readonly value: string }[],
     now: number,
@@ -62,7 +62,9 @@ export class TrafficLog {
     let pending = this.policies.get(key);
     if (pending === undefined) {
       if (this.policies.size >= MAX_TRAFFIC_POLICIES) return void (this.dropped += 1);
-      const ref = { domain, descriptor, limit: policy.name, window_seconds: policy.windowMs / 1000, shadow: policy.shadow };
+      const ref: PolicyRef = { domain, descriptor, limit: policy.name, window_seconds: policy.windowMs / 1000, shadow: policy.shadow };
+      // A token budget's hits are tokens (docs/llm.md): the dashboard shows them as such.
+      if (policy.quotaUnit === "tokens") Object.assign(ref, { unit: "tokens" });
       this.policies.set(key, (pending = { id: policyId(domain, descriptor, policy.name), ref, buckets: new Map(), minutes: new Map() }));
     }
     const row = rowOf(pending.buckets, Math.floor(now / SERIES_BUCKET_MS), SERIES_COLUMNS.length);

@@ -53,6 +53,13 @@ export function llmGateway(rules: unknown, vars: Partial<Env> = {}) {
       const response = await app.fetch(request(path, init), env, ctx);
       return { response, settled: () => waitOnExecutionContext(ctx) };
     },
+    /** GET an admin endpoint (`/__ratelimit/metrics`, `/__ratelimit/traffic`) with the token. */
+    async admin(path: string): Promise<Response> {
+      const ctx = createExecutionContext();
+      const response = await app.fetch(new Request(`http://gateway.test${path}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }), env, ctx);
+      await waitOnExecutionContext(ctx);
+      return response;
+    },
     /** The `remaining` of every window of `descriptor` (`k=v,k2=v2`) in `domain`, by limit name. */
     async remaining(domain: string, descriptor: string): Promise<Record<string, number>> {
       const ctx = createExecutionContext();
