@@ -56,12 +56,16 @@ describe("a token budget's metrics", () => {
     const headers = { "x-api-key": uniqueIp() };
     const stream = { stream: true, stream_options: { include_usage: true } };
     // Reserved 400, used 30: 370 refunded.
-    expect((await llm.send("/llm/v1/chat/completions?in=10&out=20", { headers, body: JSON.stringify({ model: "m", max_tokens: 400 }) })).response.status).toBe(200);
+    expect((await llm.send("/llm/v1/chat/completions?in=10&out=20", { headers, body: JSON.stringify({ model: "m", max_tokens: 400 }) })).response.status).toBe(
+      200,
+    );
     // Reserved 100, used 200: 100 more charged.
     const more = await llm.send("/llm/v1/chat/completions?in=50&out=150", { headers, body: JSON.stringify({ model: "m", max_tokens: 100, ...stream }) });
     expect(more.response.status).toBe(200);
     // Reserved 70, cut short before its usage: the reservation is the charge.
-    expect((await llm.send("/llm/v1/chat/completions?mode=early", { headers, body: JSON.stringify({ model: "m", max_tokens: 70, ...stream }) })).response.status).toBe(200);
+    expect(
+      (await llm.send("/llm/v1/chat/completions?mode=early", { headers, body: JSON.stringify({ model: "m", max_tokens: 70, ...stream }) })).response.status,
+    ).toBe(200);
     // 300 used of the model's 600: a reservation of 400 does not fit it, so the key's 400 taken at once are given back.
     expect((await llm.send("/llm/v1/chat/completions", { headers, body: JSON.stringify({ model: "m", max_tokens: 400 }) })).response.status).toBe(429);
     expect(await llm.remaining(domain, `api_key=${headers["x-api-key"]}`)).toEqual({ "key-tokens": 1000 - 300 });

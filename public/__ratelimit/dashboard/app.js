@@ -5,6 +5,7 @@ import { renderCandidates } from "./candidates.js";
 import { fitCharts } from "./charts.js";
 import { lookUpCounter } from "./lookup.js";
 import { allCharts, renderHealth, renderTopKeys, renderTraffic } from "./panels.js";
+import { renderTokens } from "./tokens.js";
 
 const REFRESH_MS = 5000;
 const $ = (id) => document.getElementById(id);
@@ -35,6 +36,7 @@ async function refresh() {
     showDashboard(true);
     const seconds = Number($("range").value);
     renderTraffic($("traffic"), view, $("filter").value, seconds);
+    renderTokens($("tokens"), view, seconds);
     renderTopKeys($("top-keys"), view, lookUp);
     renderHealth($("health"), health, view, seconds);
     renderCandidates($("candidates"), view);

@@ -38,7 +38,9 @@ export function renderTraffic(root, view, filter, seconds) {
       cards.set(id, card);
     }
     const t = p.totals;
-    card.totals.textContent = `allowed ${num(t.allowed)} · limited ${num(t.limited)} · near limit ${num(t.near_limit)} · shadow would limit ${num(t.shadow_would_limit)} hits`;
+    // A token budget's hits are tokens, counted once each answer settled (docs/llm.md).
+    const unit = p.unit === "tokens" ? "tokens" : "hits";
+    card.totals.textContent = `allowed ${num(t.allowed)} · limited ${num(t.limited)} · near limit ${num(t.near_limit)} · shadow would limit ${num(t.shadow_would_limit)} ${unit}`;
     card.chart = drawChart(card.chart, card.box, TRAFFIC_SERIES, chartData(view, p.series, 4, seconds));
     root.append(card.node);
   }
