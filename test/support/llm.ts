@@ -18,6 +18,8 @@ export interface LlmInit {
   readonly body?: string | Uint8Array | ReadableStream<Uint8Array>;
   readonly headers?: Record<string, string>;
   readonly method?: string;
+  /** `request.cf`, as the edge sets it (where the request arrived: docs/placement.md). */
+  readonly cf?: RequestInit["cf"];
 }
 
 /**
@@ -37,6 +39,7 @@ export function llmGateway(rules: unknown, vars: Partial<Env> = {}) {
       headers: { "cf-connecting-ip": "192.0.2.1", "content-type": "application/json", ...init.headers },
       body: init.body,
       ...(init.body instanceof ReadableStream ? { duplex: "half" } : {}),
+      ...(init.cf !== undefined ? { cf: init.cf } : {}),
     } as RequestInit);
   return {
     /** Send, read the whole answer, then wait for the request's background work (its settlement). */
