@@ -1,5 +1,5 @@
 // A mock OpenAI- and Anthropic-compatible origin (docs/llm.md), for the workerd tests (through
-// global-setup.mjs, under /llm/) and the `wrangler dev` test (test/cli/dev-llm.test.mjs, on its own server).
+// global-setup.mjs, under /llm/) and the `wrangler dev` test (test/cli/dev-llm.slow.test.mjs, on its own server).
 //
 // POST /llm/v1/chat/completions (OpenAI) and /llm/v1/messages (Anthropic) answer with the usage the query asks
 // for: `?in=N&out=M` input and output tokens (default 10 and 20). A body with `"stream": true` is answered as
