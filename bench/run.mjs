@@ -15,6 +15,8 @@
  *   npm run bench -- --quick       smoke run (~3 min): 8 scenarios, 1 round of 1 s, small traces, the mixed pass, a small geography
  *   npm run bench -- --mixed       also with --only: every scenario alone and then mixed in one long-lived workerd (full and quick runs always)
  *   npm run bench -- --geo         the simulated geography alone (bench/lib/geography.mjs; --skip-geo leaves it out)
+ *   npm run bench -- --llm         the streamed LLM answer alone: first byte and CPU per request through a token budget, beside
+ *                                  its plain control and the bare worker (bench/lib/llm-stream.mjs; --skip-llm leaves it out)
  *   npm run bench -- --cost        what a deployment costs alone: every object class's requests, rows, active time and stored bytes for
  *                                  thin keys, a hot key and a key scan from three regions, in $ per million (bench/lib/object-costs.mjs;
  *                                  --skip-cost leaves it out)
@@ -39,6 +41,7 @@ import { measureScan, printScan } from "./lib/scan.mjs";
 import { mixedTargets, oneProcess, printMixed, sideBySide } from "./lib/mixed.mjs";
 import { EDGE_COUNTS, measureOvershoot, printOvershoot } from "./lib/overshoot.mjs";
 import { measureGeography, printGeography } from "./lib/geography.mjs";
+import { measureLlmStream, printLlmStream } from "./lib/llm-stream.mjs";
 import { buildWorkers } from "./lib/build.mjs";
 import { keyArgs } from "./lib/keys.mjs";
 import { loadClient, runLoad } from "./lib/load.mjs";
@@ -378,9 +381,12 @@ async function main() {
   const geoAlone = flag("geo");
   // --cost: the object costs alone; otherwise, as the geography, in full and quick runs unless --skip-cost.
   const costAlone = flag("cost");
-  const alone = geoAlone || costAlone;
-  const geo = geoAlone || (!costAlone && !only && !profileScenario && !flag("skip-geo"));
-  const objectCosts = costAlone || (!geoAlone && !only && !profileScenario && !flag("skip-cost"));
+  // --llm: the streamed LLM answer alone; otherwise, as the geography, in full and quick runs unless --skip-llm.
+  const llmAlone = flag("llm");
+  const alone = geoAlone || costAlone || llmAlone;
+  const geo = geoAlone || (!alone && !only && !profileScenario && !flag("skip-geo"));
+  const objectCosts = costAlone || (!alone && !only && !profileScenario && !flag("skip-cost"));
+  const llmStream = llmAlone || (!alone && !only && !profileScenario && !flag("skip-llm"));
   const loads = !alone && (!flag("skip-load") || profileScenario);
   const overshoot = !alone && !profileScenario && !flag("skip-overshoot");
   const scan = !alone && !profileScenario && !flag("skip-scan");
@@ -390,7 +396,7 @@ async function main() {
     stopped.push({ workerd: id, ...warnings });
     if (warnings.total > 0) log(`WARNING: workerd of ${id} logged runtime warnings: ${warningCounts(warnings)}\n${warningLines(warnings).join("\n")}`);
   };
-  if (loads || overshoot || scan || geo || objectCosts) {
+  if (loads || overshoot || scan || geo || objectCosts || llmStream) {
     checkBenchRules(SCENARIOS);
     rmSync(work, { recursive: true, force: true });
     log("building floodgate, origin, bare, peer and probe workers (wrangler deploy --dry-run)");
@@ -499,6 +505,15 @@ async function main() {
       });
       results.objectCosts.elapsedSeconds = Math.round((Date.now() - costStart) / 1000);
     }
+    if (llmStream)
+      results.llmStream = await measureLlmStream({
+        built,
+        workDir: join(work, "llm-stream"),
+        requests: quick ? 60 : 300,
+        concurrency: 4,
+        log,
+        noteStopped,
+      });
   }
   results.runtimeWarnings = tallyWarnings(stopped);
 
@@ -547,6 +562,7 @@ async function main() {
   if (results.scan) console.log(`\n${printScan(results.scan)}`);
   if (results.geography) console.log(`\n${printGeography(results.geography)}`);
   if (results.objectCosts) console.log(`\n${printObjectCosts(results.objectCosts)}`);
+  if (results.llmStream) console.log(`\n${printLlmStream(results.llmStream)}`);
   // Last before the paths, where it cannot scroll by unseen: the run does not fail on warnings, but says so.
   console.log(`\n${printWarnings(results.runtimeWarnings)}\n`);
   const shown = (f) => f.slice(root.length + 1);

@@ -139,11 +139,19 @@ export function reconcileWithResponse(edge: EdgeRuntime, result: RateLimitResult
 }
 
 /**
- * Send `calls` in the background.
+ * Send `calls` in the background: one RPC per object, whatever number of its counters settle.
  *
  * @example
  * sendSettlements(isolate.edge, settlementCalls(charges), defer);
  */
 export function sendSettlements(edge: EdgeRuntime, calls: readonly Reconciliation[], defer: Defer): void {
-  for (const { object, call } of calls) defer(edge.decideCalls(object, [{ call, cacheable: false }], defer));
+  if (calls.length === 0) return;
+  if (calls.length === 1) return void defer(edge.decideCalls(calls[0].object, [{ call: calls[0].call, cacheable: false }], defer));
+  const byObject = new Map<string, { call: CounterCall; cacheable: false }[]>();
+  for (const { object, call } of calls) {
+    let list = byObject.get(object);
+    if (list === undefined) byObject.set(object, (list = []));
+    list.push({ call, cacheable: false });
+  }
+  for (const [object, list] of byObject) defer(edge.decideCalls(object, list, defer));
 }
