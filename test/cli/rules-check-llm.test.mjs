@@ -52,3 +52,32 @@ test("bad token-budget values: exit 1, each at its path", () => {
   );
   assert.match(lines.at(-1), /: 6 errors, rules rejected$/);
 });
+
+test("more bad token-budget values: an unknown preset, two report sources, a body entry with two sources, a cost without default, each at its path", () => {
+  const rules = docsRules();
+  rules[0].routes[0].cost_from_response = { usage: "gemini" };
+  rules[0].routes[1].cost_from_response = { usage: "openai", json: "a.b" };
+  rules[0].routes[1].cost = { json_body: 5, default: 1 };
+  rules[0].routes[0].cost = { json_body: "max_tokens" };
+  rules[0].routes[0].descriptors[1][1] = { key: "model", json_body: "model", header: "x-model" };
+  rules[1].routes[0].cost = { json_body: "max_tokens", default: 10, max: 5, allow_zero: "yes" };
+  rules[1].routes[0].cost_from_response = { usge: "openai" };
+  const { code, stderr } = check(rules);
+  assert.equal(code, 1);
+  const lines = stderr.trim().split("\n");
+  assert.deepEqual(
+    lines.slice(0, -1).sort(),
+    [
+      '$[0].routes[0].descriptors[1][1]: entry has 2 value sources ("header", "json_body"); set exactly one',
+      '$[0].routes[0].cost: missing required key "default" (the cost of a request whose body does not give one)',
+      '$[0].routes[0].cost_from_response.usage: unknown usage report "gemini" (expected one of: openai, anthropic)',
+      "$[0].routes[1].cost.json_body: expected a string, got number",
+      '$[0].routes[1].cost_from_response: set exactly one of "header", "usage" and "json"',
+      "$[1].routes[0].cost.allow_zero: expected a boolean, got string",
+      '$[1].routes[0].cost.default: must be at most "max" (5), got 10',
+      '$[1].routes[0].cost_from_response.usge: unknown key "usge" (did you mean "usage"?)',
+      '$[1].routes[0].cost_from_response: set exactly one of "header", "usage" and "json"',
+    ].sort(),
+  );
+  assert.match(lines.at(-1), /: 9 errors, rules rejected$/);
+});
