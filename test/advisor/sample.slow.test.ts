@@ -50,8 +50,8 @@ describe("GET /__ratelimit/sample at SAMPLE_KEY_RATE 1", () => {
     const rows = await api.exportSample(`domain=${domain}`);
     expect(rows).toHaveLength(pattern.length + 1);
     expect(rows.map((r) => r.t)).toEqual([...rows.map((r) => r.t)].sort((a, b) => a - b));
-    const alpha = await digestValue(`key-alpha-${suffix}`);
-    const beta = await digestValue(`key-beta-${suffix}`);
+    const alpha = await digestValue(`key-alpha-${suffix}`, SHARD);
+    const beta = await digestValue(`key-beta-${suffix}`, SHARD);
     let alphaSeen = 0;
     pattern.forEach((key, i) => {
       const row = rows[i];
@@ -59,7 +59,7 @@ describe("GET /__ratelimit/sample at SAMPLE_KEY_RATE 1", () => {
       expect(row.t).toBeLessThanOrEqual(times[i][1]);
       if (key === "alpha") alphaSeen += 1;
       const allowed = key === "beta" || alphaSeen <= 3;
-      expect(row).toMatchObject({ v: 1, domain, route: "GET /items", cost: 1, decision: allowed ? "allowed" : "refused" });
+      expect(row).toMatchObject({ v: 2, domain, route: "GET /items", cost: 1, decision: allowed ? "allowed" : "refused" });
       expect(row.descriptors).toEqual([
         { entries: [{ key: "api_key", value: key === "alpha" ? alpha : beta }], sampled: true, limit: "per-key", allowed },
         { entries: [{ key: "session", value: expect.stringMatching(/^s~[0-9a-f]{16}$/) }], sampled: true, limit: "per-session", allowed: true },
@@ -103,7 +103,7 @@ describe("whole-key sampling", () => {
       const keyIn = keySampled(domain, [{ key: "api_key", value: c.key }], rate, SHARD);
       const sessionIn = keySampled(domain, [{ key: "session", value: c.session }], rate, SHARD);
       if (keyIn) keysSampled += 1;
-      const seen = byKey.get(await digestValue(c.key)) ?? 0;
+      const seen = byKey.get(await digestValue(c.key, SHARD)) ?? 0;
       expect(seen, c.key).toBe(keyIn || sessionIn ? requests : 0);
       if (seen === 0) continue;
       kept += 1;
@@ -114,7 +114,7 @@ describe("whole-key sampling", () => {
     expect(kept).toBeLessThan(clients.length);
     // The sampled flags say which descriptor's key is in the sampled set.
     for (const c of clients) {
-      const digest = await digestValue(c.key);
+      const digest = await digestValue(c.key, SHARD);
       for (const row of rows.filter((r) => r.descriptors[0].entries[0].value === digest)) {
         expect(row.descriptors.map((d) => d.sampled)).toEqual([
           keySampled(domain, [{ key: "api_key", value: c.key }], rate, SHARD),
@@ -151,7 +151,7 @@ describe("the sample's size", () => {
     expect(all.length).toBeLessThanOrEqual(maxRows);
     // Rows beyond the cap go oldest first: only keys from the scan's last quarter are left.
     const indexOf = new Map<string, number>();
-    for (let i = 0; i < scan; i++) indexOf.set(await digestValue(`scan-${i}`), i);
+    for (let i = 0; i < scan; i++) indexOf.set(await digestValue(`scan-${i}`, SHARD), i);
     const kept = all.map((r) => indexOf.get(r.descriptors[0].entries[0].value) ?? -1);
     expect(Math.min(...kept)).toBeGreaterThanOrEqual((scan * 3) / 4);
   }, 180_000);
@@ -202,7 +202,7 @@ describe("secrets", () => {
     expect(text.trimEnd().split("\n")).toHaveLength(2);
     for (const secret of ["HEADERSECRET", "AUTHTOKENSECRET", "COOKIESECRET", "QUERYSECRET", "203.0.113.77", "0.113.77"]) expect(text).not.toContain(secret);
     // The digests a replay would compute for the same values are there.
-    for (const value of [secrets.header, secrets.auth, secrets.cookie, secrets.query, secrets.address]) expect(text).toContain(await digestValue(value));
+    for (const value of [secrets.header, secrets.auth, secrets.cookie, secrets.query, secrets.address]) expect(text).toContain(await digestValue(value, SHARD));
     // A path segment no route names is digested too (src/advisor/route-shape.ts): the route matched every path.
     expect(text).toMatch(/"route":"GET \/~[0-9a-f]{16}"/);
     expect(text).not.toContain("anything");
