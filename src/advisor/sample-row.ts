@@ -99,7 +99,8 @@ export function parseSample(text: string): ParsedSample {
 export function rowProblem(value: unknown): string | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return "not a JSON object";
   const row = value as Record<string, unknown>;
-  if (row.v !== SAMPLE_ROW_VERSION && row.v !== 1) return `unknown format version ${JSON.stringify(row.v)} (expected "v": ${SAMPLE_ROW_VERSION}, or 1 of an older deploy)`;
+  if (row.v !== SAMPLE_ROW_VERSION && row.v !== 1)
+    return `unknown format version ${JSON.stringify(row.v)} (expected "v": ${SAMPLE_ROW_VERSION}, or 1 of an older deploy)`;
   if (!Number.isSafeInteger(row.t) || (row.t as number) < 0) return '"t" must be a non-negative integer (epoch ms)';
   if (typeof row.domain !== "string") return '"domain" must be a string';
   if (!Number.isSafeInteger(row.cost) || (row.cost as number) < 0) return '"cost" must be a non-negative integer';

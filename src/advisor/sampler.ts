@@ -12,7 +12,8 @@ import type { DescriptorOutcome, RateLimitResult } from "../limiter/types.ts";
 import type { CompiledDomain, DomainDescriptors } from "../rules/types.ts";
 import { digestValue } from "./digest.ts";
 import { type EntryForm, entryForms } from "./entry-sources.ts";
-import { keySampled } from "./key-sampling.ts";
+import { ActiveKeys } from "./active-keys.ts";
+import { keyHash } from "./key-sampling.ts";
 import { type HeldPath, type HeldRoute, heldPath, heldRoute, sentPath, sentRoute } from "./route-shape.ts";
 import { SAMPLE_ROW_VERSION, type SampleDecision, type SampleDescriptor, type SampleRow, type SampleSend } from "./sample-row.ts";
 import type { SampleSettings } from "./sample-settings.ts";
@@ -55,6 +56,8 @@ export class TrafficSampler {
   /** The deployment's shard key, from which the sampling hash's and the digests' keys are derived (key-sampling.ts, digest.ts). */
   private readonly shardKey: ShardKey;
   private held: HeldRow[] = [];
+  /** The keys each domain has active in this isolate, which the rate follows (active-keys.ts). */
+  private readonly active = new ActiveKeys();
 
   constructor(settings: SampleSettings, now: () => number, shardKey: ShardKey) {
     this.settings = settings;
@@ -82,13 +85,15 @@ export class TrafficSampler {
     const { keyRate, maxRows } = this.settings;
     if (outcomes === undefined || keyRate <= 0 || maxRows <= 0) return;
     let sampled: boolean[] | undefined;
+    const t = this.now();
     for (let i = 0; i < outcomes.length; i++) {
-      if (!keySampled(outcomes[i].domain, outcomes[i].descriptor, keyRate, this.shardKey)) continue;
+      const { domain, descriptor } = outcomes[i];
+      // Every key while few are active; thinned by the keyed hash as the count grows (docs/advisor.md, "How requests are chosen").
+      if (!this.active.sampled(domain, keyHash(domain, descriptor, this.shardKey), t, keyRate)) continue;
       sampled ??= outcomes.map(() => false);
       sampled[i] = true;
     }
     if (sampled === undefined) return;
-    const t = this.now();
     const decision = decisionOf(result);
     for (const mapped of source.domains) {
       const name = mapped.domain.domain;

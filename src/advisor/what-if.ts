@@ -17,7 +17,12 @@ import type { SampleRow } from "./sample-row.ts";
  * const report = await whatIf(proposed.rules, inForce.rules, sample.rows, edge.shardKey);
  * report.limits.map((l) => [l.name, l.refusals, l.advice.suggested_limit]);
  */
-export async function whatIf(proposed: CompiledRules, inForce: CompiledRules, rows: readonly SampleRow[], shardKey: ShardKey | undefined): Promise<ReplayReport> {
+export async function whatIf(
+  proposed: CompiledRules,
+  inForce: CompiledRules,
+  rows: readonly SampleRow[],
+  shardKey: ShardKey | undefined,
+): Promise<ReplayReport> {
   const [mine, theirs] = await Promise.all([replayRules(proposed, shardKey), replayRules(inForce, shardKey)]);
   return replayReport(replay(mine, rows), replay(theirs, rows), { proposed, inForce });
 }

@@ -59,7 +59,6 @@ describe("digestValue", () => {
   });
 });
 
-
 describe("keyHash", () => {
   it("gives these values under a fixed secret, so isolates of two deploys with one secret sample the same keys", () => {
     expect([

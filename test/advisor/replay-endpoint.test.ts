@@ -72,7 +72,15 @@ async function liveRows(domain: string, count: number): Promise<SampleRow[]> {
       const allowed = answer.body.statuses[j].code === "OK";
       descriptors.push({ entries: [{ key, value: await digestValue(value, SHARD) }], sampled: true, limit: null, allowed });
     }
-    rows.push({ v: SAMPLE_ROW_VERSION, t: clock.at, domain, route: "POST /__ratelimit/json", cost, decision: answer.status === 200 ? "allowed" : "refused", descriptors });
+    rows.push({
+      v: SAMPLE_ROW_VERSION,
+      t: clock.at,
+      domain,
+      route: "POST /__ratelimit/json",
+      cost,
+      decision: answer.status === 200 ? "allowed" : "refused",
+      descriptors,
+    });
   }
   return rows;
 }

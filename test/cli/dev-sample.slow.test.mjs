@@ -1,6 +1,7 @@
 // The rule advisor's traffic sample (docs/advisor.md, "Sample") under
 // `wrangler dev` with the bundled rules.json: traffic driven with a known
-// pattern appears in GET /__ratelimit/sample, in order, with its decisions,
+// pattern appears in GET /__ratelimit/sample, in order, with its decisions (at the default
+// SAMPLE_KEY_RATE: a deployment with few active keys is sampled whole),
 // and the client's address and API key only as digests keyed with the deployment's SHARD_KEY.
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
@@ -18,7 +19,7 @@ const SHARD = shardKeyFrom(SHARD_KEY, undefined);
 
 let dev;
 before(async () => {
-  dev = await startDev({ ADMIN_TOKEN: TOKEN, SAMPLE_KEY_RATE: "1", SHARD_KEY });
+  dev = await startDev({ ADMIN_TOKEN: TOKEN, SHARD_KEY });
 });
 after(async () => {
   await dev?.stop();
@@ -77,4 +78,28 @@ test("traffic with a known pattern appears in GET /__ratelimit/sample", async ()
 
   assert.equal((await sample("domain=nowhere")).status, 400);
   assert.equal((await sample("domain=api&since=soon")).status, 400);
+});
+
+// Break tried: sampleRate returning the floor whatever the count (whole-key sampling at 10 %, as the finding saw): 2 of 19 keys.
+test("a 19-key deployment is sampled whole at the default SAMPLE_KEY_RATE", async () => {
+  const started = Date.now();
+  const keys = Array.from({ length: 19 }, (_, i) => `small-deployment-key-${i}`);
+  for (let round = 0; round < 2; round++)
+    for (const [i, key] of keys.entries()) {
+      const res = await fetch(`${dev.base}/search`, { headers: { "cf-connecting-ip": `198.51.100.${100 + i}`, "x-api-key": key } });
+      assert.equal(res.status, 200);
+      await res.arrayBuffer();
+    }
+  const { status, text } = await sample(`domain=api&since=${started}`);
+  assert.equal(status, 200);
+  const rows = text
+    .trimEnd()
+    .split("\n")
+    .map((line) => JSON.parse(line));
+  const perKey = new Map();
+  for (const row of rows)
+    for (const d of row.descriptors) if (d.entries[0].key === "api_key") perKey.set(d.entries[0].value, (perKey.get(d.entries[0].value) ?? 0) + 1);
+  const kept = [];
+  for (const key of keys) if (perKey.get(await digestValue(key, SHARD)) === 2) kept.push(key);
+  assert.equal(kept.length, 19, `kept ${kept.length} of 19 keys`);
 });

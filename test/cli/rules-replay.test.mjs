@@ -173,7 +173,10 @@ test("the sample's digests are keyed: --shard-key or SHARD_KEY finds the rules' 
   }
   const missing = replay([proposed, "--sample", vipSample, "--current", vipInForce]);
   assert.equal(missing.code, 1);
-  assert.match(missing.stderr, /^rules:replay: the sample holds digests of "api\/api_key" and the rules name exact values of it: .*--shard-key KEY or the environment's SHARD_KEY/);
+  assert.match(
+    missing.stderr,
+    /^rules:replay: the sample holds digests of "api\/api_key" and the rules name exact values of it: .*--shard-key KEY or the environment's SHARD_KEY/,
+  );
   // Another deployment's key finds nothing: the per-key limit decides, and the rules in force no longer reproduce the live decisions.
   const wrong = replay([proposed, "--sample", vipSample, "--current", vipInForce, "--json", "--shard-key", "another-deployment"]);
   assert.equal(wrong.code, 0, wrong.stderr);
