@@ -59,6 +59,13 @@ interface Buckets {
 export class ActiveKeys {
   private readonly domains = new Map<string, Buckets>();
 
+  /** Key hashes held over every domain: at most 2 × ACTIVE_KEYS_COUNTED per domain (docs/reliability.md, "Bounded memory"). */
+  get held(): number {
+    let n = 0;
+    for (const buckets of this.domains.values()) n += buckets.current.size + buckets.previous.size;
+    return n;
+  }
+
   /** Whether the key of `hash` in `domain` is sampled at `now`, SAMPLE_KEY_RATE being `floor`. */
   sampled(domain: string, hash: number, now: number, floor: number): boolean {
     if (floor >= 1) return true;

@@ -79,6 +79,17 @@ describe("ActiveKeys", () => {
     expect(keys.sampled("busy", hashOf(out, "busy"), 0, 0.1)).toBe(false);
   });
 
+  // Break tried: the count not bounded at ACTIVE_KEYS_COUNTED (`counted` always true): 24,000 hashes held.
+  it("holds at most ACTIVE_KEYS_COUNTED key hashes per domain and minute: a scan past it is sampled at the floor", () => {
+    const keys = new ActiveKeys();
+    for (const minute of [0, 1])
+      for (let i = 0; i < ACTIVE_KEYS_COUNTED + 2_000; i++) keys.sampled("api", hashOf(`scan-${minute}-${i}`), minute * ACTIVE_KEYS_BUCKET_MS, 0.001);
+    expect(keys.held).toBe(2 * ACTIVE_KEYS_COUNTED);
+    const fresh = Array.from({ length: 20_000 }, (_, i) => `fresh-${i}`);
+    const kept = fresh.filter((v) => keys.sampled("api", hashOf(v), ACTIVE_KEYS_BUCKET_MS, 0.001));
+    expect(kept).toEqual(fresh.filter((v) => hashSampled(hashOf(v), 0.001)));
+  });
+
   it("samples every key at a floor of 1 and none at 0", () => {
     const keys = new ActiveKeys();
     expect(Array.from({ length: 2_000 }, (_, i) => keys.sampled("api", hashOf(`k${i}`), 0, 1)).every(Boolean)).toBe(true);
