@@ -15,13 +15,13 @@
  * TypeScript, as tools/rules-check.ts.
  */
 import { reportText } from "../src/advisor/report-text.ts";
+import { shardKeyOfSecret } from "../src/advisor/digest.ts";
 import { digestsToMatch } from "../src/advisor/digest-match.ts";
 import { parseSample, type SampleRow } from "../src/advisor/sample-row.ts";
 import { whatIf } from "../src/advisor/what-if.ts";
 import { compileRules } from "../src/rules/compile.ts";
 import { parseRulesText } from "../src/rules/text.ts";
 import type { CompiledRules } from "../src/rules/types.ts";
-import { type ShardKey, shardKeyFrom } from "../src/stored/shard-hash.ts";
 import { nodeProcess, readFileSync, type Writer } from "./node-io.ts";
 import { checkFile } from "./rules-check.ts";
 
@@ -110,8 +110,8 @@ function readArgs(argv: readonly string[]): Args | string {
 }
 
 // The deployment's key for the sample's digests; a clear failure when the rules need it and it is missing.
-function shardKeyFor(secret: string | undefined, rows: readonly SampleRow[], rules: readonly CompiledRules[]): ShardKey | undefined {
-  if (secret !== undefined && secret !== "") return shardKeyFrom(secret, NO_NAMESPACE);
+function shardKeyFor(secret: string | undefined, rows: readonly SampleRow[], rules: readonly CompiledRules[]): ReturnType<typeof shardKeyOfSecret> | undefined {
+  if (secret !== undefined && secret !== "") return shardKeyOfSecret(secret);
   const needed = digestsToMatch(rows, rules);
   if (needed.length === 0) return undefined;
   throw new Failure(
@@ -120,13 +120,6 @@ function shardKeyFor(secret: string | undefined, rows: readonly SampleRow[], rul
       "(a deployment without SHARD_KEY keys them from its COUNTERS namespace, known only to it: replay there, with the dashboard's what-if panel or POST /__ratelimit/replay)",
   );
 }
-
-// A secret is given: the namespace the default key is derived from is never asked.
-const NO_NAMESPACE = {
-  idFromName(): never {
-    throw new Error("no namespace outside the Worker");
-  },
-};
 
 function compiledFile(file: string, what = "rules"): CompiledRules {
   const text = readText(file, what);

@@ -8,7 +8,7 @@
  * (an address has few enough values to try them all); a replay given the
  * secret digests a proposed rule's exact value the same way and finds it.
  */
-import { halfSipHash, type ShardKey } from "../stored/shard-hash.ts";
+import { halfSipHash, type ShardKey, shardKeyFrom } from "../stored/shard-hash.ts";
 
 const encoder = new TextEncoder();
 
@@ -53,6 +53,21 @@ export async function digestValue(value: string, shardKey: ShardKey): Promise<st
   let hex = "";
   for (let i = 0; i < 8; i++) hex += mac[i].toString(16).padStart(2, "0");
   return `${prefix}~${hex}`;
+}
+
+/**
+ * The shard key of a deployment whose `SHARD_KEY` secret is `secret`, as
+ * its isolates derive it: what `rules:replay --shard-key` digests with.
+ *
+ * @example
+ * const shardKey = shardKeyOfSecret(process.env.SHARD_KEY);
+ */
+export function shardKeyOfSecret(secret: string): ShardKey {
+  return shardKeyFrom(secret, {
+    idFromName(): never {
+      throw new Error("a deployment without SHARD_KEY keys its digests from its COUNTERS namespace");
+    },
+  });
 }
 
 const DIGEST_SHAPE = /~[0-9a-f]{16}$/;
