@@ -1,6 +1,6 @@
 /**
  * How many of a domain's keys an isolate sees, and the sampling rate that
- * follows from it (docs/advisor.md, "How requests are chosen"): every key
+ * follows from it (docs/advisor.md, "How requests are chosen: whole keys"): every key
  * while few are active, thinned by the keyed hash only as the count grows,
  * so a small deployment, and a key every request shares, is in the sample
  * whole. Per isolate and domain, in memory: a set of key hashes per minute,

@@ -88,7 +88,7 @@ export class TrafficSampler {
     const t = this.now();
     for (let i = 0; i < outcomes.length; i++) {
       const { domain, descriptor } = outcomes[i];
-      // Every key while few are active; thinned by the keyed hash as the count grows (docs/advisor.md, "How requests are chosen").
+      // Every key while few are active; thinned by the keyed hash as the count grows (docs/advisor.md, "How requests are chosen: whole keys").
       if (!this.active.sampled(domain, keyHash(domain, descriptor, this.shardKey), t, keyRate)) continue;
       sampled ??= outcomes.map(() => false);
       sampled[i] = true;

@@ -1,6 +1,6 @@
 /**
  * The sample's rate as the active keys grow (src/advisor/active-keys.ts,
- * docs/advisor.md "How requests are chosen"): every key while few are
+ * docs/advisor.md "How requests are chosen: whole keys"): every key while few are
  * active, so a small deployment and a key every request shares are sampled
  * whole; thinned by the keyed hash as the count grows, never under
  * SAMPLE_KEY_RATE; a key keeps its answer while it stays active.
