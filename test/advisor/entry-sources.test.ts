@@ -101,8 +101,8 @@ describe("the route a row keeps", () => {
 });
 
 describe("a path entry a row keeps", () => {
-  // Break tried: entryForms giving "raw" for the path source (as before): the raw token is in the export.
-  // Break tried: formsOf keeping the first route's form (a header route after a path route): the header's secret is sent as a path, its one segment digested without its prefix... and a path given by a header is no path.
+  // Break tried: formOf giving "raw" for the path source (as before): the raw token is in the export.
+  // Break tried: formsOf keeping the first route's form (a path route, then a header route of the same key): the header's value kept as a path.
   it("is the canonical path with the segments no rule names digested; a key a header gives on another route is digested whole", async () => {
     const rules = compiled({
       domain: "paths",
