@@ -98,6 +98,7 @@ function replayApp(rules: unknown, rows: readonly SampleRow[]) {
 }
 
 describe("POST /__ratelimit/replay", () => {
+  // Break tried: postReplay replaying without the isolate's shard key: big-tenant's digests unmatched, 313 of 320 reproduced.
   it("replaying the rules in force reproduces every live decision of the sampled requests", async () => {
     const domain = `replay-honest-${suffix}`;
     const rows = await liveRows(domain, 160);

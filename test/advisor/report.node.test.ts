@@ -112,6 +112,27 @@ describe("the report", () => {
     expect(report.dropped).toEqual([{ domain: "api", name: "per-user", requests: 0, refusals: 0, refused_pct: 0, keys_refused: 0 }]);
   });
 
+  // Break tried: replay using the dictionary for every row version: the format 1 row matches "vip" too.
+  it("matches a rule's exact value to rows of format 2 only: format 1 rows held unkeyed digests", async () => {
+    const vip = rules({
+      domain: "api",
+      descriptors: [
+        { key: "api_key", rate_limit: { name: "per-key", unit: "minute", requests_per_unit: 1 } },
+        { key: "api_key", value: "vip-key", rate_limit: { name: "vip", unit: "minute", requests_per_unit: 100 } },
+      ],
+    });
+    const [current, old] = await keyRows([
+      { t: 0, key: "vip-key" },
+      { t: 1, key: "vip-key" },
+    ]);
+    const report = await whatIf(vip, vip, [current, { ...old, v: 1 }], ROWS_KEY);
+    expect(report.limits.map((l) => [l.name, l.requests])).toEqual([
+      ["vip", 1],
+      ["per-key", 1],
+    ]);
+    expect(parseSample(JSON.stringify({ ...old, v: 1 })).ok).toBe(true);
+  });
+
   it("sample rows are read in clock order, and a bad row is named by its line", () => {
     const text = [
       '{"v":1,"t":5,"domain":"api","route":"GET /","cost":1,"decision":"allowed","descriptors":[]}',
