@@ -237,7 +237,7 @@ export const SETTINGS = {
     kind: "number",
     fallback: 0.1,
     range: [0, 1],
-    doc: "the share of descriptor keys the traffic sample keeps (0: no sample)",
+    doc: "the least share of descriptor keys the traffic sample keeps once a domain has many active keys; every key up to 100 (0: no sample)",
   },
   sampleMaxRows: { variable: "SAMPLE_MAX_ROWS", kind: "whole", fallback: 20_000, range: [0, 200_000], doc: "most sample rows kept per domain" },
   sampleRetentionHours: { variable: "SAMPLE_RETENTION_HOURS", kind: "whole", fallback: 168, range: [1, 24 * 90], doc: "hours a sample row is kept" },

@@ -13,6 +13,7 @@ export interface NodeProcess {
   exitCode?: number;
   readonly stdout: Writer;
   readonly stderr: Writer;
+  readonly env: Readonly<Record<string, string | undefined>>;
 }
 
 type ReadFile = (path: string, encoding: "utf8") => string;

@@ -1,17 +1,22 @@
 /**
- * `npm run rules:replay -- PROPOSED.json [--sample FILE [--current RULES] | --url URL --token T] [--json]`:
+ * `npm run rules:replay -- PROPOSED.json [--sample FILE [--current RULES] | --url URL --token T] [--shard-key KEY] [--json]`:
  * replay a traffic sample through proposed rules and print, per limit,
  * what they would have done beside the rules in force (docs/advisor.md,
  * "Replay"). The sample comes from a file exported with
  * `GET /__ratelimit/sample` or from a running deployment; the rules in
  * force from `--current` (default `rules.json`) or that deployment's
- * `GET /__ratelimit/rules`. Invalid proposed rules: rules:check's errors,
- * exit 1. Bad arguments: the usage, exit 2.
+ * `GET /__ratelimit/rules`. The sample's digests are keyed with the
+ * deployment's `SHARD_KEY` (docs/advisor.md, "Values are digests"): given by
+ * `--shard-key` or the environment's `SHARD_KEY`, and required when the
+ * rules name exact values of a key the sample holds digested. Invalid
+ * proposed rules: rules:check's errors, exit 1. Bad arguments: the usage, exit 2.
  *
  * Node runs this file directly (type stripping), so it uses only erasable
  * TypeScript, as tools/rules-check.ts.
  */
 import { reportText } from "../src/advisor/report-text.ts";
+import { shardKeyOfSecret } from "../src/advisor/digest.ts";
+import { digestsToMatch } from "../src/advisor/digest-match.ts";
 import { parseSample, type SampleRow } from "../src/advisor/sample-row.ts";
 import { whatIf } from "../src/advisor/what-if.ts";
 import { compileRules } from "../src/rules/compile.ts";
@@ -25,6 +30,7 @@ const USAGE =
   "  --sample FILE     a sample exported with GET /__ratelimit/sample (NDJSON)\n" +
   "  --current FILE    the rules in force to compare with (default rules.json; with --url, the deployment's)\n" +
   "  --url, --token    read the sample and the rules in force from a running deployment\n" +
+  "  --shard-key KEY   the deployment's SHARD_KEY, which the sample's digests are keyed with (default: $SHARD_KEY)\n" +
   "  --json            print the report as JSON";
 
 interface Args {
@@ -33,6 +39,7 @@ interface Args {
   current?: string;
   url?: string;
   token?: string;
+  shardKey?: string;
   json: boolean;
 }
 
@@ -44,7 +51,12 @@ class Failure extends Error {}
  * @example
  * await main(["proposed.json", "--sample", "sample.ndjson", "--json"]); // 0
  */
-export async function main(argv: readonly string[], out: Writer = nodeProcess.stdout, err: Writer = nodeProcess.stderr): Promise<number> {
+export async function main(
+  argv: readonly string[],
+  out: Writer = nodeProcess.stdout,
+  err: Writer = nodeProcess.stderr,
+  env: Readonly<Record<string, string | undefined>> = nodeProcess.env,
+): Promise<number> {
   const args = readArgs(argv);
   if (typeof args === "string") {
     if (args === "help") {
@@ -59,7 +71,7 @@ export async function main(argv: readonly string[], out: Writer = nodeProcess.st
   try {
     const proposed = compiledFile(args.proposed);
     const { rows, inForce } = args.url !== undefined ? await fromDeployment(args.url, args.token ?? "", proposed) : fromFiles(args);
-    const report = await whatIf(proposed, inForce, rows);
+    const report = await whatIf(proposed, inForce, rows, shardKeyFor(args.shardKey ?? env.SHARD_KEY, rows, [proposed, inForce]));
     out.write(args.json ? `${JSON.stringify(report, null, 2)}\n` : reportText(report));
     return 0;
   } catch (error) {
@@ -72,7 +84,13 @@ export async function main(argv: readonly string[], out: Writer = nodeProcess.st
 function readArgs(argv: readonly string[]): Args | string {
   const files: string[] = [];
   const opts: Partial<Args> = { json: false };
-  const valued: Record<string, "sample" | "current" | "url" | "token"> = { "--sample": "sample", "--current": "current", "--url": "url", "--token": "token" };
+  const valued: Record<string, "sample" | "current" | "url" | "token" | "shardKey"> = {
+    "--sample": "sample",
+    "--current": "current",
+    "--url": "url",
+    "--token": "token",
+    "--shard-key": "shardKey",
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === "-h" || arg === "--help") return "help";
@@ -89,6 +107,18 @@ function readArgs(argv: readonly string[]): Args | string {
   if (opts.url !== undefined && opts.token === undefined) return "--url needs --token";
   if (opts.url !== undefined && opts.current !== undefined) return "--current is for --sample (with --url the deployment's rules are in force)";
   return { ...opts, proposed: files[0] } as Args;
+}
+
+// The deployment's key for the sample's digests; a clear failure when the rules need it and it is missing.
+function shardKeyFor(secret: string | undefined, rows: readonly SampleRow[], rules: readonly CompiledRules[]): ReturnType<typeof shardKeyOfSecret> | undefined {
+  if (secret !== undefined && secret !== "") return shardKeyOfSecret(secret);
+  const needed = digestsToMatch(rows, rules);
+  if (needed.length === 0) return undefined;
+  throw new Failure(
+    `the sample holds digests of ${needed.map((k) => JSON.stringify(k)).join(", ")} and the rules name exact values of ${needed.length === 1 ? "it" : "them"}: ` +
+      "the digests are keyed with the deployment's SHARD_KEY, give it with --shard-key KEY or the environment's SHARD_KEY " +
+      "(a deployment without SHARD_KEY keys them from its COUNTERS namespace, known only to it: replay there, with the dashboard's what-if panel or POST /__ratelimit/replay)",
+  );
 }
 
 function compiledFile(file: string, what = "rules"): CompiledRules {

@@ -10,7 +10,9 @@ import type { Isolate } from "../admission/isolate-context.ts";
 import { bodyTextOr413 } from "./body.ts";
 import { deferOf } from "../http/defer.ts";
 import { problem } from "../http/problem.ts";
+import { parsePattern } from "../overrides/descriptor.ts";
 import { checkOverride } from "../overrides/validate.ts";
+import { overrideWarnings } from "../overrides/warnings.ts";
 import type { StoredOverride } from "../overrides/types.ts";
 import type { RuleError } from "../rules/types.ts";
 
@@ -20,7 +22,9 @@ export const MAX_OVERRIDE_BODY_BYTES = 16 * 1024;
 type C = Context<{ Bindings: Env }>;
 
 /**
- * Store one override; 400 with every `{ path, message }` when invalid (nothing changes).
+ * Store one override; 400 with every `{ path, message }` when invalid
+ * (nothing changes); stored with `warnings` (`{ path, message }`) when a
+ * client could choose to match its wildcard.
  *
  * @example
  * admin.put("/overrides", (c) => putOverride(c, isolateOf(c.env)));
@@ -48,7 +52,11 @@ export async function putOverride(c: C, isolate: Isolate): Promise<Response> {
   const stored = await isolate.env.RULES.getByName(live.objectName).putOverride(body, now);
   if (!stored.ok) return rejected(stored.status, stored.errors);
   await live.fresh(isolate.env, isolate.settings.decisionTimeoutMs, deferOf(c));
-  return Response.json({ version: stored.version, override: view(stored.override, now) });
+  // Stored, but said: a wildcard a client can type its way into (overrides/warnings.ts).
+  const compiled = state.rules.domains.get(stored.override.domain);
+  const pattern = parsePattern(stored.override.descriptor);
+  const warnings = compiled !== undefined && pattern.ok ? overrideWarnings(compiled, pattern.pattern) : [];
+  return Response.json({ version: stored.version, override: view(stored.override, now), ...(warnings.length > 0 ? { warnings } : {}) });
 }
 
 /**

@@ -46,7 +46,7 @@ export async function postReplay(c: C, isolate: Isolate, source: SampleSource): 
     if (error instanceof SampleUnreadableError) return problem(502, "Bad Gateway", `${error.message}.`);
     throw error;
   }
-  const report = await whatIf(proposed.rules, inForce, inClockOrder(rows));
+  const report = await whatIf(proposed.rules, inForce, inClockOrder(rows), isolate.edge.shardKey);
   return Response.json({ sample_rows: rows.length, ...report }, { headers: { "cache-control": "no-store" } });
 }
 

@@ -26,7 +26,19 @@ const derived = new WeakMap<ShardKey, ShardKey>();
 export function keySampled(domain: string, entries: readonly DescriptorEntry[], rate: number, shardKey: ShardKey): boolean {
   if (rate >= 1) return true;
   if (rate <= 0) return false;
-  return keyHash(domain, entries, shardKey) / TWO_TO_32 < rate;
+  return hashSampled(keyHash(domain, entries, shardKey), rate);
+}
+
+/**
+ * Whether a key of hash `hash` (see `keyHash`) is sampled at `rate`: the
+ * hash read as a fraction of 2^32 is under it. At a lower rate a subset of
+ * the keys in at a higher one: thinning only ever drops keys.
+ *
+ * @example
+ * hashSampled(0, 0.1); // true
+ */
+export function hashSampled(hash: number, rate: number): boolean {
+  return hash / TWO_TO_32 < rate;
 }
 
 /**

@@ -17,9 +17,12 @@ import { getAlgorithm } from "../algorithms/index.ts";
 import { counterKey, STORAGE_ID_SEPARATOR } from "../stored/counter-ids.ts";
 import { applyReplaces } from "../rules/match/match.ts";
 import type { CompiledLimit, CompiledRules, DescriptorMatch } from "../rules/types.ts";
+import type { ShardKey } from "../stored/shard-hash.ts";
 import { type DigestDictionary, digestDictionary, matchSampled } from "./digest-match.ts";
 import { CANDIDATE_SUFFIX, candidateOf } from "./candidate.ts";
-import type { SampleRow } from "./sample-row.ts";
+import { SAMPLE_ROW_VERSION, type SampleRow } from "./sample-row.ts";
+
+const NO_DIGESTS: DigestDictionary = new Map();
 
 /** Compiled rules made ready for digested samples. */
 export interface ReplayRules {
@@ -67,14 +70,17 @@ export interface ReplayRun {
 }
 
 /**
- * Get compiled rules ready for a replay (digests of their exact values).
+ * Get compiled rules ready for a replay: digests of their exact values
+ * under the deployment's `shardKey`, the key the sample's digests were made
+ * with (docs/advisor.md, "Values are digests"). Without it, a digested
+ * entry matches only key-only nodes.
  *
  * @example
- * const ready = await replayRules(compiled.rules);
+ * const ready = await replayRules(compiled.rules, edge.shardKey);
  */
-export async function replayRules(rules: CompiledRules): Promise<ReplayRules> {
+export async function replayRules(rules: CompiledRules, shardKey: ShardKey | undefined): Promise<ReplayRules> {
   const dictionaries = new Map<string, DigestDictionary>();
-  for (const [name, domain] of rules.domains) dictionaries.set(name, await digestDictionary(domain));
+  for (const [name, domain] of rules.domains) dictionaries.set(name, await digestDictionary(domain, shardKey));
   return { rules, dictionaries };
 }
 
@@ -82,7 +88,7 @@ export async function replayRules(rules: CompiledRules): Promise<ReplayRules> {
  * Replay `rows` (in clock order, see `parseSample`) through `ready`.
  *
  * @example
- * const run = replay(await replayRules(rules), sample.rows);
+ * const run = replay(await replayRules(rules, shardKey), sample.rows);
  * run.decided.filter((d) => !d.allowed).length; // would-be refusals
  */
 export function replay(ready: ReplayRules, rows: readonly SampleRow[]): ReplayRun {
@@ -91,7 +97,8 @@ export function replay(ready: ReplayRules, rows: readonly SampleRow[]): ReplayRu
   for (let r = 0; r < rows.length; r++) {
     const row = rows[r];
     const domain = ready.rules.domains.get(row.domain);
-    const dictionary = ready.dictionaries.get(row.domain) ?? new Map();
+    // A row of format 1 holds unkeyed digests (docs/stored-formats.md): no rule value is digested to them.
+    const dictionary = (row.v === SAMPLE_ROW_VERSION ? ready.dictionaries.get(row.domain) : undefined) ?? NO_DIGESTS;
     const matched = row.descriptors.map((d) => (domain === undefined ? undefined : matchSampled(domain, dictionary, d.entries)));
     // `replaces` looks at every descriptor of the request, sampled or not.
     const kept = applyReplaces(matched.map((m) => (m?.kind === "matched" ? m.match : undefined)));

@@ -4,8 +4,13 @@
  * line. Its shape is a contract with the replay (`npm run rules:replay`).
  */
 
-/** Version of the row below (`v`). */
-export const SAMPLE_ROW_VERSION = 1;
+/**
+ * Version of the row below (`v`). 2: digests are keyed (HMAC-SHA-256 under a
+ * key derived from the shard key) and `path` entries keep only the
+ * segments the rules name; 1 (read, no longer written): unkeyed SHA-256
+ * digests, raw paths in `path` entries (docs/stored-formats.md).
+ */
+export const SAMPLE_ROW_VERSION = 2;
 
 /** The request's overall decision as the gateway tagged it. */
 export type SampleDecision = "allowed" | "refused" | "shadow" | "local" | "not-enforced" | "soft";
@@ -31,10 +36,10 @@ export interface SampleDescriptor {
  * One sampled request.
  *
  * @example
- * const row: SampleRow = { v: 1, t: 1764262800123, domain: "api", route: "GET /v1/items", cost: 1, decision: "allowed", descriptors: [] };
+ * const row: SampleRow = { v: 2, t: 1764262800123, domain: "api", route: "GET /v1/items", cost: 1, decision: "allowed", descriptors: [] };
  */
 export interface SampleRow {
-  readonly v: typeof SAMPLE_ROW_VERSION;
+  readonly v: typeof SAMPLE_ROW_VERSION | 1;
   /** The decision's clock, epoch ms (the isolate's). */
   readonly t: number;
   readonly domain: string;
@@ -89,12 +94,13 @@ export function parseSample(text: string): ParsedSample {
  * What is wrong with a row, or undefined.
  *
  * @example
- * rowProblem({ v: 2 }); // 'unknown format version 2 (expected "v": 1)'
+ * rowProblem({ v: 3 }); // 'unknown format version 3 (expected "v": 2, or 1 of an older deploy)'
  */
 export function rowProblem(value: unknown): string | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return "not a JSON object";
   const row = value as Record<string, unknown>;
-  if (row.v !== 1) return `unknown format version ${JSON.stringify(row.v)} (expected "v": 1)`;
+  if (row.v !== SAMPLE_ROW_VERSION && row.v !== 1)
+    return `unknown format version ${JSON.stringify(row.v)} (expected "v": ${SAMPLE_ROW_VERSION}, or 1 of an older deploy)`;
   if (!Number.isSafeInteger(row.t) || (row.t as number) < 0) return '"t" must be a non-negative integer (epoch ms)';
   if (typeof row.domain !== "string") return '"domain" must be a string';
   if (!Number.isSafeInteger(row.cost) || (row.cost as number) < 0) return '"cost" must be a non-negative integer';

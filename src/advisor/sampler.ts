@@ -11,9 +11,10 @@ import type { ShardKey } from "../stored/shard-hash.ts";
 import type { DescriptorOutcome, RateLimitResult } from "../limiter/types.ts";
 import type { CompiledDomain, DomainDescriptors } from "../rules/types.ts";
 import { digestValue } from "./digest.ts";
-import { shownPositions } from "./entry-sources.ts";
-import { keySampled } from "./key-sampling.ts";
-import { type HeldRoute, heldRoute, sentRoute } from "./route-shape.ts";
+import { type EntryForm, entryForms } from "./entry-sources.ts";
+import { ActiveKeys } from "./active-keys.ts";
+import { keyHash } from "./key-sampling.ts";
+import { type HeldPath, type HeldRoute, heldPath, heldRoute, sentPath, sentRoute } from "./route-shape.ts";
 import { SAMPLE_ROW_VERSION, type SampleDecision, type SampleDescriptor, type SampleRow, type SampleSend } from "./sample-row.ts";
 import type { SampleSettings } from "./sample-settings.ts";
 
@@ -35,7 +36,7 @@ export interface SampleSource {
 }
 
 interface HeldDescriptor extends Omit<SampleDescriptor, "entries"> {
-  readonly entries: readonly { readonly key: string; readonly value: string; readonly shown: boolean }[];
+  readonly entries: readonly { readonly key: string; readonly value: string; readonly form: EntryForm; readonly path?: HeldPath }[];
 }
 
 interface HeldRow extends Omit<SampleRow, "descriptors" | "route"> {
@@ -52,9 +53,11 @@ interface HeldRow extends Omit<SampleRow, "descriptors" | "route"> {
 export class TrafficSampler {
   readonly settings: SampleSettings;
   private readonly now: () => number;
-  /** The deployment's shard key, from which the sampling hash's key is derived (key-sampling.ts). */
+  /** The deployment's shard key, from which the sampling hash's and the digests' keys are derived (key-sampling.ts, digest.ts). */
   private readonly shardKey: ShardKey;
   private held: HeldRow[] = [];
+  /** The keys each domain has active in this isolate, which the rate follows (active-keys.ts). */
+  private readonly active = new ActiveKeys();
 
   constructor(settings: SampleSettings, now: () => number, shardKey: ShardKey) {
     this.settings = settings;
@@ -82,13 +85,15 @@ export class TrafficSampler {
     const { keyRate, maxRows } = this.settings;
     if (outcomes === undefined || keyRate <= 0 || maxRows <= 0) return;
     let sampled: boolean[] | undefined;
+    const t = this.now();
     for (let i = 0; i < outcomes.length; i++) {
-      if (!keySampled(outcomes[i].domain, outcomes[i].descriptor, keyRate, this.shardKey)) continue;
+      const { domain, descriptor } = outcomes[i];
+      // Every key while few are active; thinned by the keyed hash as the count grows (docs/advisor.md, "How requests are chosen: whole keys").
+      if (!this.active.sampled(domain, keyHash(domain, descriptor, this.shardKey), t, keyRate)) continue;
       sampled ??= outcomes.map(() => false);
       sampled[i] = true;
     }
     if (sampled === undefined) return;
-    const t = this.now();
     const decision = decisionOf(result);
     for (const mapped of source.domains) {
       const name = mapped.domain.domain;
@@ -121,7 +126,7 @@ export class TrafficSampler {
     const digests = new Map<string, Promise<string>>();
     const digestOf = (value: string) => {
       let digest = digests.get(value);
-      if (digest === undefined) digests.set(value, (digest = digestValue(value)));
+      if (digest === undefined) digests.set(value, (digest = digestValue(value, this.shardKey)));
       return digest;
     };
     const sent = await Promise.all(
@@ -130,7 +135,7 @@ export class TrafficSampler {
         route: await sentRoute(row.route, digestOf),
         descriptors: await Promise.all(
           row.descriptors.map(async (d) => ({
-            entries: await Promise.all(d.entries.map(async (e) => ({ key: e.key, value: e.shown ? e.value : await digestOf(e.value) }))),
+            entries: await Promise.all(d.entries.map(async (e) => ({ key: e.key, value: await sentValue(e, digestOf) }))),
             sampled: d.sampled,
             limit: d.limit,
             allowed: d.allowed,
@@ -162,11 +167,21 @@ export function decisionOf(result: RateLimitResult): SampleDecision {
 // The limit that decided a descriptor: the first that refused it, else the first that applied.
 function held(outcome: DescriptorOutcome, sampled: boolean, domain: CompiledDomain): HeldDescriptor {
   const policy = outcome.policies.find((p) => !p.decision.allowed) ?? outcome.policies[0];
-  const shown = shownPositions(domain, outcome.descriptor);
+  const forms = entryForms(domain, outcome.descriptor);
   return {
-    entries: outcome.descriptor.map((entry, i) => ({ key: entry.key, value: entry.value, shown: shown[i] === true })),
+    entries: outcome.descriptor.map((entry, i) => {
+      const form = forms[i] ?? "digest";
+      return { key: entry.key, value: entry.value, form, ...(form === "path" ? { path: heldPath(domain, entry.value) } : {}) };
+    }),
     sampled,
     limit: policy?.name ?? null,
     allowed: policy?.decision.allowed ?? true,
   };
+}
+
+// A value as its row stores it (docs/advisor.md, "Values are digests").
+async function sentValue(entry: HeldDescriptor["entries"][number], digestOf: (value: string) => Promise<string>): Promise<string> {
+  if (entry.form === "raw") return entry.value;
+  if (entry.path !== undefined) return sentPath(entry.path, digestOf);
+  return digestOf(entry.value);
 }

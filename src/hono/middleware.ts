@@ -6,6 +6,7 @@
 import type { Env as HonoEnv, Input, MiddlewareHandler } from "hono";
 import type { IsolateOptions } from "../admission/isolate-context.ts";
 import { admit } from "../gateway/admit.ts";
+import { originDecision, toldRequest } from "../gateway/origin-decision.ts";
 import { deferOf } from "../http/defer.ts";
 import { DECISION_HEADER } from "../http/headers.ts";
 import { honoRateLimiter } from "./compat.ts";
@@ -85,6 +86,8 @@ export function rateLimitOn(options: RateLimitOptions | HonoRateLimiterOptions, 
     if (admission.forwarded !== undefined) c.req.raw = admission.forwarded;
     // Set in every mode, failure-open included (reason "failure_open"), so handlers can always read it.
     c.set("rateLimit", admission.result);
+    // The handlers are the origin: told of a request let past a limit, never by the client (docs/hono.md).
+    c.req.raw = toldRequest(c.req.raw, originDecision(admission.result));
     const wait = admission.untilSlot();
     if (wait !== undefined) await wait;
     try {

@@ -2,12 +2,13 @@
  * Which sampled values are kept raw (src/advisor/entry-sources.ts,
  * docs/advisor.md "Values are digests"): a position is raw only when every
  * route entry of the domain with the same keys reads a literal, the
- * method, the host or a route template; a key given by a literal on one
+ * method or the host, and a `path` value keeps only the segments the rules
+ * name (the rest digested); a key given by a literal on one
  * route and by a header on another is digested wherever it comes from, in
  * either order of the routes, alone or beside other entries.
  */
 import { describe, expect, it } from "vitest";
-import { shownPositions } from "../../src/advisor/entry-sources.ts";
+import { entryForms } from "../../src/advisor/entry-sources.ts";
 import { TrafficSampler } from "../../src/advisor/sampler.ts";
 import type { RateLimitResult } from "../../src/limiter/types.ts";
 import { compiled } from "../support/app.ts";
@@ -39,13 +40,13 @@ describe("values kept raw in the sample", () => {
   ] as const) {
     it(`a key a literal gives on one route and a header on another is digested (${name})`, async () => {
       const domain = domainOf([...routes]);
-      expect(shownPositions(domain, [{ key: "api_key", value: SECRET }])).toEqual([false]);
+      expect(entryForms(domain, [{ key: "api_key", value: SECRET }])).toEqual(["digest"]);
       expect(
-        shownPositions(domain, [
+        entryForms(domain, [
           { key: "method", value: "GET" },
           { key: "api_key", value: SECRET },
         ]),
-      ).toEqual([true, false]);
+      ).toEqual(["raw", "digest"]);
       const sampler = new TrafficSampler({ keyRate: 1, maxRows: 100, retentionMs: 3_600_000 }, () => 1_000, { k0: 1, k1: 2 });
       const result: RateLimitResult = {
         allowed: true,
@@ -96,5 +97,53 @@ describe("the route a row keeps", () => {
     expect(routes?.[0]).toMatch(/^POST \/reset-password\/~[0-9a-f]{16}$/);
     expect(routes?.[1]).toMatch(/^POST \/api\/v1\/~[0-9a-f]{16}$/);
     expect(JSON.stringify(routes)).not.toContain("tok_");
+  });
+});
+
+describe("a path entry a row keeps", () => {
+  // Break tried: formOf giving "raw" for the path source (as before): the raw token is in the export.
+  // Break tried: formsOf keeping the first route's form (a path route, then a header route of the same key): the header's value kept as a path.
+  it("is the canonical path with the segments no rule names digested; a key a header gives on another route is digested whole", async () => {
+    const rules = compiled({
+      domain: "paths",
+      descriptors: [
+        { key: "path", rate_limit: { unit: "minute", requests_per_unit: 10 } },
+        { key: "path", value: "/login", rate_limit: { unit: "minute", requests_per_unit: 5 } },
+      ],
+      routes: [
+        { match: { path: "/reset-password/*" }, descriptors: [[{ key: "path" }]] },
+        { match: { path: "/*" }, descriptors: [[{ key: "path" }]] },
+      ],
+    });
+    const domain = rules.domains.get("paths");
+    if (domain === undefined) throw new Error("no domain");
+    expect(entryForms(domain, [{ key: "path", value: "/x" }])).toEqual(["path"]);
+    const sampler = new TrafficSampler({ keyRate: 1, maxRows: 100, retentionMs: 3_600_000 }, () => 1_000, { k0: 1, k1: 2 });
+    const rowOf = (path: string): RateLimitResult => ({
+      allowed: true,
+      reason: "no_limit",
+      limit: 0,
+      remaining: 0,
+      resetAfterMs: 0,
+      retryAfterMs: 0,
+      policies: [],
+      descriptors: [{ domain: "paths", descriptor: [{ key: "path", value: path }], cost: 1, policies: [] }],
+    });
+    for (const path of ["/reset-password/tok_supersecret_abcdef", "/login"])
+      sampler.record(rowOf(path), { domains: [{ domain, descriptors: [] }], route: () => `POST ${path}` });
+    const rows = (await sampler.take())?.rows ?? [];
+    expect(rows.map((row) => row.descriptors[0].entries[0].value)).toEqual([expect.stringMatching(/^\/reset-password\/~[0-9a-f]{16}$/), "/login"]);
+    expect(JSON.stringify(rows)).not.toContain("tok_");
+
+    const mixed = compiled({
+      domain: "mixed",
+      descriptors: [{ key: "path", rate_limit: { unit: "minute", requests_per_unit: 10 } }],
+      routes: [
+        { match: { path: "/a/*" }, descriptors: [[{ key: "path" }]] },
+        { match: { path: "/b/*" }, descriptors: [[{ key: "path", header: "x-secret" }]] },
+      ],
+    }).domains.get("mixed");
+    if (mixed === undefined) throw new Error("no domain");
+    expect(entryForms(mixed, [{ key: "path", value: "sk_live_x" }])).toEqual(["digest"]);
   });
 });

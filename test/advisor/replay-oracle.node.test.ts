@@ -7,7 +7,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { replay, replayRules } from "../../src/advisor/replay.ts";
 import { compileOnce } from "../../src/rules/index.ts";
-import { keyRows, keyRules } from "./rows.ts";
+import { keyRows, keyRules, ROWS_KEY } from "./rows.ts";
 
 const SEED = 0x41_0f1d;
 const WINDOW_MS = 1000;
@@ -65,7 +65,7 @@ describe("replay against a naive count", () => {
           const rows = await keyRows(hits);
           for (const limit of [tight, loose]) {
             const rules = compileOnce(keyRules({ unit: "second", requests_per_unit: limit, algorithm }), "proposed")();
-            const run = replay(await replayRules(rules), rows);
+            const run = replay(await replayRules(rules, ROWS_KEY), rows);
             const expected = count(hits, limit);
             expect(run.decided.map((d) => d.allowed)).toEqual(expected);
             expect(run.decided.filter((d) => !d.allowed).length).toBe(expected.filter((a) => !a).length);
@@ -83,6 +83,6 @@ describe("replay against a naive count", () => {
       { t: 2, key: "alice-key" },
     ]);
     const rules = compileOnce(keyRules({ unit: "minute", requests_per_unit: 1 }), "proposed")();
-    expect(replay(await replayRules(rules), rows).decided.map((d) => d.allowed)).toEqual([true, true, false]);
+    expect(replay(await replayRules(rules, ROWS_KEY), rows).decided.map((d) => d.allowed)).toEqual([true, true, false]);
   });
 });

@@ -10,7 +10,7 @@ import { digestValue } from "../../src/advisor/digest.ts";
 import { parseSample } from "../../src/advisor/sample-row.ts";
 import { whatIf } from "../../src/advisor/what-if.ts";
 import { compileOnce } from "../../src/rules/index.ts";
-import { keyRows, keyRules, row } from "./rows.ts";
+import { keyRows, keyRules, ROWS_KEY, row } from "./rows.ts";
 
 const rules = (doc: unknown) => compileOnce(doc, "rules")();
 const arrivals = (times: number[], refusals = 0): KeyArrivals => ({ times, costs: times.map(() => 1), refusals });
@@ -53,7 +53,7 @@ describe("the report", () => {
       { t: 2, key: "alice-key" },
     ]);
     const tight = rules(keyRules({ unit: "minute", requests_per_unit: 1 }));
-    const report = await whatIf(tight, tight, rows);
+    const report = await whatIf(tight, tight, rows, ROWS_KEY);
     expect(report.replayed).toBe(2);
     expect(report.not_sampled).toBe(1);
     // Had the unsampled row been counted, the third would still be refused, but the limit would show 3 requests and 2 refusals.
@@ -73,7 +73,7 @@ describe("the report", () => {
       { t: 1, key: "vip" },
       { t: 2, key: "vip" },
     ]);
-    const report = await whatIf(proposed, proposed, rows);
+    const report = await whatIf(proposed, proposed, rows, ROWS_KEY);
     expect(report.undecidable).toEqual([{ reason: expect.stringContaining('"api_key" is digested'), count: 1 }]);
     expect(report.limits.find((l) => l.name === "vip")).toMatchObject({ requests: 2, refusals: 1 });
     expect(report.limits.find((l) => l.name === "partner")).toMatchObject({ requests: 0 });
@@ -87,10 +87,10 @@ describe("the report", () => {
         { key: "plan", value: "gold", rate_limit: { name: "gold", replaces: [{ name: "per-ip" }], unit: "minute", requests_per_unit: 100 } },
       ],
     });
-    const ip = { entries: [{ key: "ip", value: await digestValue("192.0.2.1") }], sampled: true, limit: null, allowed: true };
+    const ip = { entries: [{ key: "ip", value: await digestValue("192.0.2.1", ROWS_KEY) }], sampled: true, limit: null, allowed: true };
     const gold = { entries: [{ key: "plan", value: "gold" }], sampled: false, limit: null, allowed: true };
     const rows = [row("api", 0, 1, [ip, gold]), row("api", 1, 1, [ip, gold]), row("api", 2, 1, [ip])];
-    const report = await whatIf(proposed, proposed, rows);
+    const report = await whatIf(proposed, proposed, rows, ROWS_KEY);
     // per-ip decided only the third row (the others were replaced by gold's limit): one request, none refused.
     expect(report.limits.find((l) => l.name === "per-ip")).toMatchObject({ requests: 1, refusals: 0 });
   });
@@ -105,11 +105,32 @@ describe("the report", () => {
     });
     const proposed = rules(keyRules({ unit: "minute", requests_per_unit: 3 }));
     const rows = await keyRows([0, 1, 2, 3].map((t) => ({ t, key: "alice-key", allowed: t === 0 })));
-    const report = await whatIf(proposed, inForce, rows);
+    const report = await whatIf(proposed, inForce, rows, ROWS_KEY);
     expect(report.reproduced).toEqual({ matching: 4, of: 4 });
     expect(report.limits[0]).toMatchObject({ name: "per-key", refusals: 1, refusals_change: -2, in_force: { refusals: 3 } });
     expect(report.newly_allowed).toBe(2);
     expect(report.dropped).toEqual([{ domain: "api", name: "per-user", requests: 0, refusals: 0, refused_pct: 0, keys_refused: 0 }]);
+  });
+
+  // Break tried: replay using the dictionary for every row version: the format 1 row matches "vip" too.
+  it("matches a rule's exact value to rows of format 2 only: format 1 rows held unkeyed digests", async () => {
+    const vip = rules({
+      domain: "api",
+      descriptors: [
+        { key: "api_key", rate_limit: { name: "per-key", unit: "minute", requests_per_unit: 1 } },
+        { key: "api_key", value: "vip-key", rate_limit: { name: "vip", unit: "minute", requests_per_unit: 100 } },
+      ],
+    });
+    const [current, old] = await keyRows([
+      { t: 0, key: "vip-key" },
+      { t: 1, key: "vip-key" },
+    ]);
+    const report = await whatIf(vip, vip, [current, { ...old, v: 1 }], ROWS_KEY);
+    expect(report.limits.map((l) => [l.name, l.requests])).toEqual([
+      ["vip", 1],
+      ["per-key", 1],
+    ]);
+    expect(parseSample(JSON.stringify({ ...old, v: 1 })).ok).toBe(true);
   });
 
   it("sample rows are read in clock order, and a bad row is named by its line", () => {
@@ -129,7 +150,7 @@ describe("candidate limits (a `candidate` beside a live limit, docs/rules.md)", 
   it("are decided on their own counter, never enforced, their figures beside the live limit's", async () => {
     const live = rules(keyRules({ unit: "minute", requests_per_unit: 5, candidate: { unit: "minute", requests_per_unit: 2 } }));
     const rows = await keyRows([0, 1, 2, 3].map((t) => ({ t, key: "alice-key" })));
-    const report = await whatIf(live, live, rows);
+    const report = await whatIf(live, live, rows, ROWS_KEY);
     expect(report.limits[0]).toMatchObject({ requests: 4, refusals: 0, candidate: { requests: 4, refusals: 2, refused_pct: 50, keys_refused: 1 } });
   });
 });

@@ -1,20 +1,30 @@
 // The rules:replay CLI, run as users run it (plain Node, node:test):
 //   ./node_modules/.bin/node --test test/cli/rules-replay.test.mjs
 // The sample file is written here in the sample's format (docs/advisor.md, "Sample"),
-// client-chosen values digested with node:crypto, apart from the code under test.
+// client-chosen values digested with node:crypto's HMAC under the key docs/advisor.md
+// derives from a deployment's SHARD_KEY, apart from the code under test.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
+import { createHmac } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
+import { halfSipHash, shardKeyFrom } from "../../src/stored/shard-hash.ts";
 import { repo } from "./wrangler-toml.mjs";
 
 const dir = mkdtempSync(join(tmpdir(), "rules-replay-"));
 
-function replay(args) {
-  const run = spawnSync(process.execPath, ["--disable-warning=ExperimentalWarning", "tools/rules-replay.ts", ...args], { cwd: repo, encoding: "utf8" });
+/** The deployment's SHARD_KEY the sample below was digested under. */
+const SECRET = "rules-replay-test-shard-key-0123456789";
+
+function replay(args, env = {}) {
+  const { SHARD_KEY: _, ...inherited } = process.env;
+  const run = spawnSync(process.execPath, ["--disable-warning=ExperimentalWarning", "tools/rules-replay.ts", ...args], {
+    cwd: repo,
+    encoding: "utf8",
+    env: { ...inherited, ...env },
+  });
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
@@ -24,9 +34,12 @@ function file(name, content) {
   return path;
 }
 
-function digest(value) {
+function digest(value, secret = SECRET) {
+  const shardKey = shardKeyFrom(secret, undefined);
+  const key = Buffer.alloc(16);
+  for (let i = 0; i < 4; i++) key.writeUInt32LE(halfSipHash(shardKey, `floodgate/sample-digest/${i}`), i * 4);
   const prefix = value.slice(0, Math.min(4, Math.floor(value.length / 4)));
-  return `${prefix}~${createHash("sha256").update(value, "utf8").digest("hex").slice(0, 16)}`;
+  return `${prefix}~${createHmac("sha256", key).update(value, "utf8").digest("hex").slice(0, 16)}`;
 }
 
 const rules = (perSecond) => ({
@@ -46,7 +59,7 @@ const lines = arrivals.map(({ t, key }) => {
   const allowed = (perWindow.get(id) ?? 0) < 5;
   if (allowed) perWindow.set(id, (perWindow.get(id) ?? 0) + 1);
   const descriptor = { entries: [{ key: "api_key", value: digest(key) }], sampled: true, limit: "per-key", allowed };
-  return JSON.stringify({ v: 1, t, domain: "api", route: "GET /v1/items", cost: 1, decision: allowed ? "allowed" : "refused", descriptors: [descriptor] });
+  return JSON.stringify({ v: 2, t, domain: "api", route: "GET /v1/items", cost: 1, decision: allowed ? "allowed" : "refused", descriptors: [descriptor] });
 });
 const sample = file("sample.ndjson", `${lines.join("\n")}\n`);
 const inForce = file("in-force.json", rules(5));
@@ -110,10 +123,64 @@ test("missing arguments: the usage, exit 2", () => {
 });
 
 test("a bad sample line is named", () => {
-  const bad = file("bad.ndjson", `${lines[0]}\n{"v": 2}\n`);
+  const bad = file("bad.ndjson", `${lines[0]}\n{"v": 3}\n`);
   const { code, stderr } = replay([inForce, "--sample", bad, "--current", inForce]);
   assert.equal(code, 1);
-  assert.equal(stderr, `rules:replay: ${bad}:2: unknown format version 2 (expected "v": 1)\n`);
+  assert.equal(stderr, `rules:replay: ${bad}:2: unknown format version 3 (expected "v": 2, or 1 of an older deploy)\n`);
+});
+
+// A VIP key named by the rules: its sampled digest is found only with the deployment's key.
+const vipRules = (perSecond) => ({
+  domain: "api",
+  descriptors: [
+    { key: "api_key", rate_limit: { name: "per-key", unit: "second", requests_per_unit: 1, algorithm: "fixed_window" } },
+    { key: "api_key", value: "vip-key", rate_limit: { name: "vip", unit: "second", requests_per_unit: perSecond, algorithm: "fixed_window" } },
+  ],
+});
+const vipLines = [0, 100, 200].map((at) =>
+  JSON.stringify({
+    v: 2,
+    t: T0 + at,
+    domain: "api",
+    route: "GET /v1/items",
+    cost: 1,
+    decision: "allowed",
+    descriptors: [{ entries: [{ key: "api_key", value: digest("vip-key") }], sampled: true, limit: "vip", allowed: true }],
+  }),
+);
+const vipSample = file("vip.ndjson", `${vipLines.join("\n")}\n`);
+const vipInForce = file("vip-in-force.json", vipRules(5));
+
+// Break tried: shardKeyFor returning undefined whatever the flag and environment: the vip limit is never found (3 of 3 reproduced → 1 of 3).
+// Break tried: shardKeyFor never failing without a key: exit 0 with a replay that misses the vip limit.
+test("the sample's digests are keyed: --shard-key or SHARD_KEY finds the rules' exact values; without it, a clear error", () => {
+  const proposed = file("vip-proposed.json", vipRules(2));
+  for (const [args, env] of [
+    [["--shard-key", SECRET], {}],
+    [[], { SHARD_KEY: SECRET }],
+  ]) {
+    const { code, stdout, stderr } = replay([proposed, "--sample", vipSample, "--current", vipInForce, "--json", ...args], env);
+    assert.equal(code, 0, stderr);
+    const report = JSON.parse(stdout);
+    assert.deepEqual(report.reproduced, { matching: 3, of: 3 });
+    assert.deepEqual(
+      report.limits.map((l) => [l.name, l.requests, l.refusals]),
+      [
+        ["vip", 3, 1],
+        ["per-key", 0, 0],
+      ],
+    );
+  }
+  const missing = replay([proposed, "--sample", vipSample, "--current", vipInForce]);
+  assert.equal(missing.code, 1);
+  assert.match(
+    missing.stderr,
+    /^rules:replay: the sample holds digests of "api\/api_key" and the rules name exact values of it: .*--shard-key KEY or the environment's SHARD_KEY/,
+  );
+  // Another deployment's key finds nothing: the per-key limit decides, and the rules in force no longer reproduce the live decisions.
+  const wrong = replay([proposed, "--sample", vipSample, "--current", vipInForce, "--json", "--shard-key", "another-deployment"]);
+  assert.equal(wrong.code, 0, wrong.stderr);
+  assert.deepEqual(JSON.parse(wrong.stdout).reproduced, { matching: 1, of: 3 });
 });
 
 test("--url: a proposed domain not in force there is named, exit 1 (no sample to replay)", async () => {

@@ -33,7 +33,7 @@ import type { CounterCall, CounterVerdict, RelayCall } from "../../src/stored/wi
 import { counterStub, inRegion, type Region } from "../../src/durable/counters/regions.ts";
 import { RELAY_SYNC_MS } from "../../src/durable/counters/relay.ts";
 import { compileRules } from "../../src/rules/index.ts";
-import { keyRows, keyRules } from "../advisor/rows.ts";
+import { keyRows, keyRules, ROWS_KEY } from "../advisor/rows.ts";
 import { ORACLES } from "../algorithms/oracles.ts";
 import { driveObject, OBJECT_EPOCH } from "../support/driven-object.ts";
 import { drivenTime } from "../support/driven-time.ts";
@@ -153,7 +153,7 @@ describe("the window-edge trace through the relay", () => {
           });
           // The rule advisor's replay of the same sample.
           const rows = await keyRows(sends.map(([at, k], i) => ({ t: start + at, key: `k${k}`, allowed: live[i] })));
-          const replayed = replay(await replayRules(rulesOf(algorithm)), rows).decided.map((d) => d.allowed);
+          const replayed = replay(await replayRules(rulesOf(algorithm), ROWS_KEY), rows).decided.map((d) => d.allowed);
           const refusedAt = (list: boolean[]) => list.flatMap((allowed, i) => (allowed ? [] : [i]));
           expect(sends.length).toBeGreaterThan(380);
           // The trace is sized for windows: ~3.5 sends a key a window, some windows over 5; a bucket refilling 1 every 2 s
