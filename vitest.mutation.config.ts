@@ -35,6 +35,8 @@ export const MUTATION_TESTS = [
   "test/limiter/enforcement-plain.node.test.ts",
   "test/limiter/usage.node.test.ts",
   "test/limiter/usage-stream.node.test.ts",
+  "test/limiter/owed-home.node.test.ts",
+  "test/admission/refusal-exact.node.test.ts",
   "test/durable/lease-book.node.test.ts",
   "test/durable/precount-sync.node.test.ts",
   "test/durable/counter-cache.node.test.ts",
