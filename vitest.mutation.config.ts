@@ -45,6 +45,7 @@ export const MUTATION_TESTS = [
   "test/queue/policy-plain.node.test.ts",
   "test/durable/lease-holder.node.test.ts",
   "test/durable/lease-holder-exact.node.test.ts",
+  "test/durable/lease-holder-spent.node.test.ts",
   "test/durable/lease-book-bytes.node.test.ts",
   "test/stored/formats.node.test.ts",
   "test/http/*.test.ts",

@@ -30,7 +30,9 @@ function limited(extra: Partial<RateLimitResult> = {}): RateLimitResult {
 async function read(response: Response) {
   return {
     status: response.status,
-    headers: Object.fromEntries([...response.headers].filter(([name]) => !name.startsWith("ratelimit") && (!name.startsWith("x-ratelimit-") || name === "x-ratelimit-decision"))),
+    headers: Object.fromEntries(
+      [...response.headers].filter(([name]) => !name.startsWith("ratelimit") && (!name.startsWith("x-ratelimit-") || name === "x-ratelimit-decision")),
+    ),
     decision: response.headers.get("x-ratelimit-decision"),
     body: await response.json(),
   };

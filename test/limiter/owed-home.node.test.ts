@@ -66,7 +66,13 @@ describe("owedToHome", () => {
     });
     expect(asked).toEqual(["owed", "clear"]);
     expect([...byObject.entries()].map(([name, calls]) => [name, calls.map((p) => [p.outcome, p.call.kind ?? "decide"])])).toEqual([
-      [HOME, [[0, "decide"], [1, "decide"]]],
+      [
+        HOME,
+        [
+          [0, "decide"],
+          [1, "decide"],
+        ],
+      ],
       [WEUR, [[2, "relay"]]],
       [OTHER, [[3, "decide"]]],
     ]);

@@ -79,21 +79,19 @@ describe("answers that are not read", () => {
 describe("a JSON answer", () => {
   const document = { id: "x", usage: { prompt_tokens: 9, completion_tokens: 12, total_tokens: 21 } };
 
-  it.each([
-    "application/json",
-    "Application/JSON; charset=utf-8",
-    "application/vnd.api+json",
-    "application/json ;charset=utf-8",
-  ])("%s: the same bytes, status and headers pass, then its usage settles", async (type) => {
-    const text = JSON.stringify(document);
-    const bytes = encode(text);
-    const source = origin([bytes.slice(0, 7), bytes.slice(7, 20), bytes.slice(20)]);
-    const { followed, settled } = follow(answer(source.stream, type, { status: 201, headers: { "x-request-id": "r1" } }), OPENAI_TOTAL);
-    expect([followed.status, followed.headers.get("x-request-id"), followed.headers.get("content-type")]).toEqual([201, "r1", type]);
-    expect(settled).toEqual([]);
-    expect(await followed.text()).toBe(text);
-    expect(settled).toEqual([{ tokens: 21, cut: false }]);
-  });
+  it.each(["application/json", "Application/JSON; charset=utf-8", "application/vnd.api+json", "application/json ;charset=utf-8"])(
+    "%s: the same bytes, status and headers pass, then its usage settles",
+    async (type) => {
+      const text = JSON.stringify(document);
+      const bytes = encode(text);
+      const source = origin([bytes.slice(0, 7), bytes.slice(7, 20), bytes.slice(20)]);
+      const { followed, settled } = follow(answer(source.stream, type, { status: 201, headers: { "x-request-id": "r1" } }), OPENAI_TOTAL);
+      expect([followed.status, followed.headers.get("x-request-id"), followed.headers.get("content-type")]).toEqual([201, "r1", type]);
+      expect(settled).toEqual([]);
+      expect(await followed.text()).toBe(text);
+      expect(settled).toEqual([{ tokens: 21, cut: false }]);
+    },
+  );
 
   it("a character split across chunks is decoded whole", async () => {
     const bytes = encode(JSON.stringify({ note: "é🙂", meta: { billed: 4 } }));
