@@ -39,6 +39,7 @@ export const MUTATION_TESTS = [
   "test/admission/refusal-exact.node.test.ts",
   "test/durable/lease-book.node.test.ts",
   "test/durable/precount-sync.node.test.ts",
+  "test/durable/precount-spent.node.test.ts",
   "test/durable/counter-cache.node.test.ts",
   "test/durable/counter-core.node.test.ts",
   "test/durable/shard-hash-plain.node.test.ts",
