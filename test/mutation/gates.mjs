@@ -27,6 +27,7 @@ export const GATES = [
       "src/durable/counters/leases/leases.ts",
       "src/durable/counters/leases/lease-verdict.ts",
       "src/durable/counters/leases/relay-lease.ts",
+      "src/durable/counters/leases/relay-sublease.ts",
       "src/durable/counters/leases/precount-sync.ts",
     ],
     least: 75,
