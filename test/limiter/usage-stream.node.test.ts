@@ -143,6 +143,8 @@ describe("a streamed answer", () => {
     const bytes = encode(openaiEvents);
     const source = origin([bytes.slice(0, 10), bytes.slice(10)]);
     const { followed, settled } = follow(answer(source.stream, "text/event-stream"), OPENAI_TOTAL);
+    // A stream fills its queue after a turn of the event loop: give it one, and it must still have read nothing.
+    await new Promise((resolve) => setTimeout(resolve, 0));
     expect(source.seen.pulls).toBe(0);
     const reader = (followed.body as ReadableStream<Uint8Array>).getReader();
     expect((await reader.read()).value).toEqual(bytes.slice(0, 10));
