@@ -34,7 +34,7 @@ async function read(response: Response) {
       [...response.headers].filter(([name]) => !name.startsWith("ratelimit") && (!name.startsWith("x-ratelimit-") || name === "x-ratelimit-decision")),
     ),
     decision: response.headers.get("x-ratelimit-decision"),
-    body: await response.json(),
+    body: (await response.json()) as Record<string, unknown>,
   };
 }
 
@@ -77,7 +77,6 @@ describe("each refusal, exactly", () => {
       decision: null,
       body,
     });
-    expect(await read(queueUnavailable(limited({ reason: "queued", decidedLocally: false })))).toMatchObject({ decision: null });
     expect(await read(queueUnavailable(limited({ reason: "queued", decidedLocally: true })))).toEqual({
       status: 503,
       headers: { "content-type": "application/problem+json", "retry-after": "1", "x-ratelimit-decision": "local" },
@@ -88,7 +87,6 @@ describe("each refusal, exactly", () => {
 
   it("a result's 429: marked local only when the isolate decided alone", async () => {
     expect((await read(refusal(limited(), "draft-11"))).decision).toBeNull();
-    expect((await read(refusal(limited({ decidedLocally: false }), "draft-11"))).decision).toBeNull();
     const local = await read(refusal(limited({ decidedLocally: true }), "draft-11"));
     expect([local.status, local.decision, local.headers["retry-after"], local.body.retry_after]).toEqual([429, "local", "5", 5]);
   });
