@@ -8,18 +8,17 @@
  */
 
 /**
- * Four leasts stand below 85 % since 2026-12-02: the merge of the token budgets (limiter/usage*.ts, sse-events.ts,
- * request/json-*.ts), the relay's renew-on-ask leases and sub-leases (relay and leases) and the settings/refusal
- * moves (http) brought code whose tests run in workerd files the Node mutation run does not load, and the gate run
- * on the merged tree scored limiter 78.01, relay and leases 75.84, http 84.21, request 84.40. Each least is that
- * score's floor, so the gate still stops any further fall; raising them back to 85 (plain tests in the mutation set,
- * vitest.mutation.config.ts) is open work (docs/testing.md, "Mutation testing").
+ * Every gate but algorithms (90 %) holds 85 %. On 2026-12-02 four of them had stood lower for a day (limiter 78,
+ * relay and leases 75, http and request 84): the token budgets, the relay's renew-on-ask leases and sub-leases and
+ * the settings/refusal moves brought code held only by workerd tests, which the Node mutation run does not load.
+ * Plain tests of that code, in vitest.mutation.config.ts, raised them to limiter 87.78, relay and leases 92.72 (with
+ * relay-sublease.ts now gated), http 86.49 and request 88.20 (docs/testing.md, "Mutation testing").
  * @type {readonly Gate[]}
  */
 export const GATES = [
   { name: "algorithms", mutate: ["src/algorithms/**/*.ts"], least: 90 },
   // The 429 a result becomes, and every other refusal, moved from limiter/respond.ts to admission/: gated with it still.
-  { name: "limiter", mutate: ["src/limiter/**/*.ts", "src/admission/quota-exceeded.ts", "src/admission/refusal.ts"], least: 78 },
+  { name: "limiter", mutate: ["src/limiter/**/*.ts", "src/admission/quota-exceeded.ts", "src/admission/refusal.ts"], least: 85 },
   {
     name: "relay and leases",
     mutate: [
@@ -27,12 +26,13 @@ export const GATES = [
       "src/durable/counters/leases/leases.ts",
       "src/durable/counters/leases/lease-verdict.ts",
       "src/durable/counters/leases/relay-lease.ts",
+      "src/durable/counters/leases/relay-sublease.ts",
       "src/durable/counters/leases/precount-sync.ts",
     ],
-    least: 75,
+    least: 85,
   },
-  { name: "http", mutate: ["src/http/**/*.ts"], least: 84 },
-  { name: "request", mutate: ["src/request/**/*.ts"], least: 84 },
+  { name: "http", mutate: ["src/http/**/*.ts"], least: 85 },
+  { name: "request", mutate: ["src/request/**/*.ts"], least: 85 },
   { name: "drop-ins", mutate: ["src/dropins/**/*.ts", "src/hono/compat*.ts"], least: 85 },
   { name: "queue policy", mutate: ["src/queue/policy.ts"], least: 85 },
   { name: "shard hash", mutate: ["src/stored/shard-hash.ts"], least: 85 },
