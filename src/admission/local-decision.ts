@@ -15,6 +15,13 @@ import { fold } from "../limiter/fold.ts";
 import type { RateLimitResult } from "../limiter/types.ts";
 
 /**
+ * How long after a local decision its timed-out calls' answers are waited
+ * for before their hits are owed anyway (docs/reliability.md, "Late
+ * answers"): well within the 30 s a request may run on after its response.
+ */
+export const LATE_ANSWER_MS = 10_000;
+
+/**
  * The result for `unanswered` calls: undefined when `decideLocally` is
  * false and no call is known refused (the mode's fixed answer applies).
  * Locally decided calls are counted only when no call is known refused.
@@ -44,16 +51,50 @@ export function isolateDecision(
     }),
   );
   if (!known && !decideLocally) return undefined;
+  const owed: [g: number, i: number, name: string][] = [];
   const answers: CounterVerdict[][] = unanswered.groups.map((calls, g) =>
     calls.map((item, i) => {
       const name = unanswered.outcomes[item.outcome].counter?.object ?? "";
       const answer = cached[g][i] ?? (known ? edge.local.peek(name, item.call, now) : edge.local.decide(name, item.call, now));
       // Hits allowed here are owed to the object, which counts them with the counter's next call (src/isolate/debts.ts).
-      if (!known && cached[g][i] === undefined && answer.allowed) edge.debts.owe(name, item.call, edge.local.quietAt(name, item.call));
+      if (!known && cached[g][i] === undefined && answer.allowed) owed.push([g, i, name]);
       return answer;
     }),
   );
+  if (owed.length > 0) oweOnceSettled(edge, unanswered, owed);
   fold(unanswered.outcomes, unanswered.groups, answers);
   const result = resultOf(unanswered.outcomes, shadowAll);
   return decideLocally ? { ...result, decidedLocally: true } : result;
+}
+
+/**
+ * Owe the hits allowed here (src/isolate/debts.ts), once the calls that
+ * timed out have settled (docs/reliability.md, "Late answers"): a call its
+ * object still answers allowed has been charged there, so its hits are owed
+ * nothing more; one answered refused, or failed, is owed. Calls that failed
+ * outright (no late answer can come) are owed at once. The request is kept
+ * alive until the answers are in.
+ */
+function oweOnceSettled(edge: EdgeRuntime, unanswered: Unanswered, owed: readonly [number, number, string][]): void {
+  const owe = (charged?: CounterVerdict[][]) => {
+    for (const [g, i, name] of owed) {
+      if (charged?.[g]?.[i]?.allowed === true) continue;
+      const call = unanswered.groups[g][i].call;
+      edge.debts.owe(name, call, edge.local.quietAt(name, call));
+    }
+  };
+  const { late, defer } = unanswered;
+  // Without a way to keep the request alive, a late answer may never be read: owe now (counted twice at worst).
+  if (late === undefined || defer === undefined) {
+    owe();
+    return;
+  }
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  // An answer later than LATE_ANSWER_MS is not waited for: the hits are owed (counted twice at worst, never lost).
+  const given = new Promise<undefined>((resolve) => (timer = setTimeout(resolve, LATE_ANSWER_MS, undefined)));
+  defer(
+    Promise.race([late, given])
+      .then(owe, () => owe())
+      .finally(() => clearTimeout(timer)),
+  );
 }
