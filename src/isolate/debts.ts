@@ -13,6 +13,7 @@
  */
 import { homeOf } from "../durable/counters/regions.ts";
 import type { AbsorbCall, CounterCall, CounterVerdict } from "../stored/wire-calls.ts";
+import { newOp } from "./op-ids.ts";
 
 /** Counters with debts kept per isolate; past it the oldest debt is forgotten (its hits are then never reported). */
 export const DEBT_KEYS = 10_000;
@@ -109,11 +110,13 @@ export class DebtBook {
       if (id !== undefined && debt !== undefined) {
         if (debt.until <= now) this.debts.delete(id);
         else if (debt.call.cost > 0) {
-          sent.push(debt.call);
+          // With an id, kept if the payment fails and is sent again: the object applies it once (docs/reliability.md, "Exactly once").
+          const payment = debt.call.op === undefined ? { ...debt.call, op: newOp() } : debt.call;
+          sent.push(payment);
           mine.push(false);
-          paid.push([id, debt]);
+          paid.push([id, { call: payment, until: debt.until }]);
           // Paid, and kept at 0 hits until they stop counting (see `owes`).
-          this.debts.set(id, { call: { ...debt.call, cost: 0 }, until: debt.until });
+          this.debts.set(id, { call: withoutOp({ ...debt.call, cost: 0 }), until: debt.until });
         }
       }
       sent.push(call);
@@ -130,13 +133,21 @@ export class DebtBook {
   }
 
   // Hits owed to one counter add up; the entry moves to the end, so the first is the one to forget.
+  // A payment given back keeps its id while no hit was owed since; merged with new hits it is a new payment (a new id),
+  // which an object that applied the first may charge again: counted twice at worst, never lost.
   private add(id: string, debt: Debt): void {
     const before = this.debts.get(id);
     this.debts.delete(id);
-    const cost = debt.call.cost + (before?.call.cost ?? 0);
-    this.debts.set(id, { call: { ...debt.call, cost }, until: Math.max(debt.until, before?.until ?? 0) });
+    const owedBefore = before?.call.cost ?? 0;
+    const call = owedBefore > 0 ? withoutOp({ ...debt.call, cost: debt.call.cost + owedBefore }) : debt.call;
+    this.debts.set(id, { call, until: Math.max(debt.until, before?.until ?? 0) });
     if (this.debts.size > DEBT_KEYS) this.debts.delete(this.debts.keys().next().value as string);
   }
+}
+
+function withoutOp(call: AbsorbCall): AbsorbCall {
+  const { op: _op, ...rest } = call;
+  return rest;
 }
 
 function rateIds(call: CounterCall): string {

@@ -131,3 +131,41 @@ export function gatedCounters(): Gated {
     held: () => waiting.length,
   };
 }
+
+/**
+ * The real counters namespace, where the calls the test marks (`loseNext`)
+ * reach their object and are applied, and then fail the way the platform
+ * fails a call whose object was reset before its answer left: an Error with
+ * `retryable` set. The edge retries such a call once on a fresh stub.
+ *
+ * @example
+ * const lossy = lossyCounters(); lossy.loseNext(); // the next call is applied, its answer lost
+ */
+export function lossyCounters(): { counters: Env["COUNTERS"]; texts: string[]; loseNext(): void } {
+  const texts: string[] = [];
+  let lose = 0;
+  const counters = {
+    getByName: (name: string, options?: unknown) => {
+      const stub = (testEnv.COUNTERS.getByName as (n: string, o?: unknown) => { decideText(text: string, version: number): Promise<string> })(name, options);
+      return {
+        decideText: async (text: string, version: number) => {
+          texts.push(text);
+          const answer = await stub.decideText(text, version);
+          if (lose > 0) {
+            lose -= 1;
+            throw Object.assign(new Error("Durable Object reset because its code was updated."), { retryable: true });
+          }
+          return answer;
+        },
+      };
+    },
+    idFromName: (name: string) => testEnv.COUNTERS.idFromName(name),
+  };
+  return {
+    counters: counters as unknown as Env["COUNTERS"],
+    texts,
+    loseNext: () => {
+      lose += 1;
+    },
+  };
+}
