@@ -84,6 +84,11 @@ function oweOnceSettled(edge: EdgeRuntime, unanswered: Unanswered, owed: readonl
     }
   };
   const { late, defer } = unanswered;
+  // Owed from now while the answers are awaited: the counters are decided by their owners, not a region's lease (src/limiter/owed-home.ts).
+  for (const [g, i, name] of owed) {
+    const call = unanswered.groups[g][i].call;
+    edge.debts.expect(name, call, edge.local.quietAt(name, call));
+  }
   // Without a way to keep the request alive, a late answer may never be read: owe now (counted twice at worst).
   if (late === undefined || defer === undefined) {
     owe();

@@ -19,6 +19,8 @@ import { newOp } from "./op-ids.ts";
 export const DEBT_KEYS = 10_000;
 
 interface Debt {
+  /** The object owed (counterOwner). */
+  readonly owner: string;
   readonly call: AbsorbCall;
   /** From when the hits no longer count in any window (the isolate's own count has forgotten them). */
   readonly until: number;
@@ -85,13 +87,31 @@ export class DebtBook {
     const limits = call.limits.filter((limit) => limit.concurrency !== true);
     if (call.cost <= 0 || limits.length === 0) return;
     const owner = counterOwner(objectName, call);
-    this.add(debtId(owner, call), { call: { kind: "absorb", key: call.key, limits, cost: call.cost }, until });
+    this.add(debtId(owner, call), { owner, call: { kind: "absorb", key: call.key, limits, cost: call.cost }, until });
+  }
+
+  /**
+   * Mark `call`'s counter owed until `until` before its hits are known
+   * (a local decision whose timed-out call may still be answered,
+   * docs/reliability.md, "Late answers"): `owes` is true from now, so the
+   * counter is decided by its owner while the answer is awaited, and
+   * `owe` adds the hits if they turn out owed.
+   *
+   * @example
+   * debts.expect(objectName, call, local.quietAt(objectName, call));
+   */
+  expect(objectName: string, call: CounterCall, until: number): void {
+    const limits = call.limits.filter((limit) => limit.concurrency !== true);
+    if (limits.length === 0) return;
+    const owner = counterOwner(objectName, call);
+    this.add(debtId(owner, call), { owner, call: { kind: "absorb", key: call.key, limits, cost: 0 }, until });
   }
 
   /**
    * The batch that pays, with `calls` to `objectName`, the debts of their
-   * counters (each absorb just before its counter's first call), taking
-   * them out of the book; undefined when none is owed. Debts past their
+   * counters (each absorb just before its counter's first call) and every
+   * other debt owed to that object (first), taking them out of the book;
+   * undefined when none is owed. Debts past their
    * `until` are dropped. Any call to the owner may carry them, a
    * pre-counting sync included; relayed calls carry none (a region's copy
    * is not the owner: owed-home.ts sends them to it).
@@ -114,13 +134,26 @@ export class DebtBook {
           const payment = debt.call.op === undefined ? { ...debt.call, op: newOp() } : debt.call;
           sent.push(payment);
           mine.push(false);
-          paid.push([id, { call: payment, until: debt.until }]);
+          paid.push([id, { owner: debt.owner, call: payment, until: debt.until }]);
           // Paid, and kept at 0 hits until they stop counting (see `owes`).
-          this.debts.set(id, { call: withoutOp({ ...debt.call, cost: 0 }), until: debt.until });
+          this.debts.set(id, { owner: debt.owner, call: withoutOp({ ...debt.call, cost: 0 }), until: debt.until });
         }
       }
       sent.push(call);
       mine.push(true);
+    }
+    // The object's other debts ride along too (their counters' own calls may never come): first, as they touch none of these calls.
+    for (const [id, debt] of this.debts) {
+      if (debt.owner !== objectName || debt.call.cost <= 0) continue;
+      if (debt.until <= now) {
+        this.debts.delete(id);
+        continue;
+      }
+      const payment = debt.call.op === undefined ? { ...debt.call, op: newOp() } : debt.call;
+      sent.unshift(payment);
+      mine.unshift(false);
+      paid.push([id, { owner: debt.owner, call: payment, until: debt.until }]);
+      this.debts.set(id, { owner: debt.owner, call: withoutOp({ ...debt.call, cost: 0 }), until: debt.until });
     }
     if (paid.length === 0) return undefined;
     return {
@@ -133,6 +166,45 @@ export class DebtBook {
   }
 
   // Hits owed to one counter add up; the entry moves to the end, so the first is the one to forget.
+  /**
+   * Every debt still unpaid at `now`, as one batch of payments per object
+   * owed but those in `skip`, taken out of the book like `attach` does (`restore` gives a
+   * batch's back if it fails): what an isolate sends on its own, without
+   * waiting for the counters' next calls, so that an isolate evicted
+   * after its objects came back owes nothing (docs/reliability.md,
+   * "Isolates come and go").
+   *
+   * @example
+   * for (const [name, batch] of debts.due(Date.now())) send(name, batch.calls).catch(() => batch.restore());
+   */
+  due(now: number, skip: ReadonlySet<string> = new Set()): Map<string, OwingBatch> {
+    const byOwner = new Map<string, [string, Debt][]>();
+    for (const [id, debt] of this.debts) {
+      if (debt.until <= now) this.debts.delete(id);
+      else if (debt.call.cost > 0 && !skip.has(debt.owner)) {
+        let list = byOwner.get(debt.owner);
+        if (list === undefined) byOwner.set(debt.owner, (list = []));
+        list.push([id, debt]);
+      }
+    }
+    const batches = new Map<string, OwingBatch>();
+    for (const [owner, list] of byOwner) {
+      const paid: [string, Debt][] = list.map(([id, debt]) => {
+        const payment = debt.call.op === undefined ? { ...debt.call, op: newOp() } : debt.call;
+        this.debts.set(id, { owner, call: withoutOp({ ...debt.call, cost: 0 }), until: debt.until });
+        return [id, { owner, call: payment, until: debt.until }];
+      });
+      batches.set(owner, {
+        calls: paid.map(([, debt]) => debt.call),
+        answers: () => [],
+        restore: () => {
+          for (const [id, debt] of paid) this.add(id, debt);
+        },
+      });
+    }
+    return batches;
+  }
+
   // A payment given back keeps its id while no hit was owed since; merged with new hits it is a new payment (a new id),
   // which an object that applied the first may charge again: counted twice at worst, never lost.
   private add(id: string, debt: Debt): void {
@@ -140,7 +212,7 @@ export class DebtBook {
     this.debts.delete(id);
     const owedBefore = before?.call.cost ?? 0;
     const call = owedBefore > 0 ? withoutOp({ ...debt.call, cost: debt.call.cost + owedBefore }) : debt.call;
-    this.debts.set(id, { call, until: Math.max(debt.until, before?.until ?? 0) });
+    this.debts.set(id, { owner: debt.owner, call, until: Math.max(debt.until, before?.until ?? 0) });
     if (this.debts.size > DEBT_KEYS) this.debts.delete(this.debts.keys().next().value as string);
   }
 }

@@ -93,6 +93,8 @@ export async function descriptorOutcomes(
   const { outcomes } = planned;
   // Debts are rare (only after local decisions): the plan is looked at again only while some are owed.
   const byObject = edge.debts.size === 0 ? planned.byObject : owedToHome(planned, (home, call) => edge.debts.owes(home, call, edge.now()));
+  // Debts owed to objects this request does not call are sent on their own now and then (docs/reliability.md, "Isolates come and go").
+  if (edge.debts.size > 0 && options.defer !== undefined) edge.payDebts(new Set(byObject.keys()), options.defer);
   if (byObject.size === 0) return outcomes;
   const defer = options.defer ?? (() => undefined);
   const groups = [...byObject.values()];
