@@ -16,8 +16,9 @@ import type { RateLimitResult } from "../limiter/types.ts";
 
 /**
  * How long after a local decision its timed-out calls' answers are waited
- * for before their hits are owed anyway (docs/reliability.md, "Late
- * answers"): well within the 30 s a request may run on after its response.
+ * for, to take back the debts of those their objects allowed after all
+ * (docs/reliability.md, "Late answers"): well within the 30 s a request may
+ * run on after its response.
  */
 export const LATE_ANSWER_MS = 10_000;
 
@@ -68,38 +69,33 @@ export function isolateDecision(
 }
 
 /**
- * Owe the hits allowed here (src/isolate/debts.ts), once the calls that
- * timed out have settled (docs/reliability.md, "Late answers"): a call its
- * object still answers allowed has been charged there, so its hits are owed
- * nothing more; one answered refused, or failed, is owed. Calls that failed
- * outright (no late answer can come) are owed at once. The request is kept
- * alive until the answers are in.
+ * Owe the hits allowed here (src/isolate/debts.ts) at once, paid with the
+ * next call to the object, so the object knows them while the timed-out
+ * calls may still be on their way (docs/reliability.md, "Late answers");
+ * then, if such a call's object answers it allowed after all (it charged
+ * the hit), take the debt back while it has not been sent. The request is
+ * kept alive until the answers are in, LATE_ANSWER_MS at most.
  */
 function oweOnceSettled(edge: EdgeRuntime, unanswered: Unanswered, owed: readonly [number, number, string][]): void {
-  const owe = (charged?: CounterVerdict[][]) => {
-    for (const [g, i, name] of owed) {
-      if (charged?.[g]?.[i]?.allowed === true) continue;
-      const call = unanswered.groups[g][i].call;
-      edge.debts.owe(name, call, edge.local.quietAt(name, call));
-    }
-  };
-  const { late, defer } = unanswered;
-  // Owed from now while the answers are awaited: the counters are decided by their owners, not a region's lease (src/limiter/owed-home.ts).
-  for (const [g, i, name] of owed) {
+  const tokens = owed.map(([g, i, name]) => {
     const call = unanswered.groups[g][i].call;
-    edge.debts.expect(name, call, edge.local.quietAt(name, call));
-  }
-  // Without a way to keep the request alive, a late answer may never be read: owe now (counted twice at worst).
-  if (late === undefined || defer === undefined) {
-    owe();
-    return;
-  }
+    return edge.debts.owe(name, call, edge.local.quietAt(name, call));
+  });
+  const { late, defer } = unanswered;
+  if (late === undefined || defer === undefined) return;
+  const settle = (answers: CounterVerdict[][] | undefined) => {
+    owed.forEach(([g, i], k) => {
+      const token = tokens[k];
+      // A region's copy that allowed a relayed call charged its own lease, which reaches the home later: the debt stays.
+      const relayed = unanswered.groups[g][i].call.kind === "relay";
+      if (token !== undefined && !relayed && answers?.[g]?.[i]?.allowed === true) edge.debts.cancel(token);
+    });
+  };
   let timer: ReturnType<typeof setTimeout> | undefined;
-  // An answer later than LATE_ANSWER_MS is not waited for: the hits are owed (counted twice at worst, never lost).
   const given = new Promise<undefined>((resolve) => (timer = setTimeout(resolve, LATE_ANSWER_MS, undefined)));
   defer(
     Promise.race([late, given])
-      .then(owe, () => owe())
+      .then(settle, () => undefined)
       .finally(() => clearTimeout(timer)),
   );
 }

@@ -26,6 +26,13 @@ interface Debt {
   readonly until: number;
 }
 
+/** Hits owed by one `owe`, to take back with `cancel` while they have not been sent. */
+export interface DebtToken {
+  readonly id: string;
+  readonly epoch: number;
+  readonly cost: number;
+}
+
 /** A batch with the debts it pays: the calls to send, and how to read or undo it. */
 export interface OwingBatch {
   readonly calls: CounterCall[];
@@ -55,6 +62,9 @@ export function counterOwner(objectName: string, call: CounterCall): string {
  */
 export class DebtBook {
   private readonly debts = new Map<string, Debt>();
+  /** Per debt, the epoch it was owed in: a new one each time it is sent, so a cancel names only hits never sent. */
+  private readonly epochs = new Map<string, number>();
+  private epoch = 0;
 
   /** Counters with debts. */
   get size(): number {
@@ -83,28 +93,29 @@ export class DebtBook {
    * @example
    * debts.owe(objectName, call, local.quietAt(objectName, call));
    */
-  owe(objectName: string, call: CounterCall, until: number): void {
+  owe(objectName: string, call: CounterCall, until: number): DebtToken | undefined {
     const limits = call.limits.filter((limit) => limit.concurrency !== true);
-    if (call.cost <= 0 || limits.length === 0) return;
+    if (call.cost <= 0 || limits.length === 0) return undefined;
     const owner = counterOwner(objectName, call);
-    this.add(debtId(owner, call), { owner, call: { kind: "absorb", key: call.key, limits, cost: call.cost }, until });
+    const id = debtId(owner, call);
+    this.add(id, { owner, call: { kind: "absorb", key: call.key, limits, cost: call.cost }, until });
+    return { id, epoch: this.epochs.get(id) as number, cost: call.cost };
   }
 
   /**
-   * Mark `call`'s counter owed until `until` before its hits are known
-   * (a local decision whose timed-out call may still be answered,
-   * docs/reliability.md, "Late answers"): `owes` is true from now, so the
-   * counter is decided by its owner while the answer is awaited, and
-   * `owe` adds the hits if they turn out owed.
+   * Take back the hits `token` owed, if they have not been sent to the
+   * object since (docs/reliability.md, "Late answers": the timed-out call
+   * they were allowed for reached its object after all, which charged it).
+   * Once sent, they stay paid: counted twice at worst, never lost.
    *
    * @example
-   * debts.expect(objectName, call, local.quietAt(objectName, call));
+   * const token = debts.owe(name, call, until); // … its late answer says allowed:
+   * if (token !== undefined) debts.cancel(token);
    */
-  expect(objectName: string, call: CounterCall, until: number): void {
-    const limits = call.limits.filter((limit) => limit.concurrency !== true);
-    if (limits.length === 0) return;
-    const owner = counterOwner(objectName, call);
-    this.add(debtId(owner, call), { owner, call: { kind: "absorb", key: call.key, limits, cost: 0 }, until });
+  cancel(token: DebtToken): void {
+    const debt = this.debts.get(token.id);
+    if (debt === undefined || this.epochs.get(token.id) !== token.epoch || debt.call.cost < token.cost) return;
+    this.debts.set(token.id, { ...debt, call: { ...debt.call, cost: debt.call.cost - token.cost } });
   }
 
   /**
@@ -128,7 +139,7 @@ export class DebtBook {
       const id = call.kind === "relay" ? undefined : debtId(objectName, call);
       const debt = id === undefined ? undefined : this.debts.get(id);
       if (id !== undefined && debt !== undefined) {
-        if (debt.until <= now) this.debts.delete(id);
+        if (debt.until <= now) this.forget(id);
         else if (debt.call.cost > 0) {
           // With an id, kept if the payment fails and is sent again: the object applies it once (docs/reliability.md, "Exactly once").
           const payment = debt.call.op === undefined ? { ...debt.call, op: newOp() } : debt.call;
@@ -137,6 +148,7 @@ export class DebtBook {
           paid.push([id, { owner: debt.owner, call: payment, until: debt.until }]);
           // Paid, and kept at 0 hits until they stop counting (see `owes`).
           this.debts.set(id, { owner: debt.owner, call: withoutOp({ ...debt.call, cost: 0 }), until: debt.until });
+          this.epochs.set(id, ++this.epoch);
         }
       }
       sent.push(call);
@@ -146,7 +158,7 @@ export class DebtBook {
     for (const [id, debt] of this.debts) {
       if (debt.owner !== objectName || debt.call.cost <= 0) continue;
       if (debt.until <= now) {
-        this.debts.delete(id);
+        this.forget(id);
         continue;
       }
       const payment = debt.call.op === undefined ? { ...debt.call, op: newOp() } : debt.call;
@@ -154,6 +166,7 @@ export class DebtBook {
       mine.unshift(false);
       paid.push([id, { owner: debt.owner, call: payment, until: debt.until }]);
       this.debts.set(id, { owner: debt.owner, call: withoutOp({ ...debt.call, cost: 0 }), until: debt.until });
+      this.epochs.set(id, ++this.epoch);
     }
     if (paid.length === 0) return undefined;
     return {
@@ -180,7 +193,7 @@ export class DebtBook {
   due(now: number, skip: ReadonlySet<string> = new Set()): Map<string, OwingBatch> {
     const byOwner = new Map<string, [string, Debt][]>();
     for (const [id, debt] of this.debts) {
-      if (debt.until <= now) this.debts.delete(id);
+      if (debt.until <= now) this.forget(id);
       else if (debt.call.cost > 0 && !skip.has(debt.owner)) {
         let list = byOwner.get(debt.owner);
         if (list === undefined) byOwner.set(debt.owner, (list = []));
@@ -192,6 +205,7 @@ export class DebtBook {
       const paid: [string, Debt][] = list.map(([id, debt]) => {
         const payment = debt.call.op === undefined ? { ...debt.call, op: newOp() } : debt.call;
         this.debts.set(id, { owner, call: withoutOp({ ...debt.call, cost: 0 }), until: debt.until });
+        this.epochs.set(id, ++this.epoch);
         return [id, { owner, call: payment, until: debt.until }];
       });
       batches.set(owner, {
@@ -213,7 +227,13 @@ export class DebtBook {
     const owedBefore = before?.call.cost ?? 0;
     const call = owedBefore > 0 ? withoutOp({ ...debt.call, cost: debt.call.cost + owedBefore }) : debt.call;
     this.debts.set(id, { owner: debt.owner, call, until: Math.max(debt.until, before?.until ?? 0) });
-    if (this.debts.size > DEBT_KEYS) this.debts.delete(this.debts.keys().next().value as string);
+    if (!this.epochs.has(id)) this.epochs.set(id, ++this.epoch);
+    if (this.debts.size > DEBT_KEYS) this.forget(this.debts.keys().next().value as string);
+  }
+
+  private forget(id: string): void {
+    this.debts.delete(id);
+    this.epochs.delete(id);
   }
 }
 

@@ -56,8 +56,12 @@ describe('late answers (docs/reliability.md, "Late answers")', () => {
     // Every late call reaches its object (some after their requests were answered) before the object is read.
     for (let waited = 0; late.landed() < lateCalls && waited < 10_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
     const left = await remaining(gateway(rules, { ADMIN_TOKEN: TOKEN }), ip);
-    console.log(`late answers: ${allowed} of 300 allowed, ${lateCalls} of ${late.calls.length} calls late, the object's remaining ${left}`);
-    expect(lateCalls).toBeGreaterThan(5);
+    console.log(
+      `late answers: ${allowed} of 300 allowed (${JSON.stringify(kinds)}), ${lateCalls} of ${late.calls.length} calls late, the object's remaining ${left}`,
+    );
+    // Calls timed out and were decided here (coalescing and the block cache leave a few dozen object calls in all).
+    expect(lateCalls).toBeGreaterThanOrEqual(3);
+    expect(statuses.filter((s) => s.endsWith("local")).length).toBeGreaterThanOrEqual(3);
     expect(late.landed()).toBe(lateCalls);
     expect(allowed).toBeLessThanOrEqual(LIMIT);
     expect(allowed).toBeGreaterThanOrEqual(45);

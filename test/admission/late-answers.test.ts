@@ -75,4 +75,26 @@ describe('late answers (docs/reliability.md, "Late answers")', () => {
     expect(gated.calls.some((text) => text.includes('"kind":"absorb"'))).toBe(false);
     expect(await remaining(ip)).toBe(0);
   });
+
+  it("the debt of a call decided here is paid with the next call while the call is still on its way: 5 of a limit of 5, not 6", async () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const ip = uniqueIp();
+    const gated = gatedCounters();
+    const call = gateway(rules, { ADMIN_TOKEN: TOKEN, COUNTERS: gated.counters }, { coalesce: false });
+    let allowed = 0;
+    for (let i = 0; i < LIMIT - 1; i++) if ((await call("/x", { ip })).status === 200) allowed += 1;
+    // X waits at the door past its timeout: decided here, the 5th.
+    gated.next("late");
+    const background: Promise<void>[] = [];
+    const x = await call("/x", { ip, background: (work) => background.push(work) });
+    expect(x.headers.get("X-RateLimit-Decision")).toBe("local");
+    // Y, while X is still on its way, carries X's debt: the object counts X first and refuses Y.
+    const y = await call("/x", { ip });
+    await gated.release("late");
+    await Promise.all(background);
+    errors.mockRestore();
+    allowed += [x, y].filter((r) => r.status === 200).length;
+    expect(y.status).toBe(429);
+    expect(allowed).toBe(LIMIT);
+  });
 });
