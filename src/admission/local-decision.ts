@@ -15,6 +15,14 @@ import { fold } from "../limiter/fold.ts";
 import type { RateLimitResult } from "../limiter/types.ts";
 
 /**
+ * How long after a local decision its timed-out calls' answers are waited
+ * for, to take back the debts of those their objects allowed after all
+ * (docs/reliability.md, "Late answers"): well within the 30 s a request may
+ * run on after its response.
+ */
+export const LATE_ANSWER_MS = 10_000;
+
+/**
  * The result for `unanswered` calls: undefined when `decideLocally` is
  * false and no call is known refused (the mode's fixed answer applies).
  * Locally decided calls are counted only when no call is known refused.
@@ -44,16 +52,50 @@ export function isolateDecision(
     }),
   );
   if (!known && !decideLocally) return undefined;
+  const owed: [g: number, i: number, name: string][] = [];
   const answers: CounterVerdict[][] = unanswered.groups.map((calls, g) =>
     calls.map((item, i) => {
       const name = unanswered.outcomes[item.outcome].counter?.object ?? "";
       const answer = cached[g][i] ?? (known ? edge.local.peek(name, item.call, now) : edge.local.decide(name, item.call, now));
       // Hits allowed here are owed to the object, which counts them with the counter's next call (src/isolate/debts.ts).
-      if (!known && cached[g][i] === undefined && answer.allowed) edge.debts.owe(name, item.call, edge.local.quietAt(name, item.call));
+      if (!known && cached[g][i] === undefined && answer.allowed) owed.push([g, i, name]);
       return answer;
     }),
   );
+  if (owed.length > 0) oweOnceSettled(edge, unanswered, owed);
   fold(unanswered.outcomes, unanswered.groups, answers);
   const result = resultOf(unanswered.outcomes, shadowAll);
   return decideLocally ? { ...result, decidedLocally: true } : result;
+}
+
+/**
+ * Owe the hits allowed here (src/isolate/debts.ts) at once, paid with the
+ * next call to the object, so the object knows them while the timed-out
+ * calls may still be on their way (docs/reliability.md, "Late answers");
+ * then, if such a call's object answers it allowed after all (it charged
+ * the hit), take the debt back while it has not been sent. The request is
+ * kept alive until the answers are in, LATE_ANSWER_MS at most.
+ */
+function oweOnceSettled(edge: EdgeRuntime, unanswered: Unanswered, owed: readonly [number, number, string][]): void {
+  const tokens = owed.map(([g, i, name]) => {
+    const call = unanswered.groups[g][i].call;
+    return edge.debts.owe(name, call, edge.local.quietAt(name, call));
+  });
+  const { late, defer } = unanswered;
+  if (late === undefined || defer === undefined) return;
+  const settle = (answers: CounterVerdict[][] | undefined) => {
+    owed.forEach(([g, i], k) => {
+      const token = tokens[k];
+      // A region's copy that allowed a relayed call charged its own lease, which reaches the home later: the debt stays.
+      const relayed = unanswered.groups[g][i].call.kind === "relay";
+      if (token !== undefined && !relayed && answers?.[g]?.[i]?.allowed === true) edge.debts.cancel(token);
+    });
+  };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const given = new Promise<undefined>((resolve) => (timer = setTimeout(resolve, LATE_ANSWER_MS, undefined)));
+  defer(
+    Promise.race([late, given])
+      .then(settle, () => undefined)
+      .finally(() => clearTimeout(timer)),
+  );
 }

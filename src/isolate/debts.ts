@@ -13,14 +13,24 @@
  */
 import { homeOf } from "../durable/counters/regions.ts";
 import type { AbsorbCall, CounterCall, CounterVerdict } from "../stored/wire-calls.ts";
+import { newOp } from "./op-ids.ts";
 
 /** Counters with debts kept per isolate; past it the oldest debt is forgotten (its hits are then never reported). */
 export const DEBT_KEYS = 10_000;
 
 interface Debt {
+  /** The object owed (counterOwner). */
+  readonly owner: string;
   readonly call: AbsorbCall;
   /** From when the hits no longer count in any window (the isolate's own count has forgotten them). */
   readonly until: number;
+}
+
+/** Hits owed by one `owe`, to take back with `cancel` while they have not been sent. */
+export interface DebtToken {
+  readonly id: string;
+  readonly epoch: number;
+  readonly cost: number;
 }
 
 /** A batch with the debts it pays: the calls to send, and how to read or undo it. */
@@ -52,6 +62,9 @@ export function counterOwner(objectName: string, call: CounterCall): string {
  */
 export class DebtBook {
   private readonly debts = new Map<string, Debt>();
+  /** Per debt, the epoch it was owed in: a new one each time it is sent, so a cancel names only hits never sent. */
+  private readonly epochs = new Map<string, number>();
+  private epoch = 0;
 
   /** Counters with debts. */
   get size(): number {
@@ -80,17 +93,36 @@ export class DebtBook {
    * @example
    * debts.owe(objectName, call, local.quietAt(objectName, call));
    */
-  owe(objectName: string, call: CounterCall, until: number): void {
+  owe(objectName: string, call: CounterCall, until: number): DebtToken | undefined {
     const limits = call.limits.filter((limit) => limit.concurrency !== true);
-    if (call.cost <= 0 || limits.length === 0) return;
+    if (call.cost <= 0 || limits.length === 0) return undefined;
     const owner = counterOwner(objectName, call);
-    this.add(debtId(owner, call), { call: { kind: "absorb", key: call.key, limits, cost: call.cost }, until });
+    const id = debtId(owner, call);
+    this.add(id, { owner, call: { kind: "absorb", key: call.key, limits, cost: call.cost }, until });
+    return { id, epoch: this.epochs.get(id) as number, cost: call.cost };
+  }
+
+  /**
+   * Take back the hits `token` owed, if they have not been sent to the
+   * object since (docs/reliability.md, "Late answers": the timed-out call
+   * they were allowed for reached its object after all, which charged it).
+   * Once sent, they stay paid: counted twice at worst, never lost.
+   *
+   * @example
+   * const token = debts.owe(name, call, until); // … its late answer says allowed:
+   * if (token !== undefined) debts.cancel(token);
+   */
+  cancel(token: DebtToken): void {
+    const debt = this.debts.get(token.id);
+    if (debt === undefined || this.epochs.get(token.id) !== token.epoch || debt.call.cost < token.cost) return;
+    this.debts.set(token.id, { ...debt, call: { ...debt.call, cost: debt.call.cost - token.cost } });
   }
 
   /**
    * The batch that pays, with `calls` to `objectName`, the debts of their
-   * counters (each absorb just before its counter's first call), taking
-   * them out of the book; undefined when none is owed. Debts past their
+   * counters (each absorb just before its counter's first call) and every
+   * other debt owed to that object (first), taking them out of the book;
+   * undefined when none is owed. Debts past their
    * `until` are dropped. Any call to the owner may carry them, a
    * pre-counting sync included; relayed calls carry none (a region's copy
    * is not the owner: owed-home.ts sends them to it).
@@ -107,17 +139,34 @@ export class DebtBook {
       const id = call.kind === "relay" ? undefined : debtId(objectName, call);
       const debt = id === undefined ? undefined : this.debts.get(id);
       if (id !== undefined && debt !== undefined) {
-        if (debt.until <= now) this.debts.delete(id);
+        if (debt.until <= now) this.forget(id);
         else if (debt.call.cost > 0) {
-          sent.push(debt.call);
+          // With an id, kept if the payment fails and is sent again: the object applies it once (docs/reliability.md, "Exactly once").
+          const payment = debt.call.op === undefined ? { ...debt.call, op: newOp() } : debt.call;
+          sent.push(payment);
           mine.push(false);
-          paid.push([id, debt]);
+          paid.push([id, { owner: debt.owner, call: payment, until: debt.until }]);
           // Paid, and kept at 0 hits until they stop counting (see `owes`).
-          this.debts.set(id, { call: { ...debt.call, cost: 0 }, until: debt.until });
+          this.debts.set(id, { owner: debt.owner, call: withoutOp({ ...debt.call, cost: 0 }), until: debt.until });
+          this.epochs.set(id, ++this.epoch);
         }
       }
       sent.push(call);
       mine.push(true);
+    }
+    // The object's other debts ride along too (their counters' own calls may never come): first, as they touch none of these calls.
+    for (const [id, debt] of this.debts) {
+      if (debt.owner !== objectName || debt.call.cost <= 0) continue;
+      if (debt.until <= now) {
+        this.forget(id);
+        continue;
+      }
+      const payment = debt.call.op === undefined ? { ...debt.call, op: newOp() } : debt.call;
+      sent.unshift(payment);
+      mine.unshift(false);
+      paid.push([id, { owner: debt.owner, call: payment, until: debt.until }]);
+      this.debts.set(id, { owner: debt.owner, call: withoutOp({ ...debt.call, cost: 0 }), until: debt.until });
+      this.epochs.set(id, ++this.epoch);
     }
     if (paid.length === 0) return undefined;
     return {
@@ -130,13 +179,67 @@ export class DebtBook {
   }
 
   // Hits owed to one counter add up; the entry moves to the end, so the first is the one to forget.
+  /**
+   * Every debt still unpaid at `now`, as one batch of payments per object
+   * owed but those in `skip`, taken out of the book like `attach` does (`restore` gives a
+   * batch's back if it fails): what an isolate sends on its own, without
+   * waiting for the counters' next calls, so that an isolate evicted
+   * after its objects came back owes nothing (docs/reliability.md,
+   * "Isolates come and go").
+   *
+   * @example
+   * for (const [name, batch] of debts.due(Date.now())) send(name, batch.calls).catch(() => batch.restore());
+   */
+  due(now: number, skip: ReadonlySet<string> = new Set()): Map<string, OwingBatch> {
+    const byOwner = new Map<string, [string, Debt][]>();
+    for (const [id, debt] of this.debts) {
+      if (debt.until <= now) this.forget(id);
+      else if (debt.call.cost > 0 && !skip.has(debt.owner)) {
+        let list = byOwner.get(debt.owner);
+        if (list === undefined) byOwner.set(debt.owner, (list = []));
+        list.push([id, debt]);
+      }
+    }
+    const batches = new Map<string, OwingBatch>();
+    for (const [owner, list] of byOwner) {
+      const paid: [string, Debt][] = list.map(([id, debt]) => {
+        const payment = debt.call.op === undefined ? { ...debt.call, op: newOp() } : debt.call;
+        this.debts.set(id, { owner, call: withoutOp({ ...debt.call, cost: 0 }), until: debt.until });
+        this.epochs.set(id, ++this.epoch);
+        return [id, { owner, call: payment, until: debt.until }];
+      });
+      batches.set(owner, {
+        calls: paid.map(([, debt]) => debt.call),
+        answers: () => [],
+        restore: () => {
+          for (const [id, debt] of paid) this.add(id, debt);
+        },
+      });
+    }
+    return batches;
+  }
+
+  // A payment given back keeps its id while no hit was owed since; merged with new hits it is a new payment (a new id),
+  // which an object that applied the first may charge again: counted twice at worst, never lost.
   private add(id: string, debt: Debt): void {
     const before = this.debts.get(id);
     this.debts.delete(id);
-    const cost = debt.call.cost + (before?.call.cost ?? 0);
-    this.debts.set(id, { call: { ...debt.call, cost }, until: Math.max(debt.until, before?.until ?? 0) });
-    if (this.debts.size > DEBT_KEYS) this.debts.delete(this.debts.keys().next().value as string);
+    const owedBefore = before?.call.cost ?? 0;
+    const call = owedBefore > 0 ? withoutOp({ ...debt.call, cost: debt.call.cost + owedBefore }) : debt.call;
+    this.debts.set(id, { owner: debt.owner, call, until: Math.max(debt.until, before?.until ?? 0) });
+    if (!this.epochs.has(id)) this.epochs.set(id, ++this.epoch);
+    if (this.debts.size > DEBT_KEYS) this.forget(this.debts.keys().next().value as string);
   }
+
+  private forget(id: string): void {
+    this.debts.delete(id);
+    this.epochs.delete(id);
+  }
+}
+
+function withoutOp(call: AbsorbCall): AbsorbCall {
+  const { op: _op, ...rest } = call;
+  return rest;
 }
 
 function rateIds(call: CounterCall): string {

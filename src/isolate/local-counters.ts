@@ -39,6 +39,12 @@ interface Counter {
  */
 export class LocalCounters {
   private readonly counters = new Map<string, Counter>();
+  /**
+   * Hits of calls on their way to their objects, per counter: a local
+   * decision counts them as taken (docs/reliability.md, "Late answers"), since
+   * the object may allow them while this isolate decides without it.
+   */
+  private readonly inFlight = new Map<string, number>();
   private readonly traces: LocalTraces;
   private readonly capacity: number;
   /** Calls decided here because their object could not answer, for tests and the bench. */
@@ -64,7 +70,37 @@ export class LocalCounters {
    */
   decide(objectName: string, call: CounterCall, now: number): CounterVerdict {
     this.decided += 1;
-    return this.step(counterId(objectName, call), call, now, true);
+    const key = counterId(objectName, call);
+    return this.step(key, call, now, true, this.inFlight.get(key) ?? 0);
+  }
+
+  /**
+   * Note `call` on its way to its object (`count` would count it once
+   * allowed): until `release`, a local decision on its counter counts its
+   * hits as taken (docs/reliability.md, "Late answers"). Returns whether it
+   * was noted (calls `count` leaves out are not).
+   *
+   * @example
+   * const noted = local.hold(objectName, call); // … answered or failed: if (noted) local.release(objectName, call)
+   */
+  hold(objectName: string, call: CounterCall): boolean {
+    if (!counted(call)) return false;
+    const key = counterId(objectName, call);
+    this.inFlight.set(key, (this.inFlight.get(key) ?? 0) + call.cost);
+    return true;
+  }
+
+  /**
+   * `call`, noted by `hold`, is no longer on its way (answered, failed, or decided here).
+   *
+   * @example
+   * local.release(objectName, call);
+   */
+  release(objectName: string, call: CounterCall): void {
+    const key = counterId(objectName, call);
+    const left = (this.inFlight.get(key) ?? 0) - call.cost;
+    if (left > 0) this.inFlight.set(key, left);
+    else this.inFlight.delete(key);
   }
 
   /**
@@ -87,8 +123,7 @@ export class LocalCounters {
    * local.count(objectName, call, verdict, now);
    */
   count(objectName: string, call: CounterCall, verdict: CounterVerdict, now: number): void {
-    if (!verdict.allowed || call.cost <= 0 || call.refundable === true) return;
-    if (call.kind !== undefined && call.kind !== "decide" && call.kind !== "relay" && call.kind !== "reserve") return;
+    if (!verdict.allowed || !counted(call)) return;
     this.step(counterId(objectName, call), call, now, true);
   }
 
@@ -105,7 +140,8 @@ export class LocalCounters {
     return counter === undefined ? -Infinity : quietAt(counter);
   }
 
-  private step(key: string, call: CounterCall, now: number, commit: boolean): CounterVerdict {
+  // `inFlight` hits are counted as taken for the decision, never committed.
+  private step(key: string, call: CounterCall, now: number, commit: boolean, inFlight = 0): CounterVerdict {
     const states = this.counters.get(key)?.states ?? this.fromTrace(key, call, now, commit);
     const next: unknown[] = [];
     const decisions: Decision[] = [];
@@ -116,10 +152,12 @@ export class LocalCounters {
         next.push(undefined);
         return;
       }
-      const step = algorithms[limit.algorithm].decide(states[i], limit, now, call.cost);
-      decisions.push(step.decision);
+      const algorithm = algorithms[limit.algorithm];
+      const step = algorithm.decide(states[i], limit, now, call.cost);
+      const beside = inFlight > 0 && step.decision.allowed ? algorithm.decide(states[i], limit, now, call.cost + inFlight).decision : step.decision;
+      decisions.push(beside);
       next.push(step.state);
-      if (!step.decision.allowed) allowed = false;
+      if (!beside.allowed) allowed = false;
     });
     // Allowed or refused, the counter is the newest (the map's order is its use): a refused key is not the first forgotten.
     if (commit) this.keep(key, { limits: call.limits, states: allowed ? next : states }, now);
@@ -151,6 +189,12 @@ export class LocalCounters {
       return hits > 0 ? algorithm.decide(undefined, limit, now, hits).state : undefined;
     });
   }
+}
+
+// The calls whose allowed hits this count takes in (`count`), and so notes while they are on their way (`hold`).
+function counted(call: CounterCall): boolean {
+  if (call.cost <= 0 || call.refundable === true) return false;
+  return call.kind === undefined || call.kind === "decide" || call.kind === "relay" || call.kind === "reserve";
 }
 
 // When every window of `counter` has forgotten its hits.

@@ -12,6 +12,7 @@ import {
   takeLease,
 } from "../durable/counters/leases/lease-holder.ts";
 import type { AbsorbCall, CounterCall, CounterVerdict } from "../stored/wire-calls.ts";
+import { newOp } from "./op-ids.ts";
 
 /** The least lease a hot counter asks for. */
 export const LEASE_MIN = 4;
@@ -165,7 +166,8 @@ export function setLease(entry: Entry, verdict: CounterVerdict, sentAt: number, 
  * const call = syncCall(entry, entry.pending, holder, Date.now());
  */
 export function syncCall(entry: Entry, hits: number, holder: string, now: number): AbsorbCall {
-  return holderSyncCall(entry, hits, holder, now, PRECOUNT_POLICY);
+  // An id: a retry of a sync whose answer was lost neither charges its hits nor gives its lease back twice (docs/reliability.md, "Exactly once").
+  return { ...holderSyncCall(entry, hits, holder, now, PRECOUNT_POLICY), op: newOp() };
 }
 
 /**

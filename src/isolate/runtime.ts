@@ -45,6 +45,13 @@ export function isRetryable(error: unknown): boolean {
   return marks.retryable === true && marks.overloaded !== true;
 }
 
+/**
+ * How often an isolate that owes debts sends them on its own, to objects its
+ * requests do not call (docs/reliability.md, "Isolates come and go"): an
+ * isolate evicted once its objects are back owes them nothing older than this.
+ */
+export const DEBT_PAY_MS = 1_000;
+
 /** Options of an isolate's edge runtime. */
 export interface EdgeOptions {
   /** Batch concurrent calls per object (default true; the bench turns it off to measure what it buys). */
@@ -85,6 +92,8 @@ export class EdgeRuntime {
   /** The clock of this isolate's decisions (tests drive it). */
   readonly now: () => number;
   private readonly sendBatch: SendBatch;
+  /** When this isolate last sent its debts on its own (payDebts). */
+  private debtsSentAt = -Infinity;
 
   constructor(counters: Env["COUNTERS"], options: EdgeOptions = {}) {
     this.now = options.now ?? Date.now;
@@ -213,6 +222,22 @@ export class EdgeRuntime {
     return verdicts;
   }
 
+  /**
+   * Send the debts owed to objects outside `calling` (the objects this
+   * request calls, whose batches carry theirs), in the background, at most
+   * once per DEBT_PAY_MS; a payment that fails is owed again
+   * (docs/reliability.md, "Isolates come and go").
+   *
+   * @example
+   * if (edge.debts.size > 0) edge.payDebts(new Set(byObject.keys()), defer);
+   */
+  payDebts(calling: ReadonlySet<string>, defer: Defer): void {
+    const now = this.now();
+    if (this.debts.size === 0 || now - this.debtsSentAt < DEBT_PAY_MS) return;
+    this.debtsSentAt = now;
+    for (const [name, batch] of this.debts.due(now, calling)) defer(this.sendBatch(name, batch.calls, defer).then(noop, () => batch.restore()));
+  }
+
   /** A read (a cost-0 decide) counts this isolate's own unsynced pre-counted hits (PrecountTable.withOwnHits). */
   private read(call: CounterCall, verdict: CounterVerdict): CounterVerdict {
     if (call.cost !== 0 || (call.kind !== undefined && call.kind !== "decide") || this.precount.size === 0) return verdict;
@@ -254,3 +279,5 @@ export class EdgeRuntime {
     } else this.stats.refusedByRules += 1;
   }
 }
+
+function noop(): void {}

@@ -93,24 +93,35 @@ export async function descriptorOutcomes(
   const { outcomes } = planned;
   // Debts are rare (only after local decisions): the plan is looked at again only while some are owed.
   const byObject = edge.debts.size === 0 ? planned.byObject : owedToHome(planned, (home, call) => edge.debts.owes(home, call, edge.now()));
+  // Debts owed to objects this request does not call are sent on their own now and then (docs/reliability.md, "Isolates come and go").
+  if (edge.debts.size > 0 && options.defer !== undefined) edge.payDebts(new Set(byObject.keys()), options.defer);
   if (byObject.size === 0) return outcomes;
   const defer = options.defer ?? (() => undefined);
   const groups = [...byObject.values()];
   // A request answered entirely in this isolate (cached blocks, pre-counted budget) needs no object, and so no timeout.
   const local = groups.length === 1 ? edge.localVerdicts(groups[0], defer) : undefined;
   let answers: CounterVerdict[][];
-  if (local !== undefined) answers = [local];
-  else {
+  if (local !== undefined) {
+    answers = [local];
+    // Hits a lease allowed here count too: a later local decision must not allow them again.
+    if (countLocally) for (let i = 0; i < local.length; i++) edge.local.count(byObject.keys().next().value as string, groups[0][i].call, local[i], edge.now());
+  } else {
+    const names = [...byObject.keys()];
+    // On their way, each call's hits count as taken in any local decision on its counter (docs/reliability.md, "Late answers").
+    const held = countLocally ? holdAll(edge, names, groups) : undefined;
+    const work = objectAnswers(edge, byObject, defer);
     try {
-      answers = await objectAnswers(edge, byObject, defer, options.timeoutMs);
+      answers = await withTimeout(work, options.timeoutMs);
     } catch (error) {
-      // The failure policy (src/admission/) may decide these calls in the isolate: it gets what was planned.
-      if (error instanceof CounterUnavailableError) error.unanswered = { outcomes, groups };
+      if (held !== undefined) releaseAll(edge, names, groups, held);
+      // The failure policy (src/admission/) may decide these calls in the isolate: it gets what was planned, and
+      // the answers that may still come (a call past the timeout may yet reach its object), to reconcile with.
+      if (error instanceof CounterUnavailableError) error.unanswered = { outcomes, groups, late: work, defer: options.defer };
       throw error;
     }
-    if (countLocally) {
+    if (held !== undefined) {
+      releaseAll(edge, names, groups, held);
       const now = edge.now();
-      const names = [...byObject.keys()];
       for (let g = 0; g < answers.length; g++) for (let i = 0; i < answers[g].length; i++) edge.local.count(names[g], groups[g][i].call, answers[g][i], now);
     }
   }
@@ -118,11 +129,24 @@ export async function descriptorOutcomes(
   return outcomes;
 }
 
-// One RPC per object, all in parallel, within the decision timeout.
-async function objectAnswers(edge: EdgeRuntime, byObject: Map<string, EdgeCall[]>, defer: Defer, timeoutMs: number): Promise<CounterVerdict[][]> {
+// One RPC per object, all in parallel (the caller bounds the wait: DECISION_TIMEOUT_MS).
+function objectAnswers(edge: EdgeRuntime, byObject: Map<string, EdgeCall[]>, defer: Defer): Promise<CounterVerdict[][]> {
   if (byObject.size === 1) {
     const [[name, calls]] = byObject;
-    return [await withTimeout(edge.decideCalls(name, calls, defer), timeoutMs)];
+    return edge.decideCalls(name, calls, defer).then((answers) => [answers]);
   }
-  return withTimeout(Promise.all([...byObject].map(([name, calls]) => edge.decideCalls(name, calls, defer))), timeoutMs);
+  return Promise.all([...byObject].map(([name, calls]) => edge.decideCalls(name, calls, defer)));
+}
+
+// Note every call on its way (LocalCounters.hold); which were noted, to release them.
+function holdAll(edge: EdgeRuntime, names: readonly string[], groups: readonly (readonly EdgeCall[])[]): boolean[][] {
+  return groups.map((calls, g) => calls.map((item) => edge.local.hold(names[g], item.call)));
+}
+
+function releaseAll(edge: EdgeRuntime, names: readonly string[], groups: readonly (readonly EdgeCall[])[], held: readonly (readonly boolean[])[]): void {
+  groups.forEach((calls, g) => {
+    calls.forEach((item, i) => {
+      if (held[g][i]) edge.local.release(names[g], item.call);
+    });
+  });
 }

@@ -5,6 +5,7 @@
  * The calls run in the background (`defer`); the response never waits.
  */
 import type { CounterCall } from "../stored/wire-calls.ts";
+import { newOp } from "../isolate/op-ids.ts";
 import type { EdgeRuntime } from "../isolate/runtime.ts";
 import type { Defer } from "../http/defer.ts";
 import { countsStatus } from "../rules/count-when.ts";
@@ -104,8 +105,9 @@ function settlement(outcome: DescriptorOutcome, delta: number, windows: readonly
   const { object, call } = outcome.counter as NonNullable<DescriptorOutcome["counter"]>;
   const limits = windows.map((k) => call.limits[k]);
   // A charge over what is left takes what fits and empties the key: its next requests are refused.
-  if (delta > 0) return { object, call: { kind: "absorb", key: call.key, limits, cost: delta } };
-  return { object, call: { kind: "refund", key: call.key, limits, cost: -delta, chargedAt: outcome.chargedAt as number } };
+  // Each with an id: a retry of a call whose answer was lost applies nothing twice (docs/reliability.md, "Exactly once").
+  if (delta > 0) return { object, call: { kind: "absorb", op: newOp(), key: call.key, limits, cost: delta } };
+  return { object, call: { kind: "refund", op: newOp(), key: call.key, limits, cost: -delta, chargedAt: outcome.chargedAt as number } };
 }
 
 // What the origin reported for an outcome (undefined: keep the reservation; `response` undefined: it never got there). A report read from the body of an

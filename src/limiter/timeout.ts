@@ -2,12 +2,22 @@
  * The decision timeout: a request waits for its counters no longer than
  * DECISION_TIMEOUT_MS, then FAILURE_MODE decides.
  */
+import type { Defer } from "../http/defer.ts";
+import type { CounterVerdict } from "../stored/wire-calls.ts";
 import type { DraftOutcome, PlannedCall } from "./plan.ts";
 
 /** What a decision had planned when its counters failed: enough for the isolate to decide it alone. */
 export interface Unanswered {
   readonly outcomes: DraftOutcome[];
   readonly groups: readonly (readonly PlannedCall[])[];
+  /**
+   * The objects' answers, which may still come after the timeout (one list
+   * per group), or the failure: a local decision reconciles with them
+   * (docs/reliability.md, "Late answers"). Absent: none can come.
+   */
+  readonly late?: Promise<CounterVerdict[][]>;
+  /** Keeps the request alive until the late answers are in (ctx.waitUntil). */
+  readonly defer?: Defer;
 }
 
 /** Thrown when a counter object fails or does not answer in time. */

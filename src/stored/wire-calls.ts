@@ -139,6 +139,15 @@ export interface ReserveCall extends CallTarget {
  */
 export interface AbsorbCall extends CallTarget {
   readonly kind: "absorb";
+  /**
+   * The call's id (docs/reliability.md, "Exactly once"): a debt payment, a
+   * usage settlement or a pre-counting sync, unique per isolate and call
+   * (at most 64 characters). An object that applied a call with this id in
+   * the last minute answers a second one as it did the first and applies
+   * nothing. Absent (an isolate of an older deploy, a regional copy's sync):
+   * applied every time it comes; an object of an older deploy ignores it.
+   */
+  readonly op?: string;
   readonly lease?: LeaseRequest;
   /**
    * Set by an isolate pre-counting a global key hot at the region's copy
@@ -177,6 +186,8 @@ export interface SpentAt {
 export interface RefundCall extends CallTarget {
   readonly kind: "refund";
   readonly chargedAt: number;
+  /** The refund's id: applied once however often it comes (see `AbsorbCall.op`). */
+  readonly op?: string;
 }
 
 /**

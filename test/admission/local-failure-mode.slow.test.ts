@@ -3,13 +3,15 @@ import { gateway, uniqueIp } from "../support/app.ts";
 import { throwingCounters } from "../support/failing.ts";
 import { flakyCounters } from "../support/flaky-counters.ts";
 
-// The faults under test are the injected ones: a decision timeout long enough that a loaded machine's slow answer is not one more.
-const SLOW_OK = { DECISION_TIMEOUT_MS: "10000" };
+// At the default DECISION_TIMEOUT_MS: a loaded machine's slow answer is one more late answer, which reconciles
+// with the local decision (docs/reliability.md, "Late answers").
+const SLOW_OK = {};
 
 // docs/reliability.md, "Failure mode": the bounds these tests hold.
+// An hour, so that a run slowed by a loaded machine does not cross a window's edge (a new window admits more).
 const rules = {
   domain: "local-failure",
-  descriptors: [{ key: "remote_address", rate_limit: { unit: "minute", requests_per_unit: 50 } }],
+  descriptors: [{ key: "remote_address", rate_limit: { unit: "hour", requests_per_unit: 50 } }],
   routes: [{ match: { path: "/*" }, descriptors: [[{ key: "remote_address" }]] }],
 };
 

@@ -53,7 +53,7 @@ function scene(escalate: number) {
   const clock = { at: OBJECT_EPOCH + 50_000_000 + n * 10_000_000 };
   const now = () => clock.at;
   const { counters, outage } = switchable(now);
-  const call = gateway(rules(escalate), { COUNTERS: counters, FAILURE_MODE: "local", DECISION_TIMEOUT_MS: "10000" }, { now });
+  const call = gateway(rules(escalate), { COUNTERS: counters, FAILURE_MODE: "local" }, { now });
   const hit = async () => {
     const response = await call("/x", { headers: { "x-user": user } });
     await response.body?.cancel();

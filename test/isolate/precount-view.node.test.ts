@@ -129,6 +129,8 @@ describe("pre-counting view", () => {
       cost: 5,
       kind: "absorb",
       lease: { holder: "holder", want: 60, release: 0, ttlMs: 1_200 },
+      // Its id (docs/reliability.md, "Exactly once"): fresh per sync.
+      op: expect.any(String),
     });
     expect([entry.hitsSinceSync, entry.syncSentAt, entry.budget]).toEqual([0, 1_200, 8]);
     // Hits in the same millisecond: the rate is taken over 1 ms, not divided by 0.

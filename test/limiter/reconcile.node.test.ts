@@ -69,25 +69,25 @@ describe("reconciliationCalls", () => {
     expect(reconciliationCalls(result(1), answered(401))).toEqual([]);
     expect(reconciliationCalls(result(1), answered(503))).toEqual([]);
     expect(reconciliationCalls(result(1), answered(200))).toEqual([
-      { object: "settle/0", call: { kind: "refund", key: "key", limits: [calls[0]], cost: 1, chargedAt: 1000 } },
+      { object: "settle/0", call: { kind: "refund", op: expect.any(String), key: "key", limits: [calls[0]], cost: 1, chargedAt: 1000 } },
     ]);
   });
 
   it("refunds the count_when window of a request that never reached the origin", () => {
     expect(reconciliationCalls(result(1), undefined)).toEqual([
-      { object: "settle/0", call: { kind: "refund", key: "key", limits: [calls[0]], cost: 1, chargedAt: 1000 } },
+      { object: "settle/0", call: { kind: "refund", op: expect.any(String), key: "key", limits: [calls[0]], cost: 1, chargedAt: 1000 } },
     ]);
   });
 
   it("charges the report's excess, refunds its shortfall, keeps the reservation when there is none", () => {
     const tokens = (cost: number) => result(cost, { costFromResponse: { kind: "header" as const, name: "x-tokens-used" } });
     expect(reconciliationCalls(tokens(2), answered(401, { "x-tokens-used": "9" }))).toEqual([
-      { object: "settle/0", call: { kind: "absorb", key: "key", limits: calls, cost: 7 } },
+      { object: "settle/0", call: { kind: "absorb", op: expect.any(String), key: "key", limits: calls, cost: 7 } },
     ]);
     // Unmatched: the count_when window gives its 2 back, the other keeps 1 of them.
     expect(reconciliationCalls(tokens(2), answered(200, { "x-tokens-used": " 1 " }))).toEqual([
-      { object: "settle/0", call: { kind: "refund", key: "key", limits: [calls[0]], cost: 2, chargedAt: 1000 } },
-      { object: "settle/0", call: { kind: "refund", key: "key", limits: [calls[1]], cost: 1, chargedAt: 1000 } },
+      { object: "settle/0", call: { kind: "refund", op: expect.any(String), key: "key", limits: [calls[0]], cost: 2, chargedAt: 1000 } },
+      { object: "settle/0", call: { kind: "refund", op: expect.any(String), key: "key", limits: [calls[1]], cost: 1, chargedAt: 1000 } },
     ]);
     for (const bad of [undefined, "", "-3", "2.5", "many"]) {
       const headers: Record<string, string> = bad === undefined ? {} : { "x-tokens-used": bad };
@@ -117,10 +117,10 @@ describe("reconciliationCalls", () => {
     const limitCalls = toCalls(rulesOfKey);
     const taken = decided(rulesOfKey, limitCalls, "settle/1", 1, { costFromResponse: { kind: "header" as const, name: "x-tokens-used" } });
     expect(reconciliationCalls(taken, answered(200, { "x-tokens-used": "3" }))).toEqual([
-      { object: "settle/1", call: { kind: "refund", key: "key", limits: [limitCalls[1]], cost: 1, chargedAt: 1000 } },
+      { object: "settle/1", call: { kind: "refund", op: expect.any(String), key: "key", limits: [limitCalls[1]], cost: 1, chargedAt: 1000 } },
     ]);
     expect(reconciliationCalls(taken, answered(401, { "x-tokens-used": "3" }))).toEqual([
-      { object: "settle/1", call: { kind: "absorb", key: "key", limits: [limitCalls[1]], cost: 2 } },
+      { object: "settle/1", call: { kind: "absorb", op: expect.any(String), key: "key", limits: [limitCalls[1]], cost: 2 } },
     ]);
   });
 });

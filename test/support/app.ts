@@ -29,13 +29,18 @@ export function gateway(rules: unknown, vars: Partial<Env> = {}, options: LiveRu
   // Without ORIGIN_URL unless a test passes one: the worker's own (vitest.config.ts) is for the queue consumer.
   const callEnv = { ...testEnv, ORIGIN_URL: undefined, ...vars };
   // `base`: the scheme and host the request was sent to (a `.test` name, as under wrangler dev, unless given).
-  return async function call(path: string, init: RequestInit & { ip?: string | null; base?: string } = {}): Promise<Response> {
-    const { ip, base = "http://gateway.test", ...rest } = init;
+  // `background`: answered without waiting for the request's background work (ctx.waitUntil), handed to it instead.
+  return async function call(
+    path: string,
+    init: RequestInit & { ip?: string | null; base?: string; background?: (work: Promise<void>) => void } = {},
+  ): Promise<Response> {
+    const { ip, base = "http://gateway.test", background, ...rest } = init;
     const headers = new Headers(rest.headers);
     if (ip !== null && !headers.has("cf-connecting-ip")) headers.set("cf-connecting-ip", ip ?? "192.0.2.1");
     const ctx = createExecutionContext();
     const response = await app.fetch(new Request(`${base}${path}`, { ...rest, headers }), callEnv, ctx);
-    await waitOnExecutionContext(ctx);
+    if (background !== undefined) background(waitOnExecutionContext(ctx));
+    else await waitOnExecutionContext(ctx);
     return response;
   };
 }

@@ -8,6 +8,7 @@ import { DurableObject } from "cloudflare:workers";
 import type { CounterCall, CounterVerdict } from "../../stored/wire-calls.ts";
 import { STORAGE_ID_SEPARATOR } from "../../stored/counter-ids.ts";
 import { fromWire, toWire, verdictsFromWire, WIRE_VERSION, wireRefusal } from "../../stored/wire.ts";
+import { APPLIED_IDS_BYTES, AppliedIds } from "./applied-ids.ts";
 import { CounterCache, MEMORY_BYTES } from "./counter-cache.ts";
 import { CounterCore } from "./counter-core.ts";
 import { CounterStore } from "./counter-store.ts";
@@ -82,6 +83,8 @@ export class CounterObject extends DurableObject {
   private penalties!: PenaltyBook;
   /** The order in which a call meets the parts above, the leases and the hot keys (counter-core.ts). */
   private core!: CounterCore;
+  /** Ids of the calls applied lately: a call sent again is answered as before (applied-ids.ts). */
+  private readonly applied = new AppliedIds();
   /** Its storage was deleted (every counter gone): the parts above are made again, tables and all, by the next call. */
   private deleted = false;
   /** Rows read and written by the parts of before a deletion. */
@@ -133,8 +136,8 @@ export class CounterObject extends DurableObject {
   private open(): void {
     const ctx = this.ctx;
     this.store = new CounterStore(ctx.storage.sql);
-    // The lease and penalty books' shares of MEMORY_BYTES are taken off the windows' (docs/reliability.md, "Security").
-    this.cache = new CounterCache(this.store, MEMORY_BYTES - LEASE_BOOK_BYTES - PENALTY_BOOK_BYTES);
+    // The lease and penalty books' shares of MEMORY_BYTES, and the applied ids', are taken off the windows' (docs/reliability.md, "Security").
+    this.cache = new CounterCache(this.store, MEMORY_BYTES - LEASE_BOOK_BYTES - PENALTY_BOOK_BYTES - APPLIED_IDS_BYTES);
     this.slots = new SlotBook(ctx.storage.sql);
     this.penalties = new PenaltyBook(ctx.storage.sql);
     // Counters are read back one by one on their next hit; only the sweep needs to know what is stored.
@@ -180,7 +183,7 @@ export class CounterObject extends DurableObject {
     this.lastCallAt = now;
     try {
       // Relayed hits that need the home are answered when it has; every other answer is final already.
-      return this.core.decide(calls, now);
+      return this.applied.decide(calls, now, (fresh) => this.core.decide(fresh, now));
     } finally {
       // Same event, so the same implicit transaction: written before the answers leave.
       this.afterCalls(now);
@@ -266,7 +269,7 @@ export class CounterObject extends DurableObject {
     const { rowsRead, rowsWritten } = this.rows();
     return {
       memory: this.deleted ? 0 : this.cache.size,
-      memoryBytes: this.deleted ? 0 : this.cache.bytes + this.core.leases.bytes + this.penalties.bytes,
+      memoryBytes: this.deleted ? 0 : this.cache.bytes + this.core.leases.bytes + this.penalties.bytes + this.applied.bytes,
       stored: this.deleted ? 0 : this.store.count() + this.cache.journaled,
       calls: this.calls,
       relay: { ...this.relay.stats },
