@@ -1,0 +1,50 @@
+/**
+ * (g) Mixed versions during a rollout (docs/reliability.md, "Bounds and the
+ * tests that hold them"; docs/stored-formats.md): old and new isolates call
+ * the same objects while a deploy rolls out (worker/wire-versions.ts).
+ * - `wire-old` speaks as an isolate of a deploy before wire versions (no
+ *   version passed), beside `wire-new` (today's): one fresh key of limit 50,
+ *   300 requests over both, from three regions: 50 allowed, every answer the
+ *   objects' (the objects read the older wire), no 5xx;
+ * - `wire-next` speaks a version past the newest the objects read (a newer
+ *   isolate beside objects of the deploy before, as in a rollback): every
+ *   batch is refused, so its failure mode decides: at most 50 of 300, no
+ *   5xx.
+ */
+import { arrival, freshKey, send, THREE_REGIONS } from "../lib/traffic.mjs";
+import { decisions } from "./faults.mjs";
+
+const PATH = "/limit-50";
+const LIMIT = 50;
+
+/** The services (id → vars). */
+export const VERSION_SERVICES = { "wire-old": { PLATFORM_WIRE: "unversioned" }, "wire-new": {}, "wire-next": { PLATFORM_WIRE: "next" } };
+
+const byObjects = (counts) => (counts.decisions["status 200"] ?? 0) + (counts.decisions["status 429"] ?? 0);
+
+/**
+ * Rows of the mixed-version checks.
+ *
+ * @example
+ * const rows = await versionChecks({ ports });
+ */
+export async function versionChecks({ ports, log = () => {} }) {
+  const mixed = await send({ ports: [ports["wire-old"], ports["wire-new"]], path: PATH, key: freshKey("wire-mixed"), requests: 300, inFlight: 10 });
+  log(`versions: an unversioned isolate beside today's: ${mixed.allowed} of 300 allowed (${decisions(mixed)})`);
+  const newer = await send({ ports: [ports["wire-next"]], path: PATH, key: freshKey("wire-next"), requests: 300, inFlight: 10 });
+  log(`versions: an isolate of a newer wire than the objects read: ${newer.allowed} of 300 allowed (${decisions(newer)})`);
+  return [
+    {
+      check: `versions: an isolate of the deploy before wire versions beside today's, one key, limit 50, 300 requests, ${arrival(THREE_REGIONS)}`,
+      measured: `${mixed.allowed} allowed, ${mixed.requests - byObjects(mixed)} not decided by the objects, ${mixed.errors} 5xx`,
+      bound: "45–50 allowed, all decided by the objects, no 5xx",
+      pass: mixed.allowed >= LIMIT - 5 && mixed.allowed <= LIMIT && byObjects(mixed) === mixed.requests && mixed.errors === 0,
+    },
+    {
+      check: `versions: an isolate newer than the objects (its wire version refused), limit 50, 300 requests, ${arrival(THREE_REGIONS)}`,
+      measured: `${newer.allowed} allowed (${decisions(newer)}), ${newer.errors} 5xx`,
+      bound: "≤ 50 allowed (its failure mode), no 5xx",
+      pass: newer.allowed <= LIMIT && newer.errors === 0,
+    },
+  ];
+}
