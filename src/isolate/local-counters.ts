@@ -39,8 +39,6 @@ interface Counter {
  */
 export class LocalCounters {
   private readonly counters = new Map<string, Counter>();
-  /** Hits of calls sent to their objects and not answered yet, per counter (`sending`). */
-  private readonly inFlight = new Map<string, number>();
   private readonly traces: LocalTraces;
   private readonly capacity: number;
   /** Calls decided here because their object could not answer, for tests and the bench. */
@@ -66,39 +64,7 @@ export class LocalCounters {
    */
   decide(objectName: string, call: CounterCall, now: number): CounterVerdict {
     this.decided += 1;
-    const id = counterId(objectName, call);
-    return this.step(id, call, now, true, this.inFlight.get(id) ?? 0);
-  }
-
-  /**
-   * Count the hits of `calls`, sent to `objectName`, as in flight until the
-   * function returned is called (when their answers are in, or failed): a
-   * local decision meanwhile counts them as allowed, since their object may
-   * be allowing them at that moment and `count` hears of it only with the
-   * answer. Without it, an isolate whose other calls fail while some are in
-   * flight lets the limit and those through (51 of 50 under 30 % overload,
-   * docs/reliability.md, "Failure mode").
-   *
-   * @example
-   * const answered = local.sending(objectName, calls);
-   * try { verdicts = await send(); } finally { answered(); }
-   */
-  sending(objectName: string, calls: readonly CounterCall[]): () => void {
-    const sent: [string, number][] = [];
-    for (const call of calls) {
-      if (!addsHits(call)) continue;
-      const id = counterId(objectName, call);
-      this.inFlight.set(id, (this.inFlight.get(id) ?? 0) + call.cost);
-      sent.push([id, call.cost]);
-    }
-    return () => {
-      for (const [id, cost] of sent) {
-        const left = (this.inFlight.get(id) ?? 0) - cost;
-        if (left > 0) this.inFlight.set(id, left);
-        else this.inFlight.delete(id);
-      }
-      sent.length = 0;
-    };
+    return this.step(counterId(objectName, call), call, now, true);
   }
 
   /**
@@ -121,7 +87,8 @@ export class LocalCounters {
    * local.count(objectName, call, verdict, now);
    */
   count(objectName: string, call: CounterCall, verdict: CounterVerdict, now: number): void {
-    if (!verdict.allowed || !addsHits(call)) return;
+    if (!verdict.allowed || call.cost <= 0 || call.refundable === true) return;
+    if (call.kind !== undefined && call.kind !== "decide" && call.kind !== "relay" && call.kind !== "reserve") return;
     this.step(counterId(objectName, call), call, now, true);
   }
 
@@ -138,8 +105,7 @@ export class LocalCounters {
     return counter === undefined ? -Infinity : quietAt(counter);
   }
 
-  // `inFlight` hits are counted as allowed beside the call's own, and not taken (their answers will count them).
-  private step(key: string, call: CounterCall, now: number, commit: boolean, inFlight = 0): CounterVerdict {
+  private step(key: string, call: CounterCall, now: number, commit: boolean): CounterVerdict {
     const states = this.counters.get(key)?.states ?? this.fromTrace(key, call, now, commit);
     const next: unknown[] = [];
     const decisions: Decision[] = [];
@@ -150,12 +116,7 @@ export class LocalCounters {
         next.push(undefined);
         return;
       }
-      const algorithm = algorithms[limit.algorithm];
-      let step = algorithm.decide(states[i], limit, now, call.cost);
-      if (inFlight > 0 && step.decision.allowed) {
-        const together = algorithm.decide(states[i], limit, now, call.cost + inFlight);
-        if (!together.decision.allowed) step = { state: states[i], decision: together.decision };
-      }
+      const step = algorithms[limit.algorithm].decide(states[i], limit, now, call.cost);
       decisions.push(step.decision);
       next.push(step.state);
       if (!step.decision.allowed) allowed = false;
@@ -190,13 +151,6 @@ export class LocalCounters {
       return hits > 0 ? algorithm.decide(undefined, limit, now, hits).state : undefined;
     });
   }
-}
-
-// Whether a call adds hits of a decision the isolate counts: refundable calls are left out (their hits may be given
-// back, which this count would not see), and so are calls that add none (absorb, refund, slots).
-function addsHits(call: CounterCall): boolean {
-  if (call.cost <= 0 || call.refundable === true) return false;
-  return call.kind === undefined || call.kind === "decide" || call.kind === "relay" || call.kind === "reserve";
 }
 
 // When every window of `counter` has forgotten its hits.

@@ -101,23 +101,12 @@ export async function descriptorOutcomes(
   let answers: CounterVerdict[][];
   if (local !== undefined) answers = [local];
   else {
-    // Until their answers are in, a local decision of another request counts these hits as allowed (local-counters.ts).
-    const answered = countLocally
-      ? [...byObject].map(([name, items]) =>
-          edge.local.sending(
-            name,
-            items.map((item) => item.call),
-          ),
-        )
-      : [];
     try {
       answers = await objectAnswers(edge, byObject, defer, options.timeoutMs);
     } catch (error) {
       // The failure policy (src/admission/) may decide these calls in the isolate: it gets what was planned.
       if (error instanceof CounterUnavailableError) error.unanswered = { outcomes, groups };
       throw error;
-    } finally {
-      for (const done of answered) done();
     }
     if (countLocally) {
       const now = edge.now();

@@ -76,30 +76,3 @@ describe("local counters under a key flood", () => {
     expect(local.size).toBe(100);
   });
 });
-
-describe("local decisions beside calls in flight", () => {
-  // Break tried: decide() passing no in-flight hits to step: the call beside the one in flight allowed (failed here).
-  it("hits sent to the object and not yet answered count as allowed: 4 counted, 1 in flight, the limit of 5 refuses", () => {
-    const local = new LocalCounters();
-    const ip = perIp("203.0.113.79");
-    for (let i = 0; i < 4; i++) local.count("api/shard/1", ip, { allowed: true, decisions: [] }, T0);
-    const answered = local.sending("api/shard/1", [ip]);
-    expect(local.decide("api/shard/1", ip, T0 + 1).allowed).toBe(false);
-    // Its answer came (allowed, counted): still full. Had it been refused, the hit would be free again.
-    answered();
-    expect(local.decide("api/shard/1", ip, T0 + 2).allowed).toBe(true);
-    answered();
-    expect(allowedOf(local, ip, T0 + 3, 3)).toBe(0);
-  });
-
-  it("refundable calls and reads are not counted in flight", () => {
-    const local = new LocalCounters();
-    const ip = perIp("203.0.113.80");
-    local.sending("api/shard/1", [
-      { ...ip, refundable: true },
-      { ...ip, cost: 0 },
-      { ...ip, kind: "absorb" },
-    ]);
-    expect(allowedOf(local, ip, T0, 6)).toBe(5);
-  });
-});
