@@ -3,10 +3,11 @@
  * them"): a deploy resets every object and every isolate at once,
  * mid-traffic. Three isolates (`deploy-1` … `deploy-3`, the worker's
  * defaults: DECISION_TIMEOUT_MS, checkpointed durability) send a fresh key
- * of limit 50 300 requests, 6 in flight, from three regions (and a second
- * key on the direct path, the control); at the 30th allowed answer every
+ * of limit 50 requests from three regions (and a second key on the direct
+ * path, the control), about 3 a second until 30 are allowed; then every
  * counter object is aborted and every isolate of the run reset
- * (lib/traffic.mjs, `resetAll`), while the requests keep coming. Bounds:
+ * (lib/traffic.mjs, `resetAll`) while the rest of 300 come, 6 at a time.
+ * Bounds:
  * - allowed ≤ 50 + the hits the reset may lose (docs/reliability.md,
  *   "Durability"): those allowed in the last `persist_ms` (1 s) before it,
  *   and for a key relayed through a region's copy in the last 7 s +
@@ -21,8 +22,9 @@ import { decisions } from "./faults.mjs";
 
 const PATH = "/limit-50";
 const LIMIT = 50;
-/** The reset comes at this many allowed answers of the three-region key. */
+/** The reset comes once each key has had this many allowed, at about 3 requests a second (GAP_MS apart). */
 const RESET_AT_ALLOWED = 30;
+const GAP_MS = 300;
 /** What a reset may lose (docs/reliability.md, "Durability"): persist_ms, and for a relayed key RELAY_LEASE_TTL_MS − RELAY_RENEW_MS + RELAY_SYNC_MS more. */
 const PERSIST_MS = 1_000;
 const RELAYED_LOSS_MS = 7_000 + PERSIST_MS;
@@ -46,8 +48,8 @@ export async function spendBeforeDeploy({ ports }) {
 
 /**
  * One key's traffic across the deploy: requests GAP_MS apart (one at a
- * time) until RESET_AT_ALLOWED are allowed, then, as `reset()` starts,
- * the rest of 300, 6 at a time. Returns the counts of both phases, the
+ * time) until RESET_AT_ALLOWED are allowed and `reset()` has started (once
+ * both keys are there), then the rest of 300, 6 at a time. Returns the counts of both phases, the
  * times of the allowed answers and when the reset started and was done.
  */
 async function acrossDeploy({ edges, key, cf, reset }) {
@@ -55,9 +57,21 @@ async function acrossDeploy({ edges, key, cf, reset }) {
   const onAnswer = ({ status, at }) => void (status === 200 && allowedAt.push(at));
   const until = () => allowedAt.length >= RESET_AT_ALLOWED;
   const before = await send({ ports: edges, path: PATH, key, requests: 300, inFlight: 1, gapMs: GAP_MS, cf, onAnswer, until });
-  const resetting = reset();
-  const after = await send({ ports: edges, path: PATH, key, requests: 300 - before.requests, inFlight: 6, cf, onAnswer });
-  return { before, after, allowedAt, reset: await resetting };
+  // Paced on until the reset starts (the other key may take longer to reach it), then at full speed.
+  const { started, done } = reset();
+  const waiting = await send({
+    ports: edges,
+    path: PATH,
+    key,
+    requests: 300 - before.requests,
+    inFlight: 1,
+    gapMs: GAP_MS,
+    cf,
+    onAnswer,
+    until: () => started.fired,
+  });
+  const after = await send({ ports: edges, path: PATH, key, requests: 300 - before.requests - waiting.requests, inFlight: 6, cf, onAnswer });
+  return { before: { errors: before.errors + waiting.errors }, after, allowedAt, reset: await done };
 }
 
 /**
@@ -70,14 +84,16 @@ export async function deployChecks({ ports, spent, log = () => {} }) {
   const edges = deployPorts(ports);
   // One reset for both keys, once both have had RESET_AT_ALLOWED allowed: every object and every isolate of the run.
   let ready = 0;
+  const started = { fired: false };
   let fire;
-  const fired = new Promise((resolve) => (fire = resolve));
+  const done = new Promise((resolve) => (fire = resolve));
   const reset = () => {
     if (++ready === 2) {
       const startedAt = Date.now();
+      started.fired = true;
       fire(resetAll(ports.home, Object.values(ports)).then(() => ({ startedAt, doneAt: Date.now() })));
     }
-    return fired;
+    return { started, done };
   };
   const runs = await Promise.all([
     acrossDeploy({ edges, key: freshKey("deploy-burst"), cf: THREE_REGIONS, reset }),
