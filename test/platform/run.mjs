@@ -11,7 +11,8 @@
 // pass) and exits 1 on any failure. Only 127.0.0.1 is contacted.
 //
 // Options: --isolates E (default 64) · --only eviction,idle,faults,bursts,isolates ·
-// --keep (leave the build, config, log and storage in place; their folder is printed).
+// --keep (leave the build, config, log and storage in place; their folder is printed) ·
+// --previous REV (the deploy before, for the mixed-version rows; default HEAD^, the previous main).
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -28,8 +29,9 @@ import { evictionCheck } from "./checks/eviction.mjs";
 import { FAULT_SERVICES, faultChecks } from "./checks/faults.mjs";
 import { idleChecks } from "./checks/idle.mjs";
 import { edgeServices, isolateChecks } from "./checks/isolates.mjs";
-import { VERSION_SERVICES, versionChecks } from "./checks/versions.mjs";
+import { previousServices, VERSION_SERVICES, versionChecks } from "./checks/versions.mjs";
 import { writePlatformConfig } from "./lib/config.mjs";
+import { buildPrevious, resolveCommit } from "./lib/previous.mjs";
 import { closeConnections } from "./lib/traffic.mjs";
 
 process.env.WRANGLER_SEND_METRICS = "false";
@@ -38,6 +40,7 @@ const { values: options } = parseArgs({
     isolates: { type: "string", default: "64" },
     only: { type: "string", default: "eviction,idle,alarms,faults,bursts,isolates,versions,answers,churn,deploy" },
     keep: { type: "boolean", default: false },
+    previous: { type: "string", default: "HEAD^" },
   },
 });
 const edges = Number(options.isolates);
@@ -61,6 +64,13 @@ const failedRun = (name) => (error) => [
 try {
   log("building the worker (wrangler deploy --dry-run, entry test/platform/worker/entry.ts)");
   const { platform } = await buildWorkers(root, join(work, "build"), [{ name: "platform", config: "wrangler.toml", entry: "test/platform/worker/entry.ts" }]);
+  // The deploy before, built from git (skipped in a clone without that commit).
+  const commit = only.has("versions") ? resolveCommit(root, options.previous) : undefined;
+  let previous = { services: {}, builds: {} };
+  if (commit !== undefined) {
+    log(`building the worker of ${commit.short} (${options.previous}: ${commit.subject.slice(0, 60)}) for the mixed-version rows`);
+    previous = previousServices(await buildPrevious(root, commit, join(work, "previous")));
+  } else if (only.has("versions")) log(`no commit ${options.previous} in this clone: the mixed-version rows of a built deploy before are skipped`);
   origin = await startOrigin();
   const services = {
     home: {},
@@ -72,8 +82,9 @@ try {
     ...answerServices(origin.url),
     ...CHURN_SERVICES,
     ...DEPLOY_SERVICES,
+    ...previous.services,
   };
-  const { path, ports } = await writePlatformConfig(join(work, "config"), platform, services, join(work, "storage"));
+  const { path, ports } = await writePlatformConfig(join(work, "config"), platform, services, join(work, "storage"), previous.builds);
   server = await startWorkerd(path, ports, join(work, "workerd.log"), { inspectorPort: null, startMs: 120_000 });
   log(`workerd (pid ${server.pid}) serving ${Object.keys(services).length} services, each its own isolate, on one counters namespace`);
 
@@ -91,14 +102,17 @@ try {
     ["faults", () => faultChecks({ ports, failureMode: platform.vars.FAILURE_MODE ?? "(unset)", log })],
     ["bursts", () => burstChecks({ port: ports.bursts, log })],
     ["isolates", () => isolateChecks({ ports, edges, log })],
-    ["versions", () => versionChecks({ ports, log })],
+    ["versions", () => versionChecks({ ports, commit, log })],
     ["answers", () => answerChecks({ ports, log })],
     ["churn", () => churnChecks({ ports, log })],
   ];
   for (const [name, check] of checks) if (only.has(name)) others.push(...(await check().catch(failedRun(name))));
   rows.push(...(await evictions), ...(await idle), ...(await alarms), ...others);
-  // Last: it resets every object and isolate of the run.
-  if (spent !== undefined) rows.push(...(await deployChecks({ ports, spent, log }).catch(failedRun("deploy"))));
+  // Last: it resets every object and isolate of today's build (the deploy before's services are another deployment).
+  const todays = Object.keys(ports)
+    .filter((id) => !(id in previous.services))
+    .map((id) => ports[id]);
+  if (spent !== undefined) rows.push(...(await deployChecks({ ports, isolates: todays, spent, log }).catch(failedRun("deploy"))));
 } catch (error) {
   console.error(error);
   rows.push({ check: "the run itself", measured: String(error.message ?? error).split("\n")[0], bound: "no error", pass: false });

@@ -75,12 +75,13 @@ async function acrossDeploy({ edges, key, cf, reset }) {
 }
 
 /**
- * Rows of the deploy check; run last (it resets every object and isolate of the run).
+ * Rows of the deploy check; run last (it resets every counter object of
+ * `ports.home` and every isolate of `isolates`, default all of `ports`).
  *
  * @example
  * const rows = await deployChecks({ ports, spent: await spendBeforeDeploy({ ports }) });
  */
-export async function deployChecks({ ports, spent, log = () => {} }) {
+export async function deployChecks({ ports, isolates = Object.values(ports), spent, log = () => {} }) {
   const edges = deployPorts(ports);
   // One reset for both keys, once both have had RESET_AT_ALLOWED allowed: every object and every isolate of the run.
   let ready = 0;
@@ -91,7 +92,7 @@ export async function deployChecks({ ports, spent, log = () => {} }) {
     if (++ready === 2) {
       const startedAt = Date.now();
       started.fired = true;
-      fire(resetAll(ports.home, Object.values(ports)).then(() => ({ startedAt, doneAt: Date.now() })));
+      fire(resetAll(ports.home, isolates).then(() => ({ startedAt, doneAt: Date.now() })));
     }
     return { started, done };
   };
