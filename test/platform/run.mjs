@@ -95,7 +95,7 @@ try {
     .then((r) => r.flat())
     .catch(failedRun("eviction"));
   // Idle objects sleeping, and alarms settling: waits too, on objects of their own (domains platform-idle, platform-alarms).
-  const idle = (only.has("idle") ? idleChecks({ port: ports.home, log }) : Promise.resolve([])).catch(failedRun("idle"));
+  const idle = (only.has("idle") ? idleChecks({ port: ports.home, trafficPort: ports.bursts, log }) : Promise.resolve([])).catch(failedRun("idle"));
   const alarms = (only.has("alarms") ? alarmChecks({ ports, log }) : Promise.resolve([])).catch(failedRun("alarms"));
   const others = [];
   const checks = [

@@ -25,8 +25,12 @@ const FAULTS = ["alarm-throw", "alarm-twice", "alarm-late", "alarm-reset"];
 /** Quiet write 5 s after the last call, a relay sync ≤ 6 s after its last hit, then the home's write; a retry 2 s on, a late alarm 3 s. */
 const SETTLE_MS = 16_000;
 
-/** The service (id → vars): the worker's defaults. */
-export const ALARM_SERVICES = { alarms: {} };
+/**
+ * The service (id → vars): it waits up to 30 s for the objects (as `bursts`
+ * does), so that on a loaded machine no call times out into the failure
+ * mode, whose local decisions would say nothing of alarms.
+ */
+export const ALARM_SERVICES = { alarms: { DECISION_TIMEOUT_MS: "30000" } };
 
 /**
  * Rows of the alarm checks.

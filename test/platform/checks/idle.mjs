@@ -40,11 +40,12 @@ async function statesOf(port, key) {
  * Rows of the idle check.
  *
  * @example
- * const rows = await idleChecks({ port: ports.home, log });
+ * // The traffic through a service that waits for the objects (a call timed out into the failure mode relays nothing).
+ * const rows = await idleChecks({ port: ports.home, trafficPort: ports.bursts, log });
  */
-export async function idleChecks({ port, log = () => {} }) {
+export async function idleChecks({ port, trafficPort = port, log = () => {} }) {
   const key = freshKey("idle");
-  const counts = await send({ ports: [port], path: PATH, key, requests: 60, inFlight: 4 });
+  const counts = await send({ ports: [trafficPort], path: PATH, key, requests: 60, inFlight: 4 });
   const lastRequestAt = Date.now();
   const before = await statesOf(port, key);
   log(`idle: 60 requests from IAD/FRA/SIN (${counts.allowed} allowed); waiting ${IDLE_MS / 1000} s with no traffic`);
