@@ -65,11 +65,16 @@ try {
   log("building the worker (wrangler deploy --dry-run, entry test/platform/worker/entry.ts)");
   const { platform } = await buildWorkers(root, join(work, "build"), [{ name: "platform", config: "wrangler.toml", entry: "test/platform/worker/entry.ts" }]);
   // The deploy before, built from git (skipped in a clone without that commit).
-  const commit = only.has("versions") ? resolveCommit(root, options.previous) : undefined;
+  let commit = only.has("versions") ? resolveCommit(root, options.previous) : undefined;
   let previous = { services: {}, builds: {} };
   if (commit !== undefined) {
     log(`building the worker of ${commit.short} (${options.previous}: ${commit.subject.slice(0, 60)}) for the mixed-version rows`);
-    previous = previousServices(await buildPrevious(root, commit, join(work, "previous")));
+    try {
+      previous = previousServices(await buildPrevious(root, commit, join(work, "previous")));
+    } catch (error) {
+      rows.push(...failedRun(`versions: building ${commit.short}`)(error));
+      commit = undefined;
+    }
   } else if (only.has("versions")) log(`no commit ${options.previous} in this clone: the mixed-version rows of a built deploy before are skipped`);
   origin = await startOrigin();
   const services = {
