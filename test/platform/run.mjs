@@ -12,7 +12,7 @@
 //
 // Options: --isolates E (default 64) · --only eviction,idle,faults,bursts,isolates ·
 // --keep (leave the build, config, log and storage in place; their folder is printed) ·
-// --previous REV (the deploy before, for the mixed-version rows; default HEAD^, the previous main).
+// --previous REV (the deploy before, for the mixed-version rows; default HEAD^, the previous main; none: skip them).
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -65,7 +65,7 @@ try {
   log("building the worker (wrangler deploy --dry-run, entry test/platform/worker/entry.ts)");
   const { platform } = await buildWorkers(root, join(work, "build"), [{ name: "platform", config: "wrangler.toml", entry: "test/platform/worker/entry.ts" }]);
   // The deploy before, built from git (skipped in a clone without that commit).
-  let commit = only.has("versions") ? resolveCommit(root, options.previous) : undefined;
+  let commit = only.has("versions") && options.previous !== "none" ? resolveCommit(root, options.previous) : undefined;
   let previous = { services: {}, builds: {} };
   if (commit !== undefined) {
     log(`building the worker of ${commit.short} (${options.previous}: ${commit.subject.slice(0, 60)}) for the mixed-version rows`);
