@@ -10,7 +10,8 @@
  *   time, 300 in all: at most 50 of the 401s may reach the origin. A refund
  *   applied twice gives back a hit a 401 holds.
  * - `late-30`: 30 % of `decideText` calls are applied only after the
- *   caller's DECISION_TIMEOUT_MS (the default, 1 s), the rest at once; a
+ *   caller's DECISION_TIMEOUT_MS (the default, 1 s; 60 ms past it, while the
+ *   caller is still kept alive to hear the answer), the rest at once; a
  *   fresh key of limit 50 gets 300 requests: 45–50 allowed; then, once the
  *   late calls have landed, 100 more through `home`: none allowed.
  * Both need the object to apply a call once whatever reaches it twice, and
@@ -21,7 +22,7 @@ import { arrival, freshKey, get, platformJson, send, sleep, THREE_REGIONS } from
 import { decisions } from "./faults.mjs";
 
 const LIMIT = 50;
-/** The late calls land 1.5 s after they were made (worker/entry.ts); then slack. */
+/** The late calls land 1.06 s after they were made (worker/entry.ts); then slack. */
 const LATE_LANDED_MS = 3_000;
 
 /**
