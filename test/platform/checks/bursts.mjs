@@ -2,9 +2,10 @@
  * (c) Bursts get their quota (docs/reliability.md, "Bounds and the tests that hold them"): for every
  * algorithm, a fresh key with a limit of 100 (per hour, so nothing refills
  * within a burst) gets 120, then another fresh key 300, requests all at
- * once: 98–100 allowed. Once as a request with no location (no
- * `request.cf`: region local), once from Frankfurt (`request.cf` set: a
- * global limit goes through the regional relay). The bursts go to a
+ * once: 98–100 allowed. Once from three regions (`request.cf` from IAD,
+ * FRA and SIN in turn, production's shape: a global key warm in a region
+ * goes through its regional copy), once on the direct path (no
+ * `request.cf`, the control). The bursts go to a
  * service of their own, `bursts`, whose decisions wait up to 30 s for the
  * objects (DECISION_TIMEOUT_MS): with the default 1 s, a burst of 120 on a
  * loaded 2-core machine once came back all 200 (decisions not yet
@@ -14,7 +15,7 @@
 
 /** The service (id → vars) the bursts go to. */
 export const BURST_SERVICES = { bursts: { DECISION_TIMEOUT_MS: "30000" } };
-import { FRANKFURT, freshKey, send } from "../lib/traffic.mjs";
+import { arrival, DIRECT, freshKey, send, THREE_REGIONS } from "../lib/traffic.mjs";
 import { decisions } from "./faults.mjs";
 
 const ALGORITHMS = ["fixed_window", "sliding_window_log", "sliding_window_counter", "token_bucket", "leaky_bucket", "gcra"];
@@ -29,7 +30,7 @@ const HOUR_MS = 3_600_000;
  */
 export async function burstChecks({ port, log = () => {} }) {
   const rows = [];
-  for (const cf of [undefined, FRANKFURT]) {
+  for (const cf of [THREE_REGIONS, DIRECT]) {
     for (const size of [120, 300]) {
       const allowed = [];
       let notByObjects = 0;
@@ -39,14 +40,14 @@ export async function burstChecks({ port, log = () => {} }) {
           const hour = Math.floor(Date.now() / HOUR_MS);
           const counts = await send({ ports: [port], path: `/burst/${algorithm}`, key: freshKey(`burst-${algorithm}`), requests: size, cf });
           if (Math.floor(Date.now() / HOUR_MS) !== hour) continue;
-          log(`burst of ${size}, ${cf ? "cf FRA" : "no cf"}, ${algorithm}: ${counts.allowed} allowed (${decisions(counts)})`);
+          log(`burst of ${size}, ${arrival(cf)}, ${algorithm}: ${counts.allowed} allowed (${decisions(counts)})`);
           allowed.push(counts.allowed);
           notByObjects += size - (counts.decisions["status 200"] ?? 0) - (counts.decisions["status 429"] ?? 0);
           break;
         }
       }
       rows.push({
-        check: `bursts: ${size} at once, limit 100, ${cf ? "request.cf from FRA (relay)" : "no request.cf"}; ${ALGORITHMS.length} algorithms`,
+        check: `bursts: ${size} at once, limit 100, ${arrival(cf)}; ${ALGORITHMS.length} algorithms`,
         measured: `${allowed.join(", ")} allowed${notByObjects > 0 ? `, ${notByObjects} not decided by the objects` : ""}`,
         bound: "98–100 each, all decided by the objects",
         pass: notByObjects === 0 && allowed.every((a) => a >= LIMIT - 2 && a <= LIMIT),

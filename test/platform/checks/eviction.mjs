@@ -10,7 +10,7 @@
  * way the check sees that a new instance answered after each gap, or fails:
  * a gap with no eviction proves nothing.
  */
-import { get, freshKey, platformJson } from "../lib/traffic.mjs";
+import { freshKey, get, platformJson, THREE_REGIONS } from "../lib/traffic.mjs";
 
 const PATH = "/evict/log-30s";
 /** The issue's gap: longer than the runtime's idle eviction (10 s), shorter than the window. */
@@ -25,7 +25,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, Math.max(0, m
 /** The state of the key's object (instance, alarm), asked right after its request (so its instance is the one that answered). */
 async function stateOf(port, key) {
   const objects = await platformJson(port, `/__platform/objects?match=${encodeURIComponent(key)}`);
-  const name = Object.keys(objects).find((n) => n.startsWith("platform-evict/key/") && n.includes(key));
+  const name = Object.keys(objects).find((n) => n.startsWith("platform-evict/key/") && n.includes(key) && !n.includes("@"));
   return name === undefined ? undefined : objects[name];
 }
 
@@ -61,7 +61,7 @@ export async function evictionCheck({ port, mode = "idle", log = () => {} }) {
       await sleep(lastRequestAt + IDLE_GAP_MS - Date.now());
     }
     lastRequestAt = Date.now();
-    statuses.push((await get(port, PATH, key)).status);
+    statuses.push((await get(port, PATH, key, { cf: THREE_REGIONS[i] })).status);
     instances.push((await stateOf(port, key))?.instance);
     log(`eviction (${mode}): request ${i + 1} at ${i * 12} s: ${statuses[i]}, instance ${instances[i]?.slice(0, 8)}`);
   }
@@ -75,7 +75,7 @@ export async function evictionCheck({ port, mode = "idle", log = () => {} }) {
       pass: evictions === 2,
     },
     {
-      check: `eviction (${how}): 30 s sliding log of 2, requests at 0, 12, 24 s`,
+      check: `eviction (${how}): 30 s sliding log of 2, requests at 0, 12, 24 s, request.cf IAD, FRA, SIN`,
       measured: statuses.join(", "),
       bound: "200, 200, 429",
       pass: statuses.join() === "200,200,429",

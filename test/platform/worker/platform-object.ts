@@ -6,7 +6,10 @@
  * finds a new instance), and `platformState()` says which instance
  * answered and how many calls it has decided, so the suite can see that
  * an eviction really happened and what call rate an object saw.
- * Test-only: production objects have neither.
+ * `platformLate` applies a batch only after a delay (a late answer:
+ * worker/faults.ts), and an object whose name holds an alarm marker has
+ * its alarms fail, repeat, run late or run after a reset (`ALARM_FAULTS`).
+ * Test-only: production objects have none of these.
  */
 import { CounterObject } from "../../../src/durable/counters/counter-object.ts";
 
@@ -22,9 +25,36 @@ const started = new Set<string>();
  */
 export const startedObjects = (): string[] => [...started];
 
-/** The counter object, with the suite's two handles on it. */
+/**
+ * What the platform does to alarms (docs/reliability.md, "Bounds and the
+ * tests that hold them"), for objects whose name holds the marker (a key
+ * of its own, in a `per_key` domain; its regional copies too):
+ * - `alarm-throw`: the first try of each alarm throws before it runs (the
+ *   runtime tries it again, backing off from 2 s): the work comes late;
+ * - `alarm-twice`: each alarm runs its work twice (at-least-once);
+ * - `alarm-late`: each alarm runs 3 s after it fires;
+ * - `alarm-reset`: at a key's home (not its regional copies), the first
+ *   try of an alarm that comes a persist window or more after the last call
+ *   (QUIET_MS: a checkpoint, the quiet write, a sweep; not one mid-burst)
+ *   runs, then the object is reset (aborted), so the runtime runs the alarm
+ *   again on a new instance, which knows only what was stored.
+ */
+export const ALARM_FAULTS = ["alarm-throw", "alarm-twice", "alarm-late", "alarm-reset"] as const;
+type AlarmFault = (typeof ALARM_FAULTS)[number];
+const LATE_ALARM_MS = 3_000;
+/** An alarm this long after the object's last call comes once calls have stopped (a persist window, persist_ms's default). */
+const QUIET_MS = 1_000;
+
+/** Per alarm fault: alarms run (tries included) and faults injected, for the suite to see that they were. */
+export const alarmTally: Record<AlarmFault, { runs: number; faults: number }> = Object.fromEntries(
+  ALARM_FAULTS.map((fault) => [fault, { runs: 0, faults: 0 }]),
+) as Record<AlarmFault, { runs: number; faults: number }>;
+
+/** The counter object, with the suite's handles on it. */
 export class PlatformCounterObject extends CounterObject {
   private readonly instance = crypto.randomUUID();
+  /** When this instance last decided a batch. */
+  private lastDecideAt = -Infinity;
 
   constructor(ctx: DurableObjectState, env: unknown) {
     super(ctx, env);
@@ -34,6 +64,44 @@ export class PlatformCounterObject extends CounterObject {
   /** Which instance this is (a new one after every eviction), the calls it has decided, and when its alarm is set for (null: none). */
   async platformState(): Promise<{ instance: string; calls: number; alarmAt: number | null }> {
     return { instance: this.instance, calls: this.usage().calls, alarmAt: await this.ctx.storage.getAlarm() };
+  }
+
+  override decide(...args: Parameters<CounterObject["decide"]>): ReturnType<CounterObject["decide"]> {
+    this.lastDecideAt = Date.now();
+    return super.decide(...args);
+  }
+
+  /** Decide a batch (as `decideText`) only `delayMs` from now: a call the object applies after its caller gave up on it. */
+  async platformLate(calls: string, version: number | undefined, delayMs: number): Promise<string> {
+    await scheduler.wait(delayMs);
+    return this.decideText(calls, version);
+  }
+
+  /** The alarm, with the fault the object's name asks for (ALARM_FAULTS). */
+  override async alarm(info?: AlarmInvocationInfo): Promise<void> {
+    const name = this.ctx.id.name ?? "";
+    const fault = ALARM_FAULTS.find((marker) => name.includes(marker));
+    if (fault === undefined) return super.alarm();
+    const tally = alarmTally[fault];
+    tally.runs += 1;
+    const firstTry = info?.isRetry !== true;
+    if (fault === "alarm-throw" && firstTry) {
+      tally.faults += 1;
+      throw new Error("platform test: alarm failed before it ran");
+    }
+    if (fault === "alarm-late") {
+      tally.faults += 1;
+      await scheduler.wait(LATE_ALARM_MS);
+    }
+    await super.alarm();
+    if (fault === "alarm-twice") {
+      tally.faults += 1;
+      await super.alarm();
+    }
+    if (fault === "alarm-reset" && firstTry && !name.includes("@") && Date.now() - this.lastDecideAt >= QUIET_MS) {
+      tally.faults += 1;
+      this.platformAbort();
+    }
   }
 
   /** End this instance as the runtime does on an eviction or a reset: nothing in memory survives. */
