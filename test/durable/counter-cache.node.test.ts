@@ -300,7 +300,7 @@ describe("counter cache", () => {
     expect(store.loads).toBe(loads);
   });
 
-  // Small counters (docs/reliability.md, "Cheap key scans"). Breaks tried: checkpoint() saving small ones too (the
+  // Small counters (docs/reliability.md, "Cheap key scans and thin keys"). Breaks tried: checkpoint() saving small ones too (the
   // first expectation), pageOut() without the unwritten ones, a second hit left small, spillUnwritten() spilling
   // nothing, and restore() taking a spilled counter that has a row since: each failed here.
   it("leaves a one-hit counter of a limit of UNWRITTEN_MIN_LIMIT or more unwritten, until it grows, pages out or is spilled", () => {

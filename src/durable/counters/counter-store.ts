@@ -51,7 +51,7 @@ export class CounterStore {
   /**
    * Replace the spill: the small counters a checkpoint left unwritten, as
    * [id, state, idleAt], in a few rows of SPILL_CHARS at most rather than a
-   * row (and an index entry) each (docs/reliability.md, "Cheap key scans").
+   * row (and an index entry) each (docs/reliability.md, "Cheap key scans and thin keys").
    *
    * @example
    * store.spill([["k\u0001limit", { w: 0, c: 1 }, Date.now() + 60_000]]);
