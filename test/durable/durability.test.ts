@@ -68,7 +68,8 @@ describe("durability of counters", () => {
     await driveObject(stub, () => now);
     await stub.decide([call("short", 1_000, 10)]);
     await runInDurableObject(stub, (_instance: CounterObject, state) => {
-      // A stored counter that went idle long ago, as left by an earlier run (with the tables it made).
+      // A stored counter that went idle long ago, as left by an earlier run (with the tables it made). Break tried:
+      // LazyTable.exists() not asking storage again (the row written behind the object's back never seen).
       makeTables(state.storage.sql, COUNTER_TABLES);
       state.storage.sql.exec("INSERT INTO counters (id, state, idle_at) VALUES (?, ?, ?)", "old\u0001x", "{}", 1);
     });
