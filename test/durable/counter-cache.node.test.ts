@@ -335,10 +335,11 @@ describe("counter cache", () => {
 
   // Thin keys (docs/reliability.md, "Cheap key scans and thin keys"). Breaks tried: a small change setting the
   // checkpoint's time as before (nextCheckpointAt 1,000 where Infinity is expected), unwrittenHits ignoring the
-  // share (a 2-hit counter written), and spillUnwritten() leaving small changes no checkpoint took (an empty spill).
+  // share (a 2-hit counter written) or its cap (10,000 for a limit of a million), and spillUnwritten() leaving small changes no checkpoint took (an empty spill).
   it("leaves up to 1 % of a limit unwritten, with no checkpoint due for it, until it holds more", () => {
     const thin = minute({ limit: 1_000, burst: 1_000 });
-    expect([unwrittenHits(thin), unwrittenHits({ ...thin, strict: true }), unwrittenHits({ ...thin, burst: 99 })]).toEqual([10, 0, 0]);
+    const huge = { limit: 1_000_000, burst: 1_000_000 };
+    expect([unwrittenHits(thin), unwrittenHits({ ...thin, strict: true }), unwrittenHits({ ...thin, burst: 99 }), unwrittenHits(huge)]).toEqual([10, 0, 0, 10]);
     const store = new MapStore();
     const cache = new CounterCache(store);
     for (let c = 1; c <= 10; c++) cache.write("t", thin, fw(c), c);

@@ -36,7 +36,8 @@ export const PART_CHARS = 32 * 1024;
 
 /**
  * A checkpointed counter holding at most this share of its limit (and
- * burst), and at least UNWRITTEN_HITS, is not written by a checkpoint
+ * burst), at least UNWRITTEN_HITS and at most UNWRITTEN_MAX_HITS, is not
+ * written by a checkpoint
  * (docs/reliability.md, "Cheap key scans and thin keys"): a key scan's
  * counters, one hit each, and a thin key's few hits in a window of a large
  * limit cost no row. It is still written once it holds more, before it is
@@ -47,6 +48,8 @@ export const PART_CHARS = 32 * 1024;
 export const UNWRITTEN_SHARE = 0.01;
 /** The fewest hits a counter left unwritten may hold: a limit of UNWRITTEN_MIN_LIMIT gets this many (1 % of it). */
 export const UNWRITTEN_HITS = 1;
+/** The most, whatever the limit: a busy key of a huge limit is written at its checkpoints, as any other. */
+export const UNWRITTEN_MAX_HITS = 10;
 /** The smallest limit (and burst) whose counters may be left unwritten: UNWRITTEN_HITS is then at most UNWRITTEN_SHARE of it. */
 export const UNWRITTEN_MIN_LIMIT = 100;
 
@@ -57,11 +60,12 @@ export const UNWRITTEN_MIN_LIMIT = 100;
  *
  * @example
  * unwrittenHits({ limit: 1_000, burst: 1_000 }); // 10
+ * unwrittenHits({ limit: 1_000_000, burst: 1_000_000 }); // 10 (UNWRITTEN_MAX_HITS)
  */
 export function unwrittenHits(limit: Pick<LimitCall, "limit" | "burst" | "strict">): number {
   const least = Math.min(limit.limit, limit.burst);
   if (limit.strict === true || least < UNWRITTEN_MIN_LIMIT) return 0;
-  return Math.max(UNWRITTEN_HITS, Math.floor(least * UNWRITTEN_SHARE));
+  return Math.min(UNWRITTEN_MAX_HITS, Math.max(UNWRITTEN_HITS, Math.floor(least * UNWRITTEN_SHARE)));
 }
 
 /**
