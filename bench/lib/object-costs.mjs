@@ -32,10 +32,12 @@ import { startWorkerd, writeConfig } from "./workerd.mjs";
  * The workloads, in the order they run (paths of bench/rules/bench.json, sharded placement, 64 shards).
  *
  * @example
- * COST_SCENARIOS.map((s) => s.id); // ["thin", "hot-key", "key-scan", "thin-direct"]
+ * COST_SCENARIOS.map((s) => s.id); // ["thin", "warm", "hot-key", "key-scan", "thin-direct"]
  */
 export const COST_SCENARIOS = [
   { id: "thin", title: "thin keys", kind: "thin", path: "/sharded/recurring-1m", regions: true },
+  // Keys each a request every 1–2 s: warm in their region (docs/placement.md, "Relay only what pays"), so relayed.
+  { id: "warm", title: "warm keys", kind: "thin", sizes: "warm", path: "/sharded/recurring-1m", regions: true },
   { id: "hot-key", title: "one hot key", kind: "hot", path: "/sharded/hot-key-auto", limitedPath: "/sharded/hot-key-auto-limit", limit: 1_000, regions: true },
   { id: "key-scan", title: "key scan (a new key per request)", kind: "scan", path: "/sharded/scan-1m", regions: true },
   { id: "thin-direct", title: "control: thin keys, direct path (no request.cf)", kind: "thin", path: "/sharded/recurring-1m", regions: false },
@@ -51,12 +53,15 @@ const SIZES = {
   full: {
     isolatesPerRegion: 3,
     thin: { keys: 2_000, seconds: 40, minGapS: 5, maxGapS: 10 },
+    warm: { keys: 300, seconds: 40, minGapS: 1, maxGapS: 2 },
     scan: { rate: 150, seconds: 20 },
     hot: { isolates: 64, inFlight: 2, seconds: 10, overshoot: true },
   },
   quick: {
     isolatesPerRegion: 1,
-    thin: { keys: 150, seconds: 6, minGapS: 1, maxGapS: 2 },
+    // The full run's shapes, fewer keys and shorter: thin keys as sparse as there (never warm), warm ones relayed.
+    thin: { keys: 600, seconds: 12, minGapS: 5, maxGapS: 10 },
+    warm: { keys: 100, seconds: 12, minGapS: 1, maxGapS: 2 },
     scan: { rate: 30, seconds: 5 },
     hot: { isolates: 8, inFlight: 2, seconds: 3, overshoot: false },
   },
@@ -113,7 +118,7 @@ export function costEvents(scenario, size, run) {
   const random = seededRandom(seedOf(`cost-${scenario.id}-${run}`));
   const events = [];
   if (scenario.kind === "thin") {
-    const { keys, seconds, minGapS, maxGapS } = size.thin;
+    const { keys, seconds, minGapS, maxGapS } = size[scenario.sizes ?? "thin"];
     for (let k = 0; k < keys; k++) {
       const gap = () => (minGapS + random() * (maxGapS - minGapS)) * 1000;
       // Key k is pinned to region k mod 3 (anycast), from a random phase.
@@ -228,9 +233,26 @@ async function runScenario({ floodgate, workDir, scenario, size }) {
 
 const COUNTER_CLASSES = ["CounterObject", "CounterObject (regional)"];
 
-/** Per request: what a gateway request used, summed over classes; the $ (storage kept a month) and Free figures; the hot-key figures. */
+/**
+ * How long the bytes stored at the end of a workload are priced for after it: an object holding nothing deletes its
+ * storage once it has had no call for DELETE_IDLE_MS (60 s, src/durable/counters/counter-object.ts), after its last
+ * counter went idle (a window of at most a minute here). Metrics and rules objects keep theirs, but at a level that
+ * does not grow with requests.
+ */
+export const STORAGE_TAIL_S = 120;
+
+/** Seconds in a month (storage is billed per GB-month, by the average stored). */
+export const MONTH_S = (365.25 / 12) * 24 * 3600;
+
+/**
+ * Per request: what a gateway request used, summed over classes; the $ and Free figures; the hot-key figures.
+ * Storage is priced for as long as it is held, as billed (GB-months of the average stored): the level after the
+ * workload over its load, the quiet wait and STORAGE_TAIL_S, per request served (`storedBytes` stays the level, per
+ * request, for the tables).
+ */
 export function costOfScenario(measured) {
   const n = measured.requests;
+  const heldS = (measured.loadSeconds ?? 0) + SETTLE_MS / 1000 + STORAGE_TAIL_S;
   const sum = (k) => Object.values(measured.byClass).reduce((s, t) => s + (t[k] ?? 0), 0);
   const perRequest = {
     workerRequests: 1,
@@ -243,7 +265,8 @@ export function costOfScenario(measured) {
     queueOperations: 0,
     storedBytes: sum("storedBytes") / n,
   };
-  const storageDollars = (bytes) => (bytes / 1e9) * PRICES.paid.storageGbMonth * 1e6;
+  // $ per million requests for `bytes` stored per request, held heldS.
+  const storageDollars = (bytes) => (bytes / 1e9) * (heldS / MONTH_S) * PRICES.paid.storageGbMonth * 1e6;
   const classes = Object.fromEntries(
     Object.entries(measured.byClass).map(([cls, t]) => [
       cls,
@@ -302,7 +325,7 @@ export async function measureObjectCosts({ floodgate, workDir, quick, only, log 
     );
     const title =
       scenario.kind === "thin"
-        ? `${scenario.title} (${size.thin.keys.toLocaleString("en-US")} keys, each every ${size.thin.minGapS}–${size.thin.maxGapS} s)`
+        ? `${scenario.title} (${size[scenario.sizes ?? "thin"].keys.toLocaleString("en-US")} keys, each every ${size[scenario.sizes ?? "thin"].minGapS}–${size[scenario.sizes ?? "thin"].maxGapS} s)`
         : scenario.kind === "hot"
           ? `${scenario.title} (${size.hot.isolates} isolates)`
           : `${scenario.title}, ${size.scan.rate}/s`;
@@ -337,7 +360,7 @@ const quota = {
  */
 export function printObjectCosts(costs) {
   const lines = [
-    `What a deployment costs (counted at the callee; requests from ${costs.from}; ${costs.isolatesPerRegion} isolate(s) per region, the hot key its own count; then ${costs.settleMs / 1000} s quiet; prices read ${costs.prices.readOn}, storage kept a month: bench/lib/prices.mjs):`,
+    `What a deployment costs (counted at the callee; requests from ${costs.from}; ${costs.isolatesPerRegion} isolate(s) per region, the hot key its own count; then ${costs.settleMs / 1000} s quiet; prices read ${costs.prices.readOn}; storage priced for as long as it is held, the load, the quiet wait and ${STORAGE_TAIL_S} s more (an idle object deletes its storage): bench/lib/prices.mjs):`,
     "",
     "| workload | class | objects started | requests / 1,000 req (alarms included) | alarms / 1,000 | SQL rows written / 1,000 | alarms set / 1,000 | rows read / 1,000 | active ms / 1,000 | stored bytes / req | most calls/s on one object | $ / 1M on Paid |",
     "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",

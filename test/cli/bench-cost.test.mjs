@@ -5,7 +5,7 @@
 //   ./node_modules/.bin/node --test test/cli/bench-cost.test.mjs
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { costOfScenario } from "../../bench/lib/object-costs.mjs";
+import { costOfScenario, MONTH_S, SETTLE_MS, STORAGE_TAIL_S } from "../../bench/lib/object-costs.mjs";
 import { freeRequestsPerDay, paidPerMillion, PRICES } from "../../bench/lib/prices.mjs";
 
 const near = (actual, expected) => assert.ok(Math.abs(actual - expected) < 1e-9, `${actual} is not ${expected}`);
@@ -41,4 +41,20 @@ test("costOfScenario sums every class per request, alarms as requests and alarms
   near(cost.classes.CounterObject.rowsWrittenPer1000, 200);
   near(cost.paidDollarsPerMillion, paidPerMillion(cost.perRequest));
   assert.equal(cost.free.first, "objectRequests");
+});
+
+// Break tried: storage priced as a month per request's bytes (as before): $ 1,000 × too high here.
+test("costOfScenario prices stored bytes for as long as they are held (load, quiet wait, STORAGE_TAIL_S), per request", () => {
+  const cost = costOfScenario({
+    requests: 1_000,
+    cpuMs: 0,
+    loadSeconds: 10,
+    byClass: {
+      CounterObject: { requests: 1_000, alarms: 0, rowsRead: 0, rowsWritten: 0, alarmSets: 0, activeMs: 0, instances: 1, storedBytes: 1e9 },
+    },
+  });
+  const heldS = 10 + SETTLE_MS / 1000 + STORAGE_TAIL_S;
+  // 1 GB held heldS, over 1,000 requests: per million requests, 1,000 × that.
+  near(cost.storageDollarsPerMillion, 1_000 * PRICES.paid.storageGbMonth * (heldS / MONTH_S));
+  near(cost.paidDollarsPerMillion, paidPerMillion(cost.perRequest) + cost.storageDollarsPerMillion);
 });

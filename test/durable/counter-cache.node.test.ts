@@ -9,7 +9,7 @@
  * test/durable/checkpoint.slow.test.ts.
  */
 import { describe, expect, it } from "vitest";
-import { CounterCache, markerBytes, UNWRITTEN_MIN_LIMIT, windowBytes } from "../../src/durable/counters/counter-cache.ts";
+import { CounterCache, markerBytes, UNWRITTEN_MIN_LIMIT, unwrittenHits, windowBytes } from "../../src/durable/counters/counter-cache.ts";
 import { CounterStore, type SpilledCounter, type StoredCounter } from "../../src/durable/counters/counter-store.ts";
 import type { LimitCall } from "../../src/stored/wire-calls.ts";
 import { DURABLE_WINDOW_MS, PERSIST_MS } from "../../src/rules/keys.ts";
@@ -300,7 +300,7 @@ describe("counter cache", () => {
     expect(store.loads).toBe(loads);
   });
 
-  // Small counters (docs/reliability.md, "Cheap key scans"). Breaks tried: checkpoint() saving small ones too (the
+  // Small counters (docs/reliability.md, "Cheap key scans and thin keys"). Breaks tried: checkpoint() saving small ones too (the
   // first expectation), pageOut() without the unwritten ones, a second hit left small, spillUnwritten() spilling
   // nothing, and restore() taking a spilled counter that has a row since: each failed here.
   it("leaves a one-hit counter of a limit of UNWRITTEN_MIN_LIMIT or more unwritten, until it grows, pages out or is spilled", () => {
@@ -331,5 +331,25 @@ describe("counter cache", () => {
     after.checkpoint();
     after.spillUnwritten();
     expect(store.ops.at(-1)).toBe("spill k3 k4 k5");
+  });
+
+  // Thin keys (docs/reliability.md, "Cheap key scans and thin keys"). Breaks tried: a small change setting the
+  // checkpoint's time as before (nextCheckpointAt 1,000 where Infinity is expected), unwrittenHits ignoring the
+  // share (a 2-hit counter written) or its cap (10,000 for a limit of a million), and spillUnwritten() leaving small changes no checkpoint took (an empty spill).
+  it("leaves up to 1 % of a limit unwritten, with no checkpoint due for it, until it holds more", () => {
+    const thin = minute({ limit: 1_000, burst: 1_000 });
+    const huge = { limit: 1_000_000, burst: 1_000_000 };
+    expect([unwrittenHits(thin), unwrittenHits({ ...thin, strict: true }), unwrittenHits({ ...thin, burst: 99 }), unwrittenHits(huge)]).toEqual([10, 0, 0, 10]);
+    const store = new MapStore();
+    const cache = new CounterCache(store);
+    for (let c = 1; c <= 10; c++) cache.write("t", thin, fw(c), c);
+    // No checkpoint, so no alarm for it: only the spill, once the object goes quiet.
+    expect([cache.nextCheckpointAt, cache.unsaved, cache.spillDue]).toEqual([Infinity, false, true]);
+    cache.spillUnwritten();
+    expect(store.ops).toEqual(["spill t"]);
+    cache.write("t", thin, fw(11), 11);
+    expect([cache.nextCheckpointAt, cache.unsaved]).toEqual([11 + PERSIST_MS.default, true]);
+    cache.checkpoint();
+    expect(store.ops.at(-1)).toBe("part 0 t");
   });
 });

@@ -6,6 +6,8 @@ import type { CounterCall } from "../../src/stored/wire-calls.ts";
 import type { Env } from "../../src/config.ts";
 import { gateway, uniqueIp } from "../support/app.ts";
 import { driveObject, OBJECT_EPOCH } from "../support/driven-object.ts";
+import { COUNTER_TABLES } from "../../src/stored/counter-tables.ts";
+import { makeTables } from "../support/stored-tables.ts";
 
 const counters = (env as unknown as Env).COUNTERS;
 
@@ -66,7 +68,9 @@ describe("durability of counters", () => {
     await driveObject(stub, () => now);
     await stub.decide([call("short", 1_000, 10)]);
     await runInDurableObject(stub, (_instance: CounterObject, state) => {
-      // A stored counter that went idle long ago, as left by an earlier run.
+      // A stored counter that went idle long ago, as left by an earlier run (with the tables it made). Break tried:
+      // LazyTable.exists() not asking storage again (the row written behind the object's back never seen).
+      makeTables(state.storage.sql, COUNTER_TABLES);
       state.storage.sql.exec("INSERT INTO counters (id, state, idle_at) VALUES (?, ?, ?)", "old\u0001x", "{}", 1);
     });
     expect(await stub.stats()).toMatchObject({ memory: 1, stored: 1 });

@@ -8,7 +8,9 @@
  * key every 100 ms), and sparse keys under per_key placement (an object
  * each). The numbers are printed; the bounds below hold them (the clock
  * is driven and the traffic seeded, so the counts are the same every run).
- * Breaks tried: writeThrough() always false (sparse keys per_key, 2.136 →
+ * Before tables were made by their first write, per_key measured 2.136
+ * (over 1.9). Breaks tried: a small counter's change setting its
+ * checkpoint (the scan 0.110, over 0.05), writeThrough() always false (sparse keys per_key, 2.136 →
  * over 3 per request), the alarm's heartbeat left out (the shard over 0.6),
  * checkpoint() saving a row per counter (the shard over 1), and
  * deleteStorage() not called (tables left).
@@ -130,7 +132,7 @@ describe("rows written per request, thin traffic", () => {
     const tally = await run(sparse(10, (key) => `${prefix}/${key}`));
     print("sparse keys, per_key", tally);
     expect(tally.requests).toBe(162);
-    expect((tally.rowsWritten + tally.alarmSets) / tally.requests).toBeLessThanOrEqual(2.2);
+    expect((tally.rowsWritten + tally.alarmSets) / tally.requests).toBeLessThanOrEqual(1.9);
     expect(tally.alarms / tally.requests).toBeLessThanOrEqual(0.35);
     expect([tally.storedAfter, tally.tablesAfter]).toEqual([0, 0]);
   });
@@ -141,7 +143,7 @@ describe("rows written per request, thin traffic", () => {
     const tally = await run(events);
     print("key scan", tally);
     expect(tally.requests).toBe(600);
-    expect((tally.rowsWritten + tally.alarmSets) / tally.requests).toBeLessThanOrEqual(0.15);
+    expect((tally.rowsWritten + tally.alarmSets) / tally.requests).toBeLessThanOrEqual(0.05);
     expect([tally.storedAfter, tally.tablesAfter]).toEqual([0, 0]);
   });
 });

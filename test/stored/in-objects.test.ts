@@ -19,9 +19,11 @@ import { describe, expect, it } from "vitest";
 import type { Env } from "../../src/config.ts";
 import { type CounterObject, DELETE_IDLE_MS } from "../../src/durable/counters/counter-object.ts";
 import { limitId, storageId } from "../../src/stored/counter-ids.ts";
+import { BLOCK_TABLES, COUNTER_TABLES, SLOT_TABLES } from "../../src/stored/counter-tables.ts";
 import type { CounterCall, CounterVerdict, LimitCall } from "../../src/stored/wire-calls.ts";
 import { fromWire, toWire, verdictsFromWire, WIRE_VERSION } from "../../src/stored/wire.ts";
 import { driveObject, OBJECT_EPOCH } from "../support/driven-object.ts";
+import { makeTables, rowsIf } from "../support/stored-tables.ts";
 
 const counters = (env as unknown as Env).COUNTERS;
 const ALGORITHMS = ["token_bucket", "leaky_bucket", "fixed_window", "sliding_window_log", "sliding_window_counter", "gcra"] as const;
@@ -47,11 +49,23 @@ describe("a CounterObject's SQLite", () => {
           "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE '\\_%' ESCAPE '\\' ORDER BY name",
         )
         .toArray();
-      const rows = state.storage.sql.exec<{ id: string; state: string; idle_at: number }>("SELECT id, state, idle_at FROM counters ORDER BY id").toArray();
+      const rows = rowsIf<{ id: string; state: string; idle_at: number }>(state.storage.sql, "counters", "SELECT id, state, idle_at FROM counters ORDER BY id");
       const journal = state.storage.sql.exec<{ part: number; body: string }>("SELECT part, body FROM journal ORDER BY part").toArray();
       return { schema, rows, journal };
     });
-    expect(stored.schema).toEqual([
+    // Each table is made by its first write (src/durable/counters/lazy-table.ts): a checkpoint, the journal alone.
+    // Break tried: LazyTable making its table when constructed (every table here, as before).
+    expect(stored.schema).toEqual([{ type: "table", name: "journal", sql: "CREATE TABLE journal (part INTEGER PRIMARY KEY, body TEXT NOT NULL)" }]);
+    // Every table an object may make, as it makes it.
+    const all = await runInDurableObject(stub, (_: CounterObject, state) => {
+      makeTables(state.storage.sql, [...COUNTER_TABLES, ...SLOT_TABLES, ...BLOCK_TABLES]);
+      return state.storage.sql
+        .exec<{ type: string; name: string; sql: string | null }>(
+          "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE '\\_%' ESCAPE '\\' ORDER BY name",
+        )
+        .toArray();
+    });
+    expect(all).toEqual([
       {
         type: "table",
         name: "blocks",
@@ -108,7 +122,9 @@ describe("a CounterObject's penalty blocks (counter tables version 2)", () => {
     await driveObject(stub, () => OBJECT_EPOCH);
     // An object as version 1 left it: no blocks table, one counter row (9 of 10 taken).
     await runInDurableObject(stub, (_: CounterObject, state) => {
-      state.storage.sql.exec("DROP TABLE blocks");
+      // Its tables as that version made them (a new object of this one makes none until it writes).
+      makeTables(state.storage.sql, COUNTER_TABLES.slice(0, 3));
+      state.storage.sql.exec("DROP TABLE IF EXISTS blocks");
       state.storage.sql.exec(
         "INSERT INTO counters (id, state, idle_at) VALUES (?, ?, ?)",
         storageId(key, "fw:10:60000:10"),
@@ -154,7 +170,9 @@ describe("a CounterObject's checkpoint journal (counter tables version 3)", () =
     await driveObject(stub, () => OBJECT_EPOCH);
     // An object as version 2 left it: no journal table, one counter row (9 of 10 taken).
     await runInDurableObject(stub, (_: CounterObject, state) => {
-      state.storage.sql.exec("DROP TABLE journal");
+      // Its tables as that version made them (a new object of this one makes none until it writes).
+      makeTables(state.storage.sql, [...COUNTER_TABLES.slice(0, 3), ...BLOCK_TABLES]);
+      state.storage.sql.exec("DROP TABLE IF EXISTS journal");
       state.storage.sql.exec("INSERT INTO counters (id, state, idle_at) VALUES (?, ?, ?)", id, `{"w":${OBJECT_EPOCH},"c":9}`, OBJECT_EPOCH + 60_000);
     });
     await evictAllDurableObjects();
@@ -167,7 +185,7 @@ describe("a CounterObject's checkpoint journal (counter tables version 3)", () =
     expect([first.allowed, first.decisions[0].remaining, second.allowed]).toEqual([true, 0, false]);
     const stored = await runInDurableObject(restarted, (_: CounterObject, state) => ({
       rows: state.storage.sql.exec("SELECT id, state FROM counters").toArray(),
-      journal: state.storage.sql.exec("SELECT body FROM journal").toArray(),
+      journal: rowsIf(state.storage.sql, "journal", "SELECT body FROM journal"),
     }));
     expect(stored).toEqual({ rows: [{ id, state: `{"w":${OBJECT_EPOCH},"c":10}` }], journal: [] });
     // A restart reads the row, not a journal.

@@ -35,16 +35,38 @@ interface Entry {
 export const PART_CHARS = 32 * 1024;
 
 /**
- * A checkpointed counter holding at most this many hits (units of its
- * limit) is not written by a checkpoint (docs/reliability.md, "Cheap key
- * scans"): a key scan's counters, one hit each, cost no row. It is still
- * written before it is paged out, and spilled (all such counters in a few
- * rows) once its object has been quiet for a while, so only a crash or
- * redeploy can lose it.
+ * A checkpointed counter holding at most this share of its limit (and
+ * burst), at least UNWRITTEN_HITS and at most UNWRITTEN_MAX_HITS, is not
+ * written by a checkpoint
+ * (docs/reliability.md, "Cheap key scans and thin keys"): a key scan's
+ * counters, one hit each, and a thin key's few hits in a window of a large
+ * limit cost no row. It is still written once it holds more, before it is
+ * paged out, and spilled (all such counters in a few rows) once its object
+ * has been quiet for a while, so only a crash or redeploy can lose it: at
+ * most this share of the key's limit.
  */
+export const UNWRITTEN_SHARE = 0.01;
+/** The fewest hits a counter left unwritten may hold: a limit of UNWRITTEN_MIN_LIMIT gets this many (1 % of it). */
 export const UNWRITTEN_HITS = 1;
-/** The smallest limit (and burst) whose counters may be left unwritten: UNWRITTEN_HITS is then at most 1 % of it. */
+/** The most, whatever the limit: a busy key of a huge limit is written at its checkpoints, as any other. */
+export const UNWRITTEN_MAX_HITS = 10;
+/** The smallest limit (and burst) whose counters may be left unwritten: UNWRITTEN_HITS is then at most UNWRITTEN_SHARE of it. */
 export const UNWRITTEN_MIN_LIMIT = 100;
+
+/**
+ * The most hits (units) a counter of `limit` may hold and be left unwritten
+ * by checkpoints (0: every change is written: strict, or a limit under
+ * UNWRITTEN_MIN_LIMIT).
+ *
+ * @example
+ * unwrittenHits({ limit: 1_000, burst: 1_000 }); // 10
+ * unwrittenHits({ limit: 1_000_000, burst: 1_000_000 }); // 10 (UNWRITTEN_MAX_HITS)
+ */
+export function unwrittenHits(limit: Pick<LimitCall, "limit" | "burst" | "strict">): number {
+  const least = Math.min(limit.limit, limit.burst);
+  if (limit.strict === true || least < UNWRITTEN_MIN_LIMIT) return 0;
+  return Math.min(UNWRITTEN_MAX_HITS, Math.max(UNWRITTEN_HITS, Math.floor(least * UNWRITTEN_SHARE)));
+}
 
 /**
  * Bytes of counter state one object may hold in memory: every window with
@@ -149,16 +171,21 @@ export class CounterCache {
       this.keepVolatile(id, entry);
       return entry.idleAt;
     }
-    this.persistMs = limit.persistMs ?? PERSIST_MS.default;
-    if (!this.dirty.has(id)) this.nextCheckpointAt = Math.min(this.nextCheckpointAt, now + this.persistMs);
     const previous = this.stored.get(id);
     if (previous) {
       entry.savedIdleAt = previous.savedIdleAt;
       entry.part = previous.part;
     }
     // Weighed only while the counter has been small since it was fresh: one that held more is written at every change.
-    if (!limit.strict && Math.min(limit.limit, limit.burst) >= UNWRITTEN_MIN_LIMIT && (previous == null || previous.small === true))
-      entry.small = heldHits(state, limit, now) <= UNWRITTEN_HITS;
+    const most = unwrittenHits(limit);
+    if (most > 0 && (previous == null || previous.small === true)) entry.small = heldHits(state, limit, now) <= most;
+    if (entry.small === true) {
+      // No checkpoint (and so no alarm) for it: only the spill once the object goes quiet.
+      this.spillStale = true;
+    } else {
+      this.persistMs = limit.persistMs ?? PERSIST_MS.default;
+      this.nextCheckpointAt = Math.min(this.nextCheckpointAt, now + this.persistMs);
+    }
     this.dirty.set(id, entry);
     if (limit.strict) this.mustSave = true;
     this.keep(id, entry);
@@ -170,9 +197,9 @@ export class CounterCache {
     return this.mustSave || now >= this.nextCheckpointAt;
   }
 
-  /** Whether changes are waiting for a checkpoint. */
+  /** Whether changes are waiting for a checkpoint (small counters' changes wait for the spill instead). */
   get unsaved(): boolean {
-    return this.dirty.size > 0;
+    return this.nextCheckpointAt !== Infinity || this.mustSave;
   }
 
   /**
@@ -208,6 +235,12 @@ export class CounterCache {
    * own row, which `restoreUnwritten` prefers.
    */
   spillUnwritten(): void {
+    // Small changes not yet through a checkpoint are left unwritten as a checkpoint would leave them.
+    for (const [id, entry] of this.dirty) {
+      if (entry.small !== true) continue;
+      this.unwritten.add(id);
+      this.dirty.delete(id);
+    }
     const entries: SpilledCounter[] = [];
     for (const id of this.unwritten) {
       const entry = this.stored.get(id);

@@ -26,7 +26,7 @@ export const SWEEP_INTERVAL_MS = 10_000;
  * How long an object must go without a call before it writes every change
  * still unsaved (whatever its `persist_ms`) and spills the small counters
  * its checkpoints left unwritten (docs/reliability.md, "Durability" and
- * "Cheap key scans"): half the runtime's ~10 s idle eviction, so the alarm
+ * "Cheap key scans and thin keys"): half the runtime's ~10 s idle eviction, so the alarm
  * runs before the object can be evicted and an eviction loses nothing.
  */
 export const QUIET_WRITE_MS = 5_000;

@@ -6,6 +6,7 @@
  */
 
 import { COUNTER_TABLES } from "../../stored/counter-tables.ts";
+import { LazyTable, statementsOf } from "./lazy-table.ts";
 
 /** A spilled counter: its id, state and when it goes idle. */
 export type SpilledCounter = readonly [id: string, state: unknown, idleAt: number];
@@ -34,21 +35,30 @@ export class CounterStore {
   rowsRead = 0;
   rowsWritten = 0;
 
+  /** The tables (a stored format: src/stored/counter-tables.ts, docs/stored-formats.md), each made by its first write (lazy-table.ts). */
+  private readonly countersTable: LazyTable;
+  private readonly unwrittenTable: LazyTable;
+  private readonly journalTable: LazyTable;
+
   constructor(sql: SqlStorage) {
     this.sql = sql;
-    // The tables are a stored format (src/stored/counter-tables.ts, docs/stored-formats.md).
-    for (const statement of COUNTER_TABLES) this.run(statement);
+    const run = this.run.bind(this) as typeof this.run;
+    this.countersTable = new LazyTable(run, statementsOf(COUNTER_TABLES, "counters"));
+    this.unwrittenTable = new LazyTable(run, statementsOf(COUNTER_TABLES, "unwritten"));
+    this.journalTable = new LazyTable(run, statementsOf(COUNTER_TABLES, "journal"));
   }
 
   /**
    * Replace the spill: the small counters a checkpoint left unwritten, as
    * [id, state, idleAt], in a few rows of SPILL_CHARS at most rather than a
-   * row (and an index entry) each (docs/reliability.md, "Cheap key scans").
+   * row (and an index entry) each (docs/reliability.md, "Cheap key scans and thin keys").
    *
    * @example
    * store.spill([["k\u0001limit", { w: 0, c: 1 }, Date.now() + 60_000]]);
    */
   spill(entries: readonly SpilledCounter[]): void {
+    if (entries.length === 0 && !this.unwrittenTable.exists()) return;
+    this.unwrittenTable.make();
     this.run("DELETE FROM unwritten");
     let part: string[] = [];
     let chars = 0;
@@ -73,6 +83,7 @@ export class CounterStore {
    * for (const [id, state, idleAt] of store.readSpill()) restore(id, state, idleAt);
    */
   readSpill(): SpilledCounter[] {
+    if (!this.unwrittenTable.exists()) return [];
     return this.run<{ body: string }>("SELECT body FROM unwritten ORDER BY part").flatMap((row) => JSON.parse(row.body) as SpilledCounter[]);
   }
 
@@ -84,6 +95,7 @@ export class CounterStore {
    * for (const [part, counters] of store.readJournal()) restore(part, counters);
    */
   readJournal(): [part: number, counters: SpilledCounter[]][] {
+    if (!this.journalTable.exists()) return [];
     return this.run<{ part: number; body: string }>("SELECT part, body FROM journal ORDER BY part").map((row) => [
       row.part,
       JSON.parse(row.body) as SpilledCounter[],
@@ -100,10 +112,11 @@ export class CounterStore {
    */
   writePart(part: number, counters: readonly SpilledCounter[]): number {
     if (counters.length === 0) {
-      this.run("DELETE FROM journal WHERE part = ?", part);
+      if (this.journalTable.exists()) this.run("DELETE FROM journal WHERE part = ?", part);
       return 0;
     }
     const body = JSON.stringify(counters);
+    this.journalTable.make();
     this.run("INSERT INTO journal (part, body) VALUES (?, ?) ON CONFLICT (part) DO UPDATE SET body = excluded.body", part, body);
     return body.length;
   }
@@ -115,6 +128,7 @@ export class CounterStore {
    * store.load(id)?.state;
    */
   load(id: string): StoredCounter | undefined {
+    if (!this.countersTable.exists()) return undefined;
     const [row] = this.run<{ state: string; idle_at: number }>("SELECT state, idle_at FROM counters WHERE id = ?", id);
     return row === undefined ? undefined : { state: JSON.parse(row.state), idleAt: row.idle_at };
   }
@@ -126,6 +140,7 @@ export class CounterStore {
    * store.save(id, state, idleAt);
    */
   save(id: string, state: unknown, idleAt: number): void {
+    this.countersTable.make();
     // An upsert updates the row in place: fewer rows written (billed) than a replace's delete and insert.
     this.run(
       "INSERT INTO counters (id, state, idle_at) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET state = excluded.state, idle_at = excluded.idle_at",
@@ -144,6 +159,7 @@ export class CounterStore {
    * if (!store.saveState(id, state)) store.save(id, state, idleAt);
    */
   saveState(id: string, state: unknown): boolean {
+    if (!this.countersTable.exists()) return false;
     const before = this.rowsWritten;
     this.run("UPDATE counters SET state = ? WHERE id = ?", JSON.stringify(state), id);
     return this.rowsWritten > before;
@@ -156,6 +172,7 @@ export class CounterStore {
    * store.deletePrefix(key + "\u0001");
    */
   deletePrefix(prefix: string): void {
+    if (!this.countersTable.exists()) return;
     // substr comparison rather than LIKE: keys may contain % and _.
     this.run("DELETE FROM counters WHERE substr(id, 1, ?) = ?", prefix.length, prefix);
   }
@@ -167,17 +184,20 @@ export class CounterStore {
    * store.deleteIdle(Date.now());
    */
   deleteIdle(now: number): void {
+    if (!this.countersTable.exists()) return;
     this.run("DELETE FROM counters WHERE idle_at <= ?", now);
   }
 
   /** When the first stored counter goes idle (Infinity: none stored). */
   earliestIdleAt(): number {
+    if (!this.countersTable.exists()) return Infinity;
     const [row] = this.run<{ at: number | null }>("SELECT min(idle_at) AS at FROM counters");
     return row?.at ?? Infinity;
   }
 
   /** Number of stored counters (for tests and metrics). */
   count(): number {
+    if (!this.countersTable.exists()) return 0;
     const [row] = this.run<{ n: number }>("SELECT count(*) AS n FROM counters");
     return row.n;
   }

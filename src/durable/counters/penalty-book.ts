@@ -6,6 +6,7 @@
  */
 import type { PenaltyState } from "../../algorithms/penalty.ts";
 import { BLOCK_TABLES } from "../../stored/counter-tables.ts";
+import { LazyTable } from "./lazy-table.ts";
 
 /**
  * Bytes of blocks (and "no block" markers) one object keeps in memory: a
@@ -27,6 +28,8 @@ const weightOf = (id: string) => ENTRY_BYTES + 2 * id.length;
  */
 export class PenaltyBook {
   private readonly sql: SqlStorage;
+  /** Made with the first block (lazy-table.ts): a key never blocked writes no table. */
+  private readonly table: LazyTable;
   private readonly capacity: number;
   /** Recency order, oldest first; null: known to have no block. */
   private readonly known = new Map<string, PenaltyState | null>();
@@ -40,7 +43,7 @@ export class PenaltyBook {
   constructor(sql: SqlStorage, capacity = PENALTY_BOOK_BYTES) {
     this.sql = sql;
     this.capacity = capacity;
-    for (const statement of BLOCK_TABLES) this.run(statement);
+    this.table = new LazyTable(this.run.bind(this) as typeof this.run, BLOCK_TABLES);
     this.earliest = this.earliestUntil();
   }
 
@@ -52,7 +55,7 @@ export class PenaltyBook {
       this.known.set(id, cached);
       return cached ?? undefined;
     }
-    const [row] = this.run<{ until: number; length_ms: number }>("SELECT until, length_ms FROM blocks WHERE id = ?", id);
+    const [row] = this.table.exists() ? this.run<{ until: number; length_ms: number }>("SELECT until, length_ms FROM blocks WHERE id = ?", id) : [];
     const state = row === undefined ? null : { until: row.until, lengthMs: row.length_ms };
     this.keep(id, state);
     return state ?? undefined;
@@ -62,8 +65,10 @@ export class PenaltyBook {
   write(id: string, state: PenaltyState | undefined): void {
     const before = this.read(id);
     if (state === before) return;
-    if (state === undefined) this.run("DELETE FROM blocks WHERE id = ?", id);
-    else {
+    if (state === undefined) {
+      if (this.table.exists()) this.run("DELETE FROM blocks WHERE id = ?", id);
+    } else {
+      this.table.make();
       this.earliest = Math.min(this.earliest, state.until);
       this.run(
         "INSERT INTO blocks (id, until, length_ms) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET until = excluded.until, length_ms = excluded.length_ms",
@@ -79,7 +84,7 @@ export class PenaltyBook {
   reset(prefix: string): void {
     for (const id of [...this.known.keys()]) if (id.startsWith(prefix)) this.drop(id);
     // substr rather than LIKE: keys may contain % and _.
-    this.run("DELETE FROM blocks WHERE substr(id, 1, ?) = ?", prefix.length, prefix);
+    if (this.table.exists()) this.run("DELETE FROM blocks WHERE substr(id, 1, ?) = ?", prefix.length, prefix);
   }
 
   /** Drop blocks that ended by `now`; returns when the next one ends (Infinity: none left). */
@@ -93,6 +98,7 @@ export class PenaltyBook {
 
   /** When the first stored block ends (Infinity: none). */
   earliestUntil(): number {
+    if (!this.table.exists()) return Infinity;
     const [row] = this.run<{ at: number | null }>("SELECT min(until) AS at FROM blocks");
     return row?.at ?? Infinity;
   }

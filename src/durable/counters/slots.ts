@@ -8,6 +8,7 @@
 import type { Decision, Step } from "../../algorithms/types.ts";
 import { SLOT_TABLES } from "../../stored/counter-tables.ts";
 import type { CounterVerdict, DecideCall, LimitCall, SlotCall } from "../../stored/wire-calls.ts";
+import { LazyTable } from "./lazy-table.ts";
 
 /** What a rejected request is told to wait: a slot may free at any moment, so the shortest whole second. */
 export const SLOT_RETRY_MS = 1000;
@@ -24,12 +25,19 @@ export const SLOT_RETRY_MS = 1000;
  * book.release(id, "holder-1");
  */
 export class SlotBook {
-  private readonly sql: Pick<SqlStorage, "exec"> | undefined;
+  private readonly store: Pick<SqlStorage, "exec"> | undefined;
+  /** Made with the first slot taken (lazy-table.ts): a key never limited by concurrency writes no table. */
+  private readonly table: LazyTable | undefined;
   private readonly tables = new Map<string, Map<string, number>>();
 
   constructor(sql?: Pick<SqlStorage, "exec">) {
-    this.sql = sql;
-    if (sql !== undefined) for (const statement of SLOT_TABLES) sql.exec(statement);
+    this.store = sql;
+    this.table = sql === undefined ? undefined : new LazyTable((query, ...bindings) => sql.exec(query, ...bindings).toArray() as never, SLOT_TABLES);
+  }
+
+  /** The storage, once it has the table (undefined: in memory only, or no slot ever taken). */
+  private get sql(): Pick<SqlStorage, "exec"> | undefined {
+    return this.table?.exists() === true ? this.store : undefined;
   }
 
   /** Whether `holder` may hold one of `n` slots now (it may if it holds one already); `cost` 0 only reads. */
@@ -52,6 +60,7 @@ export class SlotBook {
   take(id: string, holder: string, now: number, leaseMs: number): void {
     const expiresAt = now + leaseMs;
     this.live(id, now).set(holder, expiresAt);
+    this.table?.make();
     this.sql?.exec("INSERT OR REPLACE INTO slots (id, holder, expires_at) VALUES (?, ?, ?)", id, holder, expiresAt);
   }
 
