@@ -96,6 +96,8 @@ function oweOnceSettled(edge: EdgeRuntime, unanswered: Unanswered, owed: readonl
   defer(
     Promise.race([late, given])
       .then(settle, () => undefined)
-      .finally(() => clearTimeout(timer)),
+      .finally(() => {
+        if (timer !== undefined) clearTimeout(timer);
+      }),
   );
 }
