@@ -78,6 +78,8 @@ export class LiveRules {
   private checkingSince?: number;
   /** When this isolate last called the object (rules-pace.ts spaces these). */
   private calledAt = -Infinity;
+  /** This isolate's stretch of its next gap between calls (rules-pace.ts), drawn anew at each call. */
+  private spread = Math.random();
 
   constructor(bundled: () => CompiledRules, options: LiveRulesOptions = {}) {
     this.bundled = bundled;
@@ -179,7 +181,7 @@ export class LiveRules {
   /** A background check: the location's copy when it is current, else the object as the pace allows. */
   private async check(env: Env): Promise<void> {
     const copy = this.copies === undefined ? undefined : await this.copies.read(this.objectName);
-    const step = checkStep(copy, this.calledAt, this.now(), this.pace);
+    const step = checkStep(copy, this.calledAt, this.now(), this.pace, this.spread);
     if (step === "refresh") {
       // Claimed first, so the location's other isolates take the copy as current while this one asks.
       if (copy !== undefined) await this.copies?.claim(this.objectName, copy, this.now());
@@ -204,6 +206,7 @@ export class LiveRules {
   /** Ask the object (the whole record when there are copies to keep, so it can be laid in this location's). */
   private async poll(env: Env): Promise<void> {
     this.calledAt = this.now();
+    this.spread = Math.random();
     const whole = this.copies !== undefined;
     try {
       const record = await env.RULES.getByName(this.objectName).since(whole ? -1 : (this.state?.version ?? -1), whole ? -1 : this.overlay?.version);

@@ -20,7 +20,8 @@ export interface RulesPace {
 
 /**
  * The defaults: at most 2 object calls per isolate-minute where a copy is
- * kept (and about 2 per location-minute in all), 1 where none is.
+ * kept (and about 2 per location-minute in all), 1 where none is; an
+ * isolate's calls are spaced 1 to 1.5 times these (`checkStep`'s spread).
  */
 export const RULES_PACE: RulesPace = { checkMs: 4_000, copyFreshMs: 30_000, ownPollMs: 60_000, claimMs: 10_000 };
 
@@ -42,16 +43,19 @@ const within = (at: number | undefined, now: number, ms: number) => at !== undef
 
 /**
  * What a check at `now` does, given the location's copy (undefined: none)
- * and when this isolate last called the object.
+ * and when this isolate last called the object. `spread` (0 to 1, drawn
+ * anew by the isolate after each call) stretches its gap between calls by
+ * up to half, so isolates started together (a deploy) do not call together
+ * ever after.
  *
  * @example
  * checkStep({ fetchedAt: 0 }, -Infinity, 10_000); // "use-copy": fresh
  * checkStep({ fetchedAt: 0 }, -Infinity, 40_000); // "refresh": stale, and this isolate may call
  * checkStep(undefined, 30_000, 40_000); // "wait": no copy, and its own last call is under ownPollMs old
  */
-export function checkStep(copy: CopyAge | undefined, lastCallAt: number, now: number, pace: RulesPace = RULES_PACE): CheckStep {
+export function checkStep(copy: CopyAge | undefined, lastCallAt: number, now: number, pace: RulesPace = RULES_PACE, spread = 0): CheckStep {
   if (copy !== undefined && (within(copy.fetchedAt, now, pace.copyFreshMs) || within(copy.claimedAt, now, pace.claimMs))) return "use-copy";
-  const gap = copy === undefined ? pace.ownPollMs : pace.copyFreshMs;
+  const gap = (copy === undefined ? pace.ownPollMs : pace.copyFreshMs) * (1 + Math.min(1, Math.max(0, spread)) / 2);
   if (now - lastCallAt >= gap) return "refresh";
   return copy === undefined ? "wait" : "use-copy";
 }

@@ -12,6 +12,7 @@ import { DurableObject } from "cloudflare:workers";
 import type { SampleRow, SampleSend } from "../../advisor/sample-row.ts";
 import { SampleStore } from "./sample-store.ts";
 import { SAMPLES_SEEN_AT_COLUMN, SAMPLES_TABLE, SENDS_TABLES } from "../../stored/metrics-tables.ts";
+import { foldStep } from "../../metrics/fold-pace.ts";
 import { cutLabel } from "../../metrics/labels.ts";
 import { OVERFLOW, type Sample, sampleId } from "../../metrics/samples.ts";
 import { METRICS_SHARDS } from "../../metrics/shards.ts";
@@ -33,11 +34,7 @@ export const SERIES_IDLE_MS = 60 * 60 * 1000;
 /** Least time between two looks for idle series. */
 const PRUNE_EVERY_MS = 60 * 1000;
 
-/**
- * Least time between two folds a send or an alarm makes (reads fold too):
- * the most of a shard's sends a reset can lose, unless a read showed them.
- */
-export const FOLD_MS = 30_000;
+export { FOLD_MS } from "../../metrics/fold-pace.ts";
 
 /**
  * Adds batches of samples and reads them all back.
@@ -122,11 +119,12 @@ export class MetricsObject extends DurableObject {
       }
     }
     this.apply(samples, traffic, now);
-    if (now - this.foldedAt >= FOLD_MS) this.fold(now);
-    else if (!this.alarmSet) {
+    const step = foldStep(now, this.foldedAt, this.alarmSet);
+    if (step === "fold") this.fold(now);
+    else if (step !== undefined) {
       // One alarm per fold at most (a row written each), for the sums of a stream that stops.
       this.alarmSet = true;
-      void this.ctx.storage.setAlarm(Date.now() + Math.max(0, FOLD_MS - (now - this.foldedAt)));
+      void this.ctx.storage.setAlarm(Date.now() + step.alarmInMs);
     }
   }
 
