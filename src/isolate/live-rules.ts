@@ -101,7 +101,7 @@ export class LiveRules {
    * const rules = await live.current(env, 1000, defer);
    */
   current(env: Env, timeoutMs: number, defer: Defer): CompiledRules | Promise<CompiledRules> {
-    if (this.state === undefined) return this.waitForCheck(env, timeoutMs, defer).then((state) => state.rules);
+    if (this.state === undefined) return this.waitForCheck(this.firstCheck(env), timeoutMs, defer).then((state) => state.rules);
     const now = this.now();
     if (now - this.checkedAt >= this.refreshAfterMs && (this.checkingSince === undefined || now - this.checkingSince >= CHECK_LOST_AFTER_MS)) {
       // One request checks in the background, kept alive by its own waitUntil; the others do not hand that
@@ -124,7 +124,7 @@ export class LiveRules {
    */
   async fresh(env: Env, timeoutMs: number, defer: Defer): Promise<RulesState> {
     this.checkedAt = 0;
-    return this.waitForCheck(env, timeoutMs, defer);
+    return this.waitForCheck(this.poll(env), timeoutMs, defer);
   }
 
   /**
@@ -160,10 +160,9 @@ export class LiveRules {
     return { rules: this.bundled(), version, source: "bundled", ...(updatedAt ? { updatedAt } : {}) };
   }
 
-  private async waitForCheck(env: Env, timeoutMs: number, defer: Defer): Promise<RulesState> {
+  private async waitForCheck(check: Promise<void>, timeoutMs: number, defer: Defer): Promise<RulesState> {
     // A check of this request's own (only a fresh isolate's first requests wait, so a few concurrent polls at
     // most): waiting on another request's would tie this one to a promise that request settles.
-    const check = this.poll(env);
     // The check goes on in the background even if this request stops waiting.
     defer(check);
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -176,6 +175,21 @@ export class LiveRules {
     if (outcome === "timeout") this.checkedAt = this.now();
     if (this.state === undefined) this.settle(this.bundledState(-1));
     return this.state as RulesState;
+  }
+
+  /** A fresh isolate's first check: its location's copy when current (a deploy's isolates do not all ask the object), else the object. */
+  private async firstCheck(env: Env): Promise<void> {
+    const copy = this.copies === undefined ? undefined : await this.copies.read(this.objectName);
+    if (copy !== undefined && checkStep(copy, -Infinity, this.now(), this.pace) === "use-copy") {
+      try {
+        this.apply(await copy.record());
+        this.checkedAt = this.now();
+        return;
+      } catch (error) {
+        console.error(JSON.stringify({ event: "floodgate.rules_copy_failed", error: String(error) }));
+      }
+    }
+    return this.poll(env);
   }
 
   /** A background check: the location's copy when it is current, else the object as the pace allows. */

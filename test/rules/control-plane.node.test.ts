@@ -138,9 +138,13 @@ function simulate({ isolates, shared, minutes }: Run) {
       if (now >= i.diesAt) born(i, now + 1_000);
       if (i.next > now) continue;
       i.next = now + 2_000;
-      // Rules: a fresh isolate asks the object; then a check every checkMs (live-rules.ts).
-      if (i.version < 0 && i.calledAt === -Infinity) callObject(i, index, now);
-      else if (now - i.checkedAt >= RULES_PACE.checkMs) {
+      // Rules: a fresh isolate takes its location's copy when current, else asks the object; then a check every
+      // checkMs (live-rules.ts).
+      const copyNow = shared ? copies[i.location] : undefined;
+      if (i.version < 0 && i.calledAt === -Infinity) {
+        if (copyNow !== undefined && checkStep(copyNow, -Infinity, now) === "use-copy") i.version = copyNow.version;
+        else callObject(i, index, now);
+      } else if (now - i.checkedAt >= RULES_PACE.checkMs) {
         i.checkedAt = now;
         const copy = shared ? copies[i.location] : undefined;
         const step = checkStep(copy, i.calledAt, now, RULES_PACE, i.spread);
@@ -166,7 +170,7 @@ function simulate({ isolates, shared, minutes }: Run) {
   return {
     isolates,
     shared,
-    rules_calls_per_s: { max: Math.max(...rulesPerS), mean: Math.round(rulesPerS.reduce((a, b) => a + b, 0) / rulesPerS.length) },
+    rules_calls_per_s: { max: Math.max(...rulesPerS), mean: Math.round(rulesPerS.reduce((a, b) => a + b, 0) / (endMs / 1000 - 60)) },
     rules_calls_per_isolate_minute_max: perIsolateMinute,
     propagation_ms: { max: Math.max(...propagation), isolates_following: propagation.length },
     metrics_sends_per_s_per_shard_max: Math.max(...shardPeaks),
