@@ -60,6 +60,7 @@ async function rulesRun(isolates: number, minutes: number, shared: boolean) {
   return {
     isolates,
     shared,
+    object_calls_first_minute: calls.reduce((n, times) => n + times.filter((at) => at < T0 + 60_000).length, 0),
     object_calls_after_first_minute: steady.reduce((n, times) => n + times.length, 0),
     calls_per_isolate_minute_max: Math.max(...calls.map(perMinute)),
     propagation_ms_max: Math.max(...learned.map((ms) => ms ?? Infinity)),
@@ -135,6 +136,9 @@ describe("the control plane against the real objects", () => {
     // One location: 4 times the isolates, about the same calls (2 a minute with the copy, whoever makes them).
     expect(many.object_calls_after_first_minute).toBeLessThanOrEqual(2 * few.object_calls_after_first_minute);
     expect(many.object_calls_after_first_minute).toBeLessThanOrEqual(2 * 5 + 2);
+    // Started together (a deploy): the first isolate asks, the others take its copy.
+    expect(many.object_calls_first_minute).toBeLessThanOrEqual(3);
+    expect(alone.object_calls_first_minute).toBe(4);
     // No shared cache: at most one call per isolate and RULES_PACE.ownPollMs.
     expect(alone.object_calls_after_first_minute).toBeLessThanOrEqual(4 * Math.ceil((5 * 60_000) / RULES_PACE.ownPollMs));
   });
