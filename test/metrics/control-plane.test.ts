@@ -141,7 +141,7 @@ describe("the control plane against the real objects", () => {
     expect(alone.object_calls_first_minute).toBe(4);
     // No shared cache: at most one call per isolate and RULES_PACE.ownPollMs.
     expect(alone.object_calls_after_first_minute).toBeLessThanOrEqual(4 * Math.ceil((5 * 60_000) / RULES_PACE.ownPollMs));
-  });
+  }, 240_000);
 
   it("writes metrics rows per hour independent of the isolate count within a factor of 2", async () => {
     const few = await metricsRun(10, 10);
@@ -151,5 +151,5 @@ describe("the control plane against the real objects", () => {
     expect(many.sends).toBeGreaterThan(8 * few.sends);
     expect(many.rows_per_hour).toBeLessThanOrEqual(2 * few.rows_per_hour);
     expect(few.rows_per_hour).toBeLessThanOrEqual(2 * many.rows_per_hour);
-  });
+  }, 240_000);
 });
