@@ -4,8 +4,9 @@
  * simulated clock can drive 10,000 isolates through it
  * (test/rules/control-plane.node.test.ts): a batch goes once its first
  * count is METRICS_FLUSH_MS old or once it holds SEND_EVERY_REQUESTS
- * requests, whichever comes first; an isolate with nothing pending sends
- * nothing. A tail timer, armed within a request's own waitUntil and never
+ * requests, whichever comes first (a fresh isolate's first batch at once,
+ * so a new isolate's first counts show without a wait); an isolate with
+ * nothing pending sends nothing. A tail timer, armed within a request's own waitUntil and never
  * longer than TAIL_MAX_MS, sends what the last requests left once the
  * stream stops.
  */
@@ -37,6 +38,7 @@ export class SendPace {
   /** When the newest tail timer fires, and its name. */
   private tailAt?: number;
   private gen = 0;
+  private sentOnce = false;
 
   constructor(flushMs: number, everyRequests: number = SEND_EVERY_REQUESTS, tailMaxMs: number = TAIL_MAX_MS) {
     this.flushMs = flushMs;
@@ -48,7 +50,7 @@ export class SendPace {
   request(now: number): PaceStep {
     this.firstAt ??= now;
     this.requests += 1;
-    if (now - this.firstAt >= this.flushMs || this.requests >= this.everyRequests) return { send: true };
+    if (!this.sentOnce || now - this.firstAt >= this.flushMs || this.requests >= this.everyRequests) return { send: true };
     const fireAt = Math.min(this.firstAt + this.flushMs, now + this.tailMaxMs);
     // A newer request re-arms only when the armed timer would fire in the first half of its own reach: about two
     // timers per TAIL_MAX_MS of steady traffic, all in memory, and the newest always fires within reach of the last request.
@@ -65,6 +67,7 @@ export class SendPace {
 
   /** A send took the pending batch. */
   sent(): void {
+    this.sentOnce = true;
     this.firstAt = undefined;
     this.requests = 0;
     this.tailAt = undefined;

@@ -79,6 +79,7 @@ function simulate({ isolates, shared, minutes }: Run) {
     pace: new SendPace(DEFAULT_SETTINGS.metricsFlushMs),
     tail: undefined as { at: number; gen: number } | undefined,
     sends: [] as number[],
+    mostSendsPerMinute: 0,
     learnedAt: undefined as number | undefined,
     diesAt: 0,
   }));
@@ -88,6 +89,8 @@ function simulate({ isolates, shared, minutes }: Run) {
     i.calledAt = -Infinity;
     i.mostPerMinute = Math.max(i.mostPerMinute, mostPerMinute(i.calls));
     i.calls = [];
+    i.mostSendsPerMinute = Math.max(i.mostSendsPerMinute, mostPerMinute(i.sends));
+    i.sends = [];
     i.pace = new SendPace(DEFAULT_SETTINGS.metricsFlushMs);
     i.tail = undefined;
     i.diesAt = at + 300_000 + Math.floor(rand() * 600_000);
@@ -179,7 +182,7 @@ function simulate({ isolates, shared, minutes }: Run) {
     rules_calls_per_s: { max: Math.max(...rulesPerS), mean: Math.round(rulesPerS.reduce((a, b) => a + b, 0) / (endMs / 1000 - 60)) },
     rules_calls_per_isolate_minute_max: perIsolateMinute,
     rules_calls_per_location_minute_max: perLocationMinute,
-    metrics_sends_per_isolate_minute_max: Math.max(...iso.map((i) => mostPerMinute(i.sends))),
+    metrics_sends_per_isolate_minute_max: Math.max(...iso.map((i) => Math.max(i.mostSendsPerMinute, mostPerMinute(i.sends)))),
     propagation_ms: { max: Math.max(...propagation), isolates_following: propagation.length },
     metrics_sends_per_s_per_shard_max: Math.max(...shardPeaks),
     metrics_folds_per_hour_per_shard: Math.round(Math.max(...shards.map((s) => s.folds)) / hours),
