@@ -7,6 +7,9 @@
  * shared (workers.dev drops every put; plain Node has none) reads find
  * nothing and each isolate polls on its own, less often (rules-pace.ts).
  * A cache that fails is the same as none: never an error to a request.
+ * Only this code writes the copies: a named cache (not the one `fetch`
+ * fills) under a host no request can reach, and what a copy holds is
+ * compiled and validated like the object's answer before it is used.
  */
 import type { RulesRecord } from "../durable/rules/rules-document.ts";
 import type { CopyAge } from "./rules-pace.ts";
