@@ -200,6 +200,11 @@ export class MetricsRecorder {
    */
   scheduleFlush(defer: Defer): void {
     if (this.pending.size === 0 && this.limitSums.size === 0 && this.traffic.size === 0 && !this.sampler?.due()) return;
+    // No metrics namespace: nothing is sent, so nothing waits; the counts are dropped at once.
+    if (this.metrics === undefined) {
+      defer(this.send());
+      return;
+    }
     // Wall time, not the injected clock: tests drive that one for the dashboard's buckets, and a batch must still go.
     const step = this.pace.request(Date.now());
     if (step === undefined) return;
