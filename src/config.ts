@@ -176,11 +176,11 @@ export const SETTINGS = {
   metricsFlushMs: {
     variable: "METRICS_FLUSH_MS",
     kind: "whole",
-    fallback: 5000,
-    // waitUntil work must finish within 30 s of the response, so a longer wait would lose counts.
-    range: [0, 25_000],
+    fallback: 30_000,
+    // A batch waits for later requests, or for a tail timer of at most 20 s in one request's waitUntil (send-pace.ts).
+    range: [0, 300_000],
     unit: "milliseconds",
-    doc: "least time between two sends of an isolate's metric counts",
+    doc: "longest an isolate holds a metric count before sending it to its metrics shard (sooner once 1,000 requests are pending)",
   },
   queueMaxAttempts: {
     variable: "QUEUE_MAX_ATTEMPTS",

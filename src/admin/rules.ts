@@ -67,6 +67,8 @@ export async function putRules(c: C, isolate: Isolate): Promise<Response> {
   }
   const { version, summary } = stored;
   live.accept({ rules: checked.rules, version, source: "stored", updatedAt: new Date().toISOString() });
+  // This location's isolates follow from their next check (docs/admin-api.md, "When an upload applies").
+  deferOf(c)(live.publish(isolate.env));
   return Response.json({ version, source: "stored", summary });
 }
 
@@ -92,10 +94,11 @@ function queueSecretCheck(compiled: CompileResult, text: string, secret: string 
  * @example
  * admin.delete("/rules", (c) => deleteRules(c, isolateOf(c.env)));
  */
-export async function deleteRules(_c: C, isolate: Isolate): Promise<Response> {
+export async function deleteRules(c: C, isolate: Isolate): Promise<Response> {
   const live = isolate.rules;
   const version = await isolate.env.RULES.getByName(live.objectName).revert();
   const state = live.bundledState(version, new Date().toISOString());
   live.accept(state);
+  deferOf(c)(live.publish(isolate.env));
   return Response.json({ version, source: "bundled" });
 }

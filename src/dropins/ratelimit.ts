@@ -4,7 +4,7 @@
  * domain named by `prefix`, decided by the engine the gateway uses, through
  * this instance's edge (block cache, coalescing) and the counter objects.
  */
-import type { Env } from "../config.ts";
+import { DEFAULT_SETTINGS, type Env } from "../config.ts";
 import { EdgeRuntime } from "../isolate/runtime.ts";
 import type { Defer } from "../http/defer.ts";
 import { admitDescriptors, type Engine, identifierRequest, MetricsRecorder } from "../admission/index.ts";
@@ -42,7 +42,8 @@ export interface LimitOptions {
   readonly geo?: unknown;
 }
 
-const METRICS_FLUSH_MS = 5000;
+/** The gateway's default pace (docs/metrics.md, "Freshness"): a batch per 30 s or 1,000 requests, none when idle. */
+const METRICS_FLUSH_MS = DEFAULT_SETTINGS.metricsFlushMs;
 
 /**
  * A rate limiter with Upstash's API over the CounterObject namespace. Make

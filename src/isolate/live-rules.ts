@@ -4,19 +4,24 @@
  * rules and never wait for the object once the isolate knows a version: the
  * version is re-checked in the background (ctx.waitUntil) by the first
  * request that finds it REFRESH_AFTER_MS old, however long the isolate was
- * idle. Only a fresh isolate waits, once, for its first check (one round
- * trip, at most the decision timeout). The bound on staleness this gives is
- * in docs/admin-api.md ("Rules", when an upload applies). An unreachable
- * RulesObject never fails a request: the last good rules stay in force.
+ * idle. A check reads its location's copy (rules-copy.ts) and asks the
+ * object only as rules-pace.ts allows, so the object's calls grow with
+ * locations, not isolates. Only a fresh isolate waits, once, for its first
+ * check (one round trip, at most the decision timeout). The bound on
+ * staleness this gives is in docs/admin-api.md ("Rules", when an upload
+ * applies). An unreachable RulesObject never fails a request: the last good
+ * rules stay in force.
  */
 import type { RulesRecord } from "../durable/rules/rules-document.ts";
 import type { Env } from "../config.ts";
 import type { Defer } from "../http/defer.ts";
 import { compileRulesText } from "../rules/index.ts";
 import type { CompiledRules, RulesOverlay } from "../rules/types.ts";
+import { runtimeCopies, type LocationCopies, type RulesCopy } from "./rules-copy.ts";
+import { checkStep, RULES_PACE, type RulesPace } from "./rules-pace.ts";
 
-/** Age from which a request starts a background version check. */
-export const REFRESH_AFTER_MS = 4_000;
+/** Age from which a request starts a background version check (of the location's copy, rules-pace.ts). */
+export const REFRESH_AFTER_MS = RULES_PACE.checkMs;
 /**
  * A background check still unsettled after this long is taken as lost (its
  * request's context ended before the object answered): the next request
@@ -37,8 +42,12 @@ export interface LiveRulesOptions {
   readonly objectName?: string;
   /** The bundled rules document, shown by `GET /__ratelimit/rules` while no upload is in force. */
   readonly bundledJson?: unknown;
-  /** Override REFRESH_AFTER_MS (tests use 0 to see a poll happen at once). */
+  /** Override REFRESH_AFTER_MS (tests use 0 to see a check happen at once). */
   readonly refreshAfterMs?: number;
+  /** Override the other intervals of RULES_PACE (tests use 0 to see each check ask the object). */
+  readonly pace?: Partial<Omit<RulesPace, "checkMs">>;
+  /** Where the location's copies are kept; default the Cache API (none where the runtime has none), `null`: none. */
+  readonly copies?: LocationCopies | null;
   /** The clock ages are measured on (default `Date.now`); tests drive it. */
   readonly now?: () => number;
   /** What is laid over the rules at runtime and followed by the same checks (src/overrides/); default none. */
@@ -57,6 +66,8 @@ export class LiveRules {
   readonly bundledJson: unknown;
   private readonly bundled: () => CompiledRules;
   private readonly refreshAfterMs: number;
+  private readonly pace: RulesPace;
+  private readonly copies: LocationCopies | undefined;
   private readonly now: () => number;
   private readonly overlay?: RulesOverlay;
   private state?: RulesState;
@@ -65,12 +76,18 @@ export class LiveRules {
   private checkedAt = 0;
   /** When the background check in flight started (undefined: none). */
   private checkingSince?: number;
+  /** When this isolate last called the object (rules-pace.ts spaces these). */
+  private calledAt = -Infinity;
+  /** This isolate's stretch of its next gap between calls (rules-pace.ts), drawn anew at each call. */
+  private spread = Math.random();
 
   constructor(bundled: () => CompiledRules, options: LiveRulesOptions = {}) {
     this.bundled = bundled;
     this.objectName = options.objectName ?? "global";
     this.bundledJson = options.bundledJson;
     this.refreshAfterMs = options.refreshAfterMs ?? REFRESH_AFTER_MS;
+    this.pace = { ...RULES_PACE, checkMs: this.refreshAfterMs, ...options.pace };
+    this.copies = options.copies === null ? undefined : (options.copies ?? runtimeCopies());
     this.now = options.now ?? Date.now;
     this.overlay = options.overlay;
   }
@@ -84,14 +101,14 @@ export class LiveRules {
    * const rules = await live.current(env, 1000, defer);
    */
   current(env: Env, timeoutMs: number, defer: Defer): CompiledRules | Promise<CompiledRules> {
-    if (this.state === undefined) return this.waitForCheck(env, timeoutMs, defer).then((state) => state.rules);
+    if (this.state === undefined) return this.waitForCheck(this.firstCheck(env), timeoutMs, defer).then((state) => state.rules);
     const now = this.now();
     if (now - this.checkedAt >= this.refreshAfterMs && (this.checkingSince === undefined || now - this.checkingSince >= CHECK_LOST_AFTER_MS)) {
       // One request checks in the background, kept alive by its own waitUntil; the others do not hand that
       // request's promise to theirs (Workers drop continuations queued across requests).
       this.checkingSince = now;
       defer(
-        this.poll(env).finally(() => {
+        this.check(env).finally(() => {
           this.checkingSince = undefined;
         }),
       );
@@ -107,7 +124,19 @@ export class LiveRules {
    */
   async fresh(env: Env, timeoutMs: number, defer: Defer): Promise<RulesState> {
     this.checkedAt = 0;
-    return this.waitForCheck(env, timeoutMs, defer);
+    return this.waitForCheck(this.poll(env), timeoutMs, defer);
+  }
+
+  /**
+   * Fetch the object's whole record now and lay it in the location's copy,
+   * whatever the pace: after an admin write, so the isolates of this
+   * location follow it from their next check.
+   *
+   * @example
+   * defer(live.publish(env));
+   */
+  publish(env: Env): Promise<void> {
+    return this.poll(env);
   }
 
   /**
@@ -131,10 +160,9 @@ export class LiveRules {
     return { rules: this.bundled(), version, source: "bundled", ...(updatedAt ? { updatedAt } : {}) };
   }
 
-  private async waitForCheck(env: Env, timeoutMs: number, defer: Defer): Promise<RulesState> {
+  private async waitForCheck(check: Promise<void>, timeoutMs: number, defer: Defer): Promise<RulesState> {
     // A check of this request's own (only a fresh isolate's first requests wait, so a few concurrent polls at
     // most): waiting on another request's would tie this one to a promise that request settles.
-    const check = this.poll(env);
     // The check goes on in the background even if this request stops waiting.
     defer(check);
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -149,10 +177,55 @@ export class LiveRules {
     return this.state as RulesState;
   }
 
+  /** A fresh isolate's first check: its location's copy when current (a deploy's isolates do not all ask the object), else the object. */
+  private async firstCheck(env: Env): Promise<void> {
+    const copy = this.copies === undefined ? undefined : await this.copies.read(this.objectName);
+    if (copy !== undefined && checkStep(copy, -Infinity, this.now(), this.pace) === "use-copy") {
+      try {
+        this.apply(await copy.record());
+        this.checkedAt = this.now();
+        return;
+      } catch (error) {
+        console.error(JSON.stringify({ event: "floodgate.rules_copy_failed", error: String(error) }));
+      }
+    }
+    return this.poll(env);
+  }
+
+  /** A background check: the location's copy when it is current, else the object as the pace allows. */
+  private async check(env: Env): Promise<void> {
+    const copy = this.copies === undefined ? undefined : await this.copies.read(this.objectName);
+    const step = checkStep(copy, this.calledAt, this.now(), this.pace, this.spread);
+    if (step === "refresh") {
+      // Claimed first, so the location's other isolates take the copy as current while this one asks.
+      if (copy !== undefined) await this.copies?.claim(this.objectName, copy, this.now());
+      return this.poll(env);
+    }
+    if (copy !== undefined && this.behind(copy)) {
+      try {
+        this.apply(await copy.record());
+      } catch (error) {
+        console.error(JSON.stringify({ event: "floodgate.rules_copy_failed", error: String(error) }));
+      }
+    }
+    this.checkedAt = this.now();
+  }
+
+  /** Whether `copy` holds rules or overrides newer than this isolate's. */
+  private behind(copy: RulesCopy): boolean {
+    if (this.state === undefined || copy.version > this.state.version) return true;
+    return this.overlay !== undefined && copy.overridesVersion >= 0 && copy.overridesVersion !== this.overlay.version;
+  }
+
+  /** Ask the object (the whole record when there are copies to keep, so it can be laid in this location's). */
   private async poll(env: Env): Promise<void> {
+    this.calledAt = this.now();
+    this.spread = Math.random();
+    const whole = this.copies !== undefined;
     try {
-      const record = await env.RULES.getByName(this.objectName).since(this.state?.version ?? -1, this.overlay?.version);
+      const record = await env.RULES.getByName(this.objectName).since(whole ? -1 : (this.state?.version ?? -1), whole ? -1 : this.overlay?.version);
       if (record !== null) this.apply(record);
+      if (record !== null && whole) await this.copies?.write(this.objectName, record, this.calledAt);
     } catch (error) {
       console.error(JSON.stringify({ event: "floodgate.rules_poll_failed", error: String(error) }));
     }

@@ -1,11 +1,12 @@
 /**
  * Per-isolate metric counts. Decisions add to an in-memory sum (no I/O on
  * the request path); the sum is sent to this isolate's metrics shard
- * (shards.ts), in one call, in the background
- * (ctx.waitUntil) at most once per METRICS_FLUSH_MS, and a send is always
- * scheduled while counts are pending, so no count waits longer than that
- * (plus one RPC) to be visible. One recorder per isolate, held by the
- * isolate's context (src/context/).
+ * (shards.ts), in one call, in the background (ctx.waitUntil), paced by
+ * send-pace.ts: once the batch's first count is METRICS_FLUSH_MS old or it
+ * holds SEND_EVERY_REQUESTS requests, and by a tail timer once the stream
+ * stops, so no count waits longer than METRICS_FLUSH_MS (plus one RPC) to
+ * be sent and an idle isolate sends nothing. One recorder per isolate, held
+ * by the isolate's context (src/context/).
  */
 import type { TrafficSampler } from "../advisor/sampler.ts";
 import type { Env } from "../config.ts";
@@ -16,6 +17,7 @@ import { cutLabel, shownEntries } from "./labels.ts";
 import { CONFIG_LOAD_ERROR, CONFIG_LOAD_SUCCESS, DOMAIN_NOT_FOUND, FAILURE_MODE_DECISIONS, GLOBAL_SHADOW_MODE, limitMetric } from "./names.ts";
 import { OVERFLOW, SampleSums, type Sample } from "./samples.ts";
 import { LIMIT_STATS, limitStats, type StatDelta } from "./stats.ts";
+import { SendPace } from "./send-pace.ts";
 import { metricsShardOf } from "./shards.ts";
 import { TrafficLog } from "./traffic.ts";
 import { settledStats, settlesLater } from "./settled.ts";
@@ -50,9 +52,7 @@ export class MetricsRecorder {
   /** The dashboard's per-policy series and limited keys (docs/dashboard.md), sent with the counts. */
   private readonly traffic = new TrafficLog();
   private readonly metrics: Env["METRICS"] | undefined;
-  private readonly flushMs: number;
-  private scheduled = false;
-  private lastSendAt = 0;
+  private readonly pace: SendPace;
   /** The clock the dashboard's buckets are stamped with (the isolate's). */
   private readonly now: () => number;
   /** The metrics object this isolate sends to: its shard, drawn when the isolate starts. */
@@ -75,7 +75,7 @@ export class MetricsRecorder {
   ) {
     this.metrics = metrics;
     this.sampler = metrics === undefined ? undefined : sampler;
-    this.flushMs = flushMs;
+    this.pace = new SendPace(flushMs);
     this.now = now;
     this.shard = shard;
   }
@@ -224,23 +224,32 @@ export class MetricsRecorder {
   }
 
   /**
-   * Make sure pending counts get sent: at once when the last send is at
-   * least METRICS_FLUSH_MS old, else when it will be. One send is scheduled
-   * at a time.
+   * Called once per request: make sure pending counts get sent, at once
+   * when the batch is due (send-pace.ts), else by a tail timer kept alive
+   * by this request's own waitUntil.
    *
    * @example
    * metrics.scheduleFlush((p) => ctx.waitUntil(p));
    */
   scheduleFlush(defer: Defer): void {
-    if (this.scheduled || (this.pending.size === 0 && this.limitSums.size === 0 && this.traffic.size === 0 && !this.sampler?.due())) return;
-    this.scheduled = true;
-    const wait = Math.max(0, this.lastSendAt + this.flushMs - Date.now());
+    if (this.pending.size === 0 && this.limitSums.size === 0 && this.traffic.size === 0 && !this.sampler?.due()) return;
+    // No metrics namespace: nothing is sent, so nothing waits; the counts are dropped at once.
+    if (this.metrics === undefined) {
+      defer(this.send());
+      return;
+    }
+    // Wall time, not the injected clock: tests drive that one for the dashboard's buckets, and a batch must still go.
+    const step = this.pace.request(Date.now());
+    if (step === undefined) return;
+    if ("send" in step) {
+      defer(this.send());
+      return;
+    }
     defer(
       (async () => {
-        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-        // Counts added while this send is on the wire schedule the next one.
-        this.scheduled = false;
-        await this.send();
+        await new Promise((resolve) => setTimeout(resolve, step.tailInMs));
+        // Only the newest timer sends: the others' requests were followed by more.
+        if (this.pace.tailDue(step.gen)) await this.send();
       })(),
     );
   }
@@ -258,6 +267,8 @@ export class MetricsRecorder {
   }
 
   private async send(withSample = false): Promise<void> {
+    // Counts added while this send is on the wire start the next batch.
+    this.pace.sent();
     const batch = this.pending.take();
     for (const { labels, delta } of this.limitSums.values()) {
       for (const stat of LIMIT_STATS) batch.push({ name: limitMetric(stat), labels, value: delta[stat] });
@@ -268,7 +279,6 @@ export class MetricsRecorder {
     // Sampled rows ride with this send when due (docs/advisor.md, "Sample"): never a call of their own.
     const sample = this.sampler !== undefined && (withSample || this.sampler.due()) ? await this.sampler.take() : undefined;
     if ((batch.length === 0 && sample === undefined) || this.metrics === undefined) return;
-    this.lastSendAt = Date.now();
     try {
       await this.metrics.getByName(this.shard).add(batch, traffic, undefined, sample);
     } catch (error) {

@@ -22,10 +22,12 @@ export const TRAFFIC_TABLES: readonly string[] = [
 ];
 
 /**
- * Sends not yet folded into the tables above (docs/metrics.md, "Where counts
- * go"): one row per send (`samples`, `traffic`: JSON as sent; `at`: when it
- * came), in SENDS_PER_FOLD slots reused round-robin (`seq` orders them), and
- * the last send folded. Added later: a deploy from before ignores them.
+ * Sends not yet folded into the tables above, as deploys before the
+ * per-30-s fold wrote them (docs/metrics.md, "Where counts go"): one row per
+ * send (`samples`, `traffic`: JSON as sent; `at`: when it came), in
+ * SENDS_PER_FOLD slots reused round-robin (`seq` orders them), and the last
+ * send folded. This deploy applies and folds what such a deploy left, and
+ * writes no send rows itself.
  */
 export const SENDS_TABLES: readonly string[] = [
   "CREATE TABLE IF NOT EXISTS sends (slot INTEGER PRIMARY KEY, seq INTEGER NOT NULL, at INTEGER NOT NULL, samples TEXT NOT NULL, traffic TEXT)",

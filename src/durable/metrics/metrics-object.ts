@@ -1,15 +1,18 @@
 /**
  * MetricsObject: one metrics shard's sum of its isolates' metric counts, in
  * SQLite so the counters survive eviction and redeploys (Prometheus
- * counters should only go down when they really reset). A send is written
- * as one row of the `sends` log; every SENDS_PER_FOLD sends (and on the
- * first send after the object starts) the log is folded into the tables
- * (docs/metrics.md, "Where counts go").
+ * counters should only go down when they really reset). A send only adds
+ * to memory; the sums are folded into the tables once per FOLD_MS (by the
+ * send that finds the last fold that old, else by an alarm), and before
+ * every read, so rows written grow with time and scrapes, not with the
+ * isolates that send (docs/metrics.md, "Where counts go"). What a read
+ * returned is always stored: a restart loses only sums no read has shown.
  */
 import { DurableObject } from "cloudflare:workers";
 import type { SampleRow, SampleSend } from "../../advisor/sample-row.ts";
 import { SampleStore } from "./sample-store.ts";
-import { SAMPLES_SEEN_AT_COLUMN, SAMPLES_TABLE, SENDS_PER_FOLD, SENDS_TABLES } from "../../stored/metrics-tables.ts";
+import { SAMPLES_SEEN_AT_COLUMN, SAMPLES_TABLE, SENDS_TABLES } from "../../stored/metrics-tables.ts";
+import { foldStep } from "../../metrics/fold-pace.ts";
 import { cutLabel } from "../../metrics/labels.ts";
 import { OVERFLOW, type Sample, sampleId } from "../../metrics/samples.ts";
 import { METRICS_SHARDS } from "../../metrics/shards.ts";
@@ -30,6 +33,8 @@ export const SERIES_IDLE_MS = 60 * 60 * 1000;
 
 /** Least time between two looks for idle series. */
 const PRUNE_EVERY_MS = 60 * 1000;
+
+export { FOLD_MS } from "../../metrics/fold-pace.ts";
 
 /**
  * Adds batches of samples and reads them all back.
@@ -56,11 +61,12 @@ export class MetricsObject extends DurableObject {
   private readonly unfolded = new Map<string, { name: string; labels: readonly (readonly [string, string])[]; value: number; seenAt: number }>();
   /** Series dropped as idle whose rows the next fold deletes (read() leaves those rows out until then). */
   private readonly pruned = new Set<string>();
-  /** The last send logged, and the last folded into the tables. */
+  /** The last send of the `sends` log (written by deploys before FOLD_MS) applied, and the last folded. */
   private seq = 0;
   private folded = 0;
-  /** Whether this instance has folded yet (its first send does, so a log left by an evicted instance is short-lived). */
-  private foldedOnce = false;
+  /** When the last fold was (a fresh instance's first send folds), and whether an alarm will fold. */
+  private foldedAt = -Infinity;
+  private alarmSet = false;
 
   constructor(ctx: DurableObjectState, env: unknown) {
     super(ctx, env as never);
@@ -88,15 +94,17 @@ export class MetricsObject extends DurableObject {
       this.apply(JSON.parse(row.samples) as Sample[], row.traffic === null ? undefined : (JSON.parse(row.traffic) as TrafficBatch), row.at);
       this.seq = row.seq;
     }
+    if (this.seq > this.folded) this.fold(Date.now());
   }
 
   /**
    * Add each sample's value to its series, creating series up to MAX_SERIES
    * (label values cut to METRIC_LABEL_MAX_LENGTH), and merge the dashboard's
-   * traffic of the same send: one row written (the send, in the `sends`
-   * log), and on every SENDS_PER_FOLD-th send the fold. `now` is the
-   * object's clock unless a test drives it. `sample`: the traffic sample's
-   * rows that ride with the send, kept at once (one row written per domain).
+   * traffic of the same send, in memory: the send writes nothing unless the
+   * last fold is FOLD_MS old (then it folds), and else sets one alarm to
+   * fold if none is set. `now` is the object's clock unless a test drives
+   * it. `sample`: the traffic sample's rows that ride with the send, held
+   * until the fold (one row written per domain and fold).
    *
    * @example
    * await stub.add(batch, traffic);
@@ -111,17 +119,25 @@ export class MetricsObject extends DurableObject {
       }
     }
     this.apply(samples, traffic, now);
-    this.seq += 1;
-    this.sql.exec(
-      "INSERT OR REPLACE INTO sends (slot, seq, at, samples, traffic) VALUES (?, ?, ?, ?, ?)",
-      this.seq % SENDS_PER_FOLD,
-      this.seq,
-      now,
-      JSON.stringify(samples),
-      traffic === undefined ? null : JSON.stringify(traffic),
-    );
-    // Before a slot holding an unfolded send comes round again, and on this instance's first send.
-    if (this.seq - this.folded >= SENDS_PER_FOLD || !this.foldedOnce) this.fold();
+    const step = foldStep(now, this.foldedAt, this.alarmSet);
+    if (step === "fold") this.fold(now);
+    else if (step !== undefined) {
+      // One alarm per fold at most (a row written each), for the sums of a stream that stops.
+      this.alarmSet = true;
+      void this.ctx.storage.setAlarm(Date.now() + step.alarmInMs);
+    }
+  }
+
+  /**
+   * Fold what the sends left in memory. Safe to run twice, late or after a
+   * reset: a fold with nothing new writes nothing.
+   *
+   * @example
+   * await runDurableObjectAlarm(stub);
+   */
+  alarm(): void {
+    this.alarmSet = false;
+    this.fold(Date.now());
   }
 
   /** One send's counts into memory (the unfolded sums and the rings). */
@@ -145,9 +161,9 @@ export class MetricsObject extends DurableObject {
     }
   }
 
-  /** Write the unfolded sums and the changed ring slots to the tables, after deleting the series pruned. */
-  private fold(): void {
-    this.foldedOnce = true;
+  /** Write the unfolded sums, the changed ring slots and the held sample to the tables, after deleting the series pruned. */
+  private fold(now: number): void {
+    this.foldedAt = now;
     for (const id of this.pruned) this.sql.exec("DELETE FROM samples WHERE id = ?", id);
     this.pruned.clear();
     for (const [id, sum] of this.unfolded) {
@@ -162,8 +178,20 @@ export class MetricsObject extends DurableObject {
     }
     this.unfolded.clear();
     this.traffic.persist();
+    this.persistSample();
+    if (this.folded === this.seq) return;
+    // The log a deploy from before left is folded now: it is not read again.
     this.folded = this.seq;
     this.sql.exec("INSERT OR REPLACE INTO sends_folded (id, seq) VALUES (0, ?)", this.seq);
+  }
+
+  private persistSample(): void {
+    try {
+      this.sample.persist();
+    } catch (error) {
+      // The sample never costs the counts it rode with (docs/advisor.md, "Sample").
+      console.error(JSON.stringify({ event: "floodgate.sample_write_failed", error: String(error) }));
+    }
   }
 
   /** Drop the series nothing was added to for SERIES_IDLE_MS (their rows go at the next fold, by primary key). */
@@ -178,12 +206,14 @@ export class MetricsObject extends DurableObject {
   }
 
   /**
-   * Every series with its total.
+   * Every series with its total, folded first: a scrape never shows a sum
+   * a restart could take back (a Prometheus counter would read that as a reset).
    *
    * @example
    * const samples = await stub.read();
    */
   read(): Sample[] {
+    if (this.unfolded.size > 0 || this.pruned.size > 0) this.fold(Date.now());
     const sums = new Map<string, Sample>();
     for (const row of this.sql.exec<{ id: string; name: string; labels: string; value: number }>("SELECT id, name, labels, value FROM samples")) {
       // A pruned series' row is gone at the next fold; one that came back since starts from 0.
@@ -225,6 +255,7 @@ export class MetricsObject extends DurableObject {
    * const rows = await stub.sampleRows("api", 0, Date.now(), 7 * 86_400_000);
    */
   sampleRows(domain: string, since: number, now: number, retentionMs: number): SampleRow[] {
+    this.persistSample();
     return this.sample.read(domain, since, now, retentionMs);
   }
 }

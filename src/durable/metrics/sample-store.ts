@@ -1,9 +1,10 @@
 /**
  * A metrics shard's part of the traffic sample (docs/advisor.md, "Sample"),
- * in its SQLite: each send's rows of a domain are one table row (one row
- * written per send and domain), the oldest batches are dropped past the
- * shard's share of SAMPLE_MAX_ROWS, and batches older than the retention go.
- * The batches' sizes are kept in memory, so a send reads nothing.
+ * in its SQLite: the sends' rows of a domain are held in memory and written
+ * as one table row at the shard's fold (one row written per fold and
+ * domain, however many isolates sent), the oldest batches are dropped past
+ * the shard's share of SAMPLE_MAX_ROWS, and batches older than the
+ * retention go. The batches' sizes are kept in memory, so a send reads nothing.
  */
 import { SAMPLE_TABLE } from "../../stored/sample-tables.ts";
 import type { SampleRow, SampleSend } from "../../advisor/sample-row.ts";
@@ -21,6 +22,7 @@ interface Batch {
  * @example
  * const store = new SampleStore(ctx.storage.sql);
  * store.add(send, 8); // with a metrics send
+ * store.persist(); // at the fold
  * store.read("api", 0, Date.now(), 7 * 86_400_000); // rows of "api", oldest first
  */
 export class SampleStore {
@@ -28,6 +30,9 @@ export class SampleStore {
   /** Per domain, its batches oldest first. */
   private readonly batches = new Map<string, Batch[]>();
   private seq = 0;
+  /** Rows of the sends since the last persist, per domain (at most the cap each), and the last send's terms. */
+  private readonly held = new Map<string, SampleRow[]>();
+  private terms?: { readonly cap: number; readonly oldestKept: number };
 
   constructor(sql: SqlStorage) {
     this.sql = sql;
@@ -41,17 +46,28 @@ export class SampleStore {
   }
 
   /**
-   * Keep `send`'s rows: per domain at most `maxRows / shards` (at least 1)
-   * in this shard, the oldest dropped first, none older than the retention.
+   * Hold `send`'s rows until `persist`: per domain at most `maxRows / shards`
+   * (at least 1) in this shard, the oldest dropped first.
    */
   add(send: SampleSend, shards: number): void {
     const cap = send.maxRows <= 0 ? 0 : Math.max(1, Math.floor(send.maxRows / shards));
-    const byDomain = new Map<string, SampleRow[]>();
+    this.terms = { cap, oldestKept: send.sentAt - send.retentionMs };
     for (const row of send.rows) {
-      const rows = byDomain.get(row.domain);
-      if (rows === undefined) byDomain.set(row.domain, [row]);
-      else rows.push(row);
+      let rows = this.held.get(row.domain);
+      if (rows === undefined) this.held.set(row.domain, (rows = []));
+      rows.push(row);
+      if (rows.length > cap) rows.splice(0, rows.length - cap);
     }
+  }
+
+  /** Write the held rows, one table row per domain, then drop what is past the cap or the retention. */
+  persist(): void {
+    const terms = this.terms;
+    if (terms === undefined) return;
+    this.terms = undefined;
+    const { cap, oldestKept } = terms;
+    const byDomain = new Map(this.held);
+    this.held.clear();
     for (const [domain, all] of byDomain) {
       let rows = all.length > cap ? all.slice(all.length - cap) : all;
       let text = JSON.stringify(rows);
@@ -82,7 +98,6 @@ export class SampleStore {
         this.drop(oldest);
       }
     }
-    const oldestKept = send.sentAt - send.retentionMs;
     for (const list of this.batches.values()) {
       for (let i = list.length - 1; i >= 0; i--) {
         if (list[i].tLast >= oldestKept) continue;
