@@ -19,11 +19,14 @@ export interface RulesPace {
 }
 
 /**
- * The defaults: at most 2 object calls per isolate-minute where a copy is
- * kept (and about 2 per location-minute in all), 1 where none is; an
- * isolate's calls are spaced 1 to 1.5 times these (`checkStep`'s spread).
+ * The defaults, set by the contract that a rules change applies everywhere
+ * within 10 s (docs/admin-api.md, "Rules"): where a location keeps a copy,
+ * one of its isolates asks the object about every 3–4.5 s for all of them
+ * (13–20 calls per location-minute, however many isolates it runs); where
+ * none is kept, each isolate asks every 4–6 s. An isolate's calls are
+ * spaced 1 to 1.5 times these (`checkStep`'s spread).
  */
-export const RULES_PACE: RulesPace = { checkMs: 4_000, copyFreshMs: 30_000, ownPollMs: 60_000, claimMs: 10_000 };
+export const RULES_PACE: RulesPace = { checkMs: 2_000, copyFreshMs: 3_000, ownPollMs: 4_000, claimMs: 2_000 };
 
 /** What a location copy says about its age. */
 export interface CopyAge {

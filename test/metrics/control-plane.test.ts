@@ -128,24 +128,26 @@ async function metricsRun(isolates: number, minutes: number) {
 }
 
 describe("the control plane against the real objects", () => {
-  // Breaks tried: RULES_PACE.ownPollMs and copyFreshMs at the old 4 s (the object's calls grew with the isolates:
-  // failed), foldStep always "fold" (rows grew with the isolates: failed).
+  // Breaks tried: copyFreshMs at 0 (every isolate asks: the object's calls grew with the isolates: failed); copyFreshMs
+  // at 30 s (propagation past 10 s: failed); foldStep always "fold" (rows grew with the isolates: failed).
   it("asks the rules object per location, not per isolate, and every isolate follows a change within the bound", async () => {
     const few = await rulesRun(4, 6, true);
     const many = await rulesRun(16, 6, true);
     const alone = await rulesRun(4, 6, false);
     console.log(JSON.stringify({ event: "control_plane_rules", few, many, alone }));
-    for (const run of [few, many, alone]) {
-      expect(run.calls_per_isolate_minute_max).toBeLessThanOrEqual(2);
-      expect(run.propagation_ms_max).toBeLessThanOrEqual(100_000);
-    }
-    // One location: 4 times the isolates, about the same calls (2 a minute with the copy, whoever makes them).
-    expect(many.object_calls_after_first_minute).toBeLessThanOrEqual(2 * few.object_calls_after_first_minute);
-    expect(many.object_calls_after_first_minute).toBeLessThanOrEqual(2 * 5 + 2);
+    // The contract's 10 s (docs/admin-api.md, "Rules"): where a location keeps a copy, one isolate asks about every
+    // RULES_PACE.copyFreshMs for all of them; where none is kept, each isolate asks every ownPollMs.
+    const perLocationMinute = 60_000 / RULES_PACE.copyFreshMs;
+    for (const run of [few, many, alone]) expect(run.propagation_ms_max).toBeLessThanOrEqual(10_000);
+    for (const run of [few, many]) expect(run.calls_per_isolate_minute_max).toBeLessThanOrEqual(perLocationMinute + 2);
+    expect(alone.calls_per_isolate_minute_max).toBeLessThanOrEqual(60_000 / RULES_PACE.ownPollMs);
+    // One location: 4 times the isolates, about the same calls, whoever makes them.
+    expect(many.object_calls_after_first_minute).toBeLessThanOrEqual(few.object_calls_after_first_minute + 5);
+    expect(many.object_calls_after_first_minute).toBeLessThanOrEqual(5 * perLocationMinute + 5);
     // Started together (a deploy): the first isolate asks, the others take its copy.
-    expect(many.object_calls_first_minute).toBeLessThanOrEqual(3);
-    expect(alone.object_calls_first_minute).toBe(4);
+    expect(many.object_calls_first_minute).toBeLessThanOrEqual(few.object_calls_first_minute + 2);
     // No shared cache (a cache that keeps nothing, as on workers.dev): at most one call per isolate and RULES_PACE.ownPollMs.
+    expect(alone.object_calls_first_minute).toBeLessThanOrEqual(4 * Math.ceil(60_000 / RULES_PACE.ownPollMs));
     expect(alone.object_calls_after_first_minute).toBeLessThanOrEqual(4 * Math.ceil((5 * 60_000) / RULES_PACE.ownPollMs));
   }, 240_000);
 

@@ -19,8 +19,10 @@ import { DEFAULT_SETTINGS } from "../../src/config.ts";
 /** Cloudflare's soft limit of one Durable Object, and the share of it any object may take here. */
 const SOFT_LIMIT_PER_S = 1_000;
 const MAX_SHARE = 0.25;
-/** The documented bound on rule propagation for an isolate with a request at least every 2.5 s and round trips under 1 s. */
-const PROPAGATION_BOUND_MS = 100_000;
+/** The contract's bound on rule propagation (docs/admin-api.md, "Rules"), for an isolate with a request at least every 2.5 s and round trips under 1 s. */
+const PROPAGATION_BOUND_MS = 10_000;
+/** Object calls a location makes for the rules where it keeps a copy: one isolate about every 3–4.5 s (RULES_PACE.copyFreshMs). */
+const LOCATION_CALLS_PER_MINUTE = 25;
 const STEP_MS = 100;
 const RTT_MS = 100;
 
@@ -195,12 +197,19 @@ describe("the control plane at 10,000 isolates, on a simulated clock", () => {
   // Breaks tried: RULES_PACE.checkMs as the object's pace (the old 4 s poll); ownPollMs 30 s; SEND_EVERY_REQUESTS 1;
   // the fold on every send (foldStep always "fold"). Each failed a line below.
   for (const shared of [true, false]) {
-    it(`keeps every object under ${MAX_SHARE * 100} % of its soft limit and rules within ${PROPAGATION_BOUND_MS / 1000} s (${shared ? "a cache per location" : "no shared cache"})`, () => {
+    it(`${shared ? `keeps every object under ${MAX_SHARE * 100} % of its soft limit` : "asks the object at most once per ownPollMs per isolate"} and rules within ${PROPAGATION_BOUND_MS / 1000} s (${shared ? "a cache per location" : "no shared cache"})`, () => {
       const run = simulate({ isolates: 10_000, shared, minutes: 6 });
       console.log(JSON.stringify({ event: "control_plane_10k", ...run }));
-      expect(run.rules_calls_per_s.max).toBeLessThanOrEqual(SOFT_LIMIT_PER_S * MAX_SHARE);
-      expect(run.rules_calls_per_isolate_minute_max).toBeLessThanOrEqual(2);
-      if (shared) expect(run.rules_calls_per_location_minute_max).toBeLessThanOrEqual(3);
+      if (shared) {
+        // Shared per location: the object's calls grow with locations, not isolates.
+        expect(run.rules_calls_per_s.max).toBeLessThanOrEqual(SOFT_LIMIT_PER_S * MAX_SHARE);
+        expect(run.rules_calls_per_location_minute_max).toBeLessThanOrEqual(LOCATION_CALLS_PER_MINUTE);
+      } else {
+        // No shared copy (workers.dev): every isolate asks on its own, every 4–6 s, to keep the 10 s bound; the
+        // object's calls grow with the isolates (docs/operations.md, "What the control plane costs").
+        expect(run.rules_calls_per_isolate_minute_max).toBeLessThanOrEqual(60_000 / RULES_PACE.ownPollMs);
+        expect(run.rules_calls_per_s.max).toBeLessThanOrEqual((run.isolates * 1_000) / RULES_PACE.ownPollMs);
+      }
       expect(run.metrics_sends_per_isolate_minute_max).toBeLessThanOrEqual(2);
       expect(run.propagation_ms.max).toBeLessThanOrEqual(PROPAGATION_BOUND_MS);
       expect(run.propagation_ms.isolates_following).toBeGreaterThan(9_000);
