@@ -83,7 +83,14 @@ describe("GET /__ratelimit/traffic", () => {
     await envoyApi(rulesFor(domain), { COUNTERS: throwingCounters, FAILURE_MODE: "open" }).json({ domain, descriptors: [d(["user", "x"])] });
     const closed = envoyApi(rulesFor(domain), { COUNTERS: throwingCounters, FAILURE_MODE: "closed" });
     for (let i = 0; i < 2; i++) await closed.json({ domain, descriptors: [d(["user", "x"])] });
-    const after = (await json(await envoyApi(rulesFor(domain)).admin("/__ratelimit/traffic"))).failures.totals;
+    // The counts travel in the isolates' background sends: read until they landed (a count lost never lands, and fails).
+    const reader = envoyApi(rulesFor(domain));
+    let after = before;
+    for (let read = 0; read < 20; read++) {
+      after = (await json(await reader.admin("/__ratelimit/traffic"))).failures.totals;
+      if (after.failure_open - before.failure_open >= 1 && after.failure_closed - before.failure_closed >= 2) break;
+      await scheduler.wait(100);
+    }
     expect(after.failure_open - before.failure_open).toBe(1);
     expect(after.failure_closed - before.failure_closed).toBe(2);
   });
