@@ -78,21 +78,20 @@ describe("GET /__ratelimit/traffic", () => {
   });
 
   it("counts failure-mode decisions per bucket", async () => {
-    const domain = `traffic-failures-${suffix}`;
-    const before = (await json(await envoyApi(rulesFor(domain)).admin("/__ratelimit/traffic"))).failures.totals;
-    await envoyApi(rulesFor(domain), { COUNTERS: throwingCounters, FAILURE_MODE: "open" }).json({ domain, descriptors: [d(["user", "x"])] });
-    const closed = envoyApi(rulesFor(domain), { COUNTERS: throwingCounters, FAILURE_MODE: "closed" });
-    for (let i = 0; i < 2; i++) await closed.json({ domain, descriptors: [d(["user", "x"])] });
-    // The counts travel in the isolates' background sends: read until they landed (a count lost never lands, and fails).
-    const reader = envoyApi(rulesFor(domain));
-    let after = before;
-    for (let read = 0; read < 20; read++) {
-      after = (await json(await reader.admin("/__ratelimit/traffic"))).failures.totals;
-      if (after.failure_open - before.failure_open >= 1 && after.failure_closed - before.failure_closed >= 2) break;
-      await scheduler.wait(100);
+    // A shard keeps the sends since its last write in memory (docs/metrics.md, "Freshness"), and another file's
+    // evictAllDurableObjects (the workerd tier shares one runtime) can reset it between a send and the read, losing
+    // that send as the docs allow: so up to three tries, each on its own domain; a count never made fails all three.
+    let deltas = { open: 0, closed: 0 };
+    for (let attempt = 0; attempt < 3 && !(deltas.open === 1 && deltas.closed === 2); attempt++) {
+      const domain = `traffic-failures-${suffix}-${attempt}`;
+      const before = (await json(await envoyApi(rulesFor(domain)).admin("/__ratelimit/traffic"))).failures.totals;
+      await envoyApi(rulesFor(domain), { COUNTERS: throwingCounters, FAILURE_MODE: "open" }).json({ domain, descriptors: [d(["user", "x"])] });
+      const closed = envoyApi(rulesFor(domain), { COUNTERS: throwingCounters, FAILURE_MODE: "closed" });
+      for (let i = 0; i < 2; i++) await closed.json({ domain, descriptors: [d(["user", "x"])] });
+      const after = (await json(await envoyApi(rulesFor(domain)).admin("/__ratelimit/traffic"))).failures.totals;
+      deltas = { open: after.failure_open - before.failure_open, closed: after.failure_closed - before.failure_closed };
     }
-    expect(after.failure_open - before.failure_open).toBe(1);
-    expect(after.failure_closed - before.failure_closed).toBe(2);
+    expect(deltas).toEqual({ open: 1, closed: 2 });
   });
 
   it("needs the admin token", async () => {
