@@ -7,7 +7,9 @@
  * idle. A check reads its location's copy (rules-copy.ts) and asks the
  * object only as rules-pace.ts allows, so the object's calls grow with
  * locations, not isolates. Only a fresh isolate waits, once, for its first
- * check (one round trip, at most the decision timeout). The bound on
+ * check (one round trip, at most the decision timeout), and its first
+ * requests share that one check: a burst into a fresh isolate asks the
+ * object once, not once a request. The bound on
  * staleness this gives is in docs/admin-api.md ("Rules", when an upload
  * applies). An unreachable RulesObject never fails a request: the last good
  * rules stay in force.
@@ -28,6 +30,14 @@ export const REFRESH_AFTER_MS = RULES_PACE.checkMs;
  * starts another, so one hung call never stops the isolate from following.
  */
 export const CHECK_LOST_AFTER_MS = 30_000;
+
+/**
+ * How often a fresh isolate's request looks whether the first check, made by
+ * another request, has settled the rules. It looks on a timer of its own:
+ * awaiting the other request's promise would tie it to a promise another
+ * request settles (docs/reliability.md, "No promise crosses requests").
+ */
+export const FIRST_CHECK_LOOK_MS = 2;
 
 /** The rules in force on this isolate, and where they came from. */
 export interface RulesState {
@@ -76,6 +86,8 @@ export class LiveRules {
   private checkedAt = 0;
   /** When the background check in flight started (undefined: none). */
   private checkingSince?: number;
+  /** Whether a fresh isolate's first check is in flight (its other requests wait for it, without a check of their own). */
+  private firstChecking = false;
   /** When this isolate last called the object (rules-pace.ts spaces these). */
   private calledAt = -Infinity;
   /** This isolate's stretch of its next gap between calls (rules-pace.ts), drawn anew at each call. */
@@ -101,7 +113,14 @@ export class LiveRules {
    * const rules = await live.current(env, 1000, defer);
    */
   current(env: Env, timeoutMs: number, defer: Defer): CompiledRules | Promise<CompiledRules> {
-    if (this.state === undefined) return this.waitForCheck(this.firstCheck(env), timeoutMs, defer).then((state) => state.rules);
+    if (this.state === undefined) {
+      if (this.firstChecking) return this.waitForFirst(env, timeoutMs, defer);
+      this.firstChecking = true;
+      const check = this.firstCheck(env).finally(() => {
+        this.firstChecking = false;
+      });
+      return this.waitForCheck(check, timeoutMs, defer).then((state) => state.rules);
+    }
     const now = this.now();
     if (now - this.checkedAt >= this.refreshAfterMs && (this.checkingSince === undefined || now - this.checkingSince >= CHECK_LOST_AFTER_MS)) {
       // One request checks in the background, kept alive by its own waitUntil; the others do not hand that
@@ -175,6 +194,25 @@ export class LiveRules {
     if (outcome === "timeout") this.checkedAt = this.now();
     if (this.state === undefined) this.settle(this.bundledState(-1));
     return this.state as RulesState;
+  }
+
+  /**
+   * A fresh isolate's request while another makes the first check: it looks
+   * every FIRST_CHECK_LOOK_MS until that check has settled the rules, makes
+   * a check of its own if that one ended without (its request gone), and
+   * stops waiting after `timeoutMs` on the bundled rules, as the first
+   * request would.
+   */
+  private async waitForFirst(env: Env, timeoutMs: number, defer: Defer): Promise<CompiledRules> {
+    for (let waited = 0; this.state === undefined && waited < timeoutMs; waited += FIRST_CHECK_LOOK_MS) {
+      if (!this.firstChecking) return this.current(env, timeoutMs - waited, defer);
+      await new Promise((resolve) => setTimeout(resolve, FIRST_CHECK_LOOK_MS));
+    }
+    if (this.state === undefined) {
+      this.checkedAt = this.now();
+      this.settle(this.bundledState(-1));
+    }
+    return (this.state as RulesState).rules;
   }
 
   /** A fresh isolate's first check: its location's copy when current (a deploy's isolates do not all ask the object), else the object. */

@@ -10,7 +10,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Env } from "../../src/config.ts";
-import { CHECK_LOST_AFTER_MS, LiveRules, REFRESH_AFTER_MS } from "../../src/isolate/live-rules.ts";
+import { CHECK_LOST_AFTER_MS, FIRST_CHECK_LOOK_MS, LiveRules, REFRESH_AFTER_MS } from "../../src/isolate/live-rules.ts";
 import { RULES_PACE } from "../../src/isolate/rules-pace.ts";
 import type { RulesRecord } from "../../src/durable/rules/rules-document.ts";
 import type { CompiledRules } from "../../src/rules/types.ts";
@@ -79,6 +79,33 @@ describe("LiveRules", () => {
     expect(state).toMatchObject({ version: 3, source: "stored", updatedAt: "2026-11-26T10:00:00.000Z" });
     // Known version: the object answers null and the state stays.
     expect(s.asked.at(-1)).toEqual({ name: "global", since: 3 });
+  });
+
+  it("lets a burst into a fresh isolate share its first check: the object asked once, every request on its answer", async () => {
+    const s = store();
+    s.set({ version: 3, source: "stored", text: stored("uploaded") });
+    const live = new LiveRules(() => BUNDLED, { objectName: "burst" });
+    const { defer } = deferred();
+    // 500 requests at once, as test/durable/concurrency.slow.test.ts sends: each asked the object before.
+    const answers = Array.from({ length: 500 }, () => live.current(s.env, 1_000, defer));
+    await vi.advanceTimersByTimeAsync(FIRST_CHECK_LOOK_MS);
+    const rules = await Promise.all(answers);
+    expect(s.asked).toEqual([{ name: "burst", since: -1 }]);
+    expect(new Set(rules.map((r) => domainsOf(r).join()))).toEqual(new Set(["uploaded"]));
+  });
+
+  it("stops every request of a burst into a fresh isolate after timeoutMs when the object hangs, on the bundled rules, asking once", async () => {
+    const s = store();
+    s.mode("hang");
+    const live = new LiveRules(() => BUNDLED, { objectName: "burst-hung" });
+    const { defer } = deferred();
+    let settled = 0;
+    const answers = Array.from({ length: 3 }, () => Promise.resolve(live.current(s.env, 1_000, defer)).finally(() => (settled += 1)));
+    await vi.advanceTimersByTimeAsync(1_000 - FIRST_CHECK_LOOK_MS);
+    expect(settled).toBe(0);
+    await vi.advanceTimersByTimeAsync(FIRST_CHECK_LOOK_MS);
+    expect(await Promise.all(answers)).toEqual([BUNDLED, BUNDLED, BUNDLED]);
+    expect(s.asked).toHaveLength(1);
   });
 
   it("answers from the cache until REFRESH_AFTER_MS, then checks in the background once, and never waits however idle", async () => {
