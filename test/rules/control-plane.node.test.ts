@@ -10,7 +10,7 @@
  * test/metrics/control-plane.test.ts runs the real objects at smaller counts.
  */
 import { describe, expect, it } from "vitest";
-import { checkStep, RULES_PACE } from "../../src/isolate/rules-pace.ts";
+import { checkStep, RULES_PACE, type RulesPace } from "../../src/isolate/rules-pace.ts";
 import { FOLD_MS, foldStep } from "../../src/metrics/fold-pace.ts";
 import { SendPace } from "../../src/metrics/send-pace.ts";
 import { METRICS_SHARDS } from "../../src/metrics/shards.ts";
@@ -31,6 +31,8 @@ interface Run {
   /** Whether the locations share a cache (false: workers.dev, where every isolate polls on its own). */
   readonly shared: boolean;
   readonly minutes: number;
+  /** The rules pace of every isolate (default RULES_PACE). */
+  readonly pace?: RulesPace;
 }
 
 /** The most of `calls` (times, in order) within any 60 s. */
@@ -54,7 +56,7 @@ function random(seed: number) {
   };
 }
 
-function simulate({ isolates, shared, minutes }: Run) {
+function simulate({ isolates, shared, minutes, pace = RULES_PACE }: Run) {
   const rand = random(isolates + (shared ? 1 : 0));
   const endMs = minutes * 60_000;
   const changeAt = Math.floor(endMs / 2);
@@ -151,12 +153,12 @@ function simulate({ isolates, shared, minutes }: Run) {
       // checkMs (live-rules.ts).
       const copyNow = shared ? copies[i.location] : undefined;
       if (i.version < 0 && i.calledAt === -Infinity) {
-        if (copyNow !== undefined && checkStep(copyNow, -Infinity, now) === "use-copy") i.version = copyNow.version;
+        if (copyNow !== undefined && checkStep(copyNow, -Infinity, now, pace) === "use-copy") i.version = copyNow.version;
         else callObject(i, index, now);
-      } else if (now - i.checkedAt >= RULES_PACE.checkMs) {
+      } else if (now - i.checkedAt >= pace.checkMs) {
         i.checkedAt = now;
         const copy = shared ? copies[i.location] : undefined;
-        const step = checkStep(copy, i.calledAt, now, RULES_PACE, i.spread);
+        const step = checkStep(copy, i.calledAt, now, pace, i.spread);
         if (step === "refresh") {
           if (copy !== undefined) copy.claimedAt = now;
           callObject(i, index, now);
@@ -226,5 +228,23 @@ describe("the control plane at 10,000 isolates, on a simulated clock", () => {
     console.log(JSON.stringify({ event: "control_plane_folds", few: rows(few), many: rows(many) }));
     expect(rows(many)).toBeLessThanOrEqual(2 * rows(few));
     expect(rows(few)).toBeLessThanOrEqual(2 * rows(many));
+  });
+
+  // docs/operations.md, "What the control plane costs": why a location asks the RulesObject more than twice a minute.
+  // An isolate hears of a change only from a call it makes or its location's copy (nothing calls an isolate), so a
+  // location's copy must be re-read within the bound; the same isolates at slower paces show what each costs.
+  it("needs more than 2 rules calls per location-minute for the 10 s bound: the pace of 2 takes over 30 s", () => {
+    const sweep = [3_000, 5_000, 7_500, 20_000, 30_000, 45_000, 60_000].map((copyFreshMs) => {
+      const run = simulate({ isolates: 2_000, shared: true, minutes: 6, pace: { ...RULES_PACE, copyFreshMs } });
+      return { copyFreshMs, per_location_minute: run.rules_calls_per_location_minute_max, propagation_ms: run.propagation_ms.max };
+    });
+    console.log(JSON.stringify({ event: "control_plane_pace_sweep", sweep }));
+    const within = sweep.filter((s) => s.propagation_ms <= PROPAGATION_BOUND_MS);
+    const cheap = sweep.filter((s) => s.per_location_minute <= 2);
+    expect(within.map((s) => s.copyFreshMs)).toContain(RULES_PACE.copyFreshMs);
+    expect(cheap.length).toBeGreaterThan(0);
+    // No pace is both: each within 10 s asks more than 2 a location-minute, each at 2 or fewer takes past 30 s.
+    expect(Math.min(...within.map((s) => s.per_location_minute))).toBeGreaterThan(2);
+    expect(Math.min(...cheap.map((s) => s.propagation_ms))).toBeGreaterThan(30_000);
   });
 });
