@@ -10,7 +10,7 @@
 // hot key through many isolates, (e) idle objects evicted (none kept awake). Prints a table (check, measured, bound,
 // pass) and exits 1 on any failure. Only 127.0.0.1 is contacted.
 //
-// Options: --isolates E (default 64) · --only eviction,idle,faults,bursts,isolates ·
+// Options: --isolates E (default 64) · --only eviction,idle,alarms,faults,bursts,isolates,versions,answers,churn,home,deploy ·
 // --keep (leave the build, config, log and storage in place; their folder is printed) ·
 // --previous REV (the deploy before, for the mixed-version rows; default HEAD^, the previous main; none: skip them).
 import { mkdtempSync, rmSync } from "node:fs";
@@ -27,6 +27,7 @@ import { CHURN_SERVICES, churnChecks } from "./checks/churn.mjs";
 import { DEPLOY_SERVICES, deployChecks, spendBeforeDeploy } from "./checks/deploy.mjs";
 import { evictionCheck } from "./checks/eviction.mjs";
 import { FAULT_SERVICES, faultChecks } from "./checks/faults.mjs";
+import { homeResetChecks } from "./checks/home-reset.mjs";
 import { idleChecks } from "./checks/idle.mjs";
 import { edgeServices, isolateChecks } from "./checks/isolates.mjs";
 import { previousServices, VERSION_SERVICES, versionChecks } from "./checks/versions.mjs";
@@ -38,13 +39,13 @@ process.env.WRANGLER_SEND_METRICS = "false";
 const { values: options } = parseArgs({
   options: {
     isolates: { type: "string", default: "64" },
-    only: { type: "string", default: "eviction,idle,alarms,faults,bursts,isolates,versions,answers,churn,deploy" },
+    only: { type: "string", default: "eviction,idle,alarms,faults,bursts,isolates,versions,answers,churn,home,deploy" },
     keep: { type: "boolean", default: false },
     previous: { type: "string", default: "HEAD^" },
   },
 });
 const edges = Number(options.isolates);
-const CHECKS = ["eviction", "idle", "alarms", "faults", "bursts", "isolates", "versions", "answers", "churn", "deploy"];
+const CHECKS = ["eviction", "idle", "alarms", "faults", "bursts", "isolates", "versions", "answers", "churn", "home", "deploy"];
 const only = new Set(options.only.split(","));
 for (const name of only) if (!CHECKS.includes(name)) throw new Error(`--only takes ${CHECKS.join(", ")}, not ${name}`);
 if (!(Number.isInteger(edges) && edges >= 1 && edges <= 128)) throw new Error(`--isolates must be 1-128, not ${options.isolates}`);
@@ -110,6 +111,7 @@ try {
     ["versions", () => versionChecks({ ports, commit, log })],
     ["answers", () => answerChecks({ ports, log })],
     ["churn", () => churnChecks({ ports, log })],
+    ["home", () => homeResetChecks({ ports, log })],
   ];
   for (const [name, check] of checks) if (only.has(name)) others.push(...(await check().catch(failedRun(name))));
   rows.push(...(await evictions), ...(await idle), ...(await alarms), ...others);

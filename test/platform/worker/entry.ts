@@ -16,8 +16,9 @@
  *   platform starts a new isolate; requests already in flight finish on
  *   the old one, as during a deploy); and, on the service that declares
  *   the objects, every started object's instance and calls, evicting them
- *   (`?match=`: those whose name holds it), and the alarm faults' tally
- *   (worker/platform-object.ts).
+ *   (`?match=`: those whose name holds it; `&homes=1`: only homes, not
+ *   their regional copies; each evicted one's quota lent out when it
+ *   went), and the alarm faults' tally (worker/platform-object.ts).
  */
 import type { Env } from "../../../src/config.ts";
 import { isolateContexts } from "../../../src/admission/isolate-context.ts";
@@ -26,7 +27,8 @@ import { compileOnce } from "../../../src/rules/index.ts";
 import { LiveRules } from "../../../src/isolate/live-rules.ts";
 import platformRules from "../rules.json";
 import { type FaultPlan, type FaultTally, faultPlan, faultyCounters } from "./faults.ts";
-import { alarmTally, type PlatformCounterObject, startedObjects } from "./platform-object.ts";
+import { homeOf } from "../../../src/durable/counters/regions.ts";
+import { alarmTally, leasesOutAtAbort, type PlatformCounterObject, startedObjects } from "./platform-object.ts";
 import { speaking, wireSpeech } from "./wire-versions.ts";
 
 export * from "../../../src/worker.ts";
@@ -81,9 +83,12 @@ function setPlan(env: PlatformEnv, text: string): Response {
 
 const stubOf = (env: Env, name: string) => env.COUNTERS.getByName(name) as unknown as PlatformStub;
 
-/** Every started object's instance and calls; or, with `evict`, each one whose name holds `match` ended (its error is the eviction's). */
-async function objects(env: Env, evict: boolean, match: string): Promise<Response> {
-  const names = startedObjects().filter((name) => name.includes(match));
+/**
+ * Every started object's instance and calls; or, with `evict`, each one whose name holds `match` ended (its error
+ * is the eviction's), with the quota it had lent out; `homes`: only objects that are their own home (no region).
+ */
+async function objects(env: Env, evict: boolean, match: string, homes = false): Promise<Response> {
+  const names = startedObjects().filter((name) => name.includes(match) && (!homes || homeOf(name) === name));
   const answers = await Promise.all(
     names.map(async (name) => {
       if (!evict) return [name, await stubOf(env, name).platformState()];
@@ -92,7 +97,7 @@ async function objects(env: Env, evict: boolean, match: string): Promise<Respons
       } catch {
         // The abort fails the call that asked for it.
       }
-      return [name, "evicted"];
+      return [name, { evicted: true, leasesOut: leasesOutAtAbort.get(name) ?? 0 }];
     }),
   );
   return Response.json(Object.fromEntries(answers));
@@ -110,7 +115,7 @@ export default {
         return Response.json({ reset: true });
       }
       if (pathname === "/__platform/objects") return objects(env, false, match);
-      if (pathname === "/__platform/evict" && request.method === "POST") return objects(env, true, match);
+      if (pathname === "/__platform/evict" && request.method === "POST") return objects(env, true, match, searchParams.get("homes") === "1");
     }
     return app.fetch(request, wrapEnv(env), ctx);
   },

@@ -17,6 +17,12 @@ import { CounterObject } from "../../../src/durable/counters/counter-object.ts";
 const started = new Set<string>();
 
 /**
+ * By object name, the quota its lease book had lent out (to regional copies and isolates) when its last
+ * instance was aborted: what a home's reset may let through again (docs/reliability.md, "Durability").
+ */
+export const leasesOutAtAbort = new Map<string, number>();
+
+/**
  * Names of the counter objects started in this process (workerd runs every
  * object of the namespace in the isolate of the service that declares it).
  *
@@ -104,9 +110,20 @@ export class PlatformCounterObject extends CounterObject {
     }
   }
 
+  /** Quota lent out over every counter of the lease book (read through its private records: test-only). */
+  private leasesOut(): number {
+    const book = (this as unknown as { core?: { leases: { counters: Map<string, Map<string, { reserved: number }>> } } }).core?.leases;
+    let out = 0;
+    for (const leases of book?.counters.values() ?? []) for (const lease of leases.values()) out += lease.reserved;
+    return out;
+  }
+
   /** End this instance as the runtime does on an eviction or a reset: nothing in memory survives. */
   platformAbort(): void {
-    if (this.ctx.id.name !== undefined) started.delete(this.ctx.id.name);
+    if (this.ctx.id.name !== undefined) {
+      started.delete(this.ctx.id.name);
+      leasesOutAtAbort.set(this.ctx.id.name, this.leasesOut());
+    }
     this.ctx.abort("platform test: object evicted");
   }
 }
