@@ -67,9 +67,13 @@ describe('FAILURE_MODE=local, the default (docs/reliability.md, "Failure mode")'
     const errors = quietErrors();
     const { counters, calls } = flakyCounters(0.5, "overloaded");
     const call = gateway(rules, { ...SLOW_OK, COUNTERS: counters });
+    // The isolate knows its rules first (another address), so the 200 go at once: a fresh isolate's requests each go
+    // once its first rules check has settled (src/isolate/live-rules.ts), the later ones after the key's block is known.
+    await call("/x", { ip: uniqueIp() });
+    const warmUpCalls = calls.length;
     const responses = await Promise.all(Array.from({ length: 200 }, () => call("/x", { ip })));
     errors.mockRestore();
-    expect(calls.some((c) => c.failed)).toBe(true);
+    expect(calls.slice(warmUpCalls).some((c) => c.failed)).toBe(true);
     expect(allowed(responses)).toBe(0);
   });
 
