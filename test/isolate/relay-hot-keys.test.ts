@@ -224,8 +224,11 @@ describe("a global key hot at its regions' copies, request.cf from three regions
             `${perRequest.toFixed(3)} a request, ${hotPerRequest.toFixed(3)} once hot; each second (requests/calls/home) ${seconds.map((x) => `${x.requests}/${x.calls}/${x.home}`).join(" ")}; busiest ${busiest(log, seconds)}/s`,
         );
         expect(edges.filter((e) => e.edge.precount.stats.local > 0).length).toBe(64);
-        expect(perRequest).toBeLessThanOrEqual(0.25);
-        expect(hotPerRequest).toBeLessThanOrEqual(0.1);
+        // The issue's bound is 0.25 a request; measured 0.105 and 0.043 (0.171 and 0.156 with a home's hot policy).
+        expect(perRequest).toBeLessThanOrEqual(0.15);
+        expect(hotPerRequest).toBeLessThanOrEqual(0.05);
+        // The copies renew with the home about once a second each, not on every isolate's sync (measured 32 and 47).
+        expect(await p.homeCalls()).toBeLessThanOrEqual(0.01 * allowed);
         expect(busiest(log, seconds)).toBeLessThan(1_000);
         await p.settle(edges);
         expect(await p.charged()).toBe(allowed);
