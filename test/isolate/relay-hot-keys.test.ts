@@ -15,7 +15,11 @@
  *   without `held.until - now`): the lease-end test (lent for 5,000 ms with
  *   3,000 left of the copy's lease);
  * - no hint from the copy (`withHint` returning the verdict as is): the
- *   64-isolate test (no isolate pre-counted the key).
+ *   64-isolate test (no isolate pre-counted the key);
+ * - the copy judging hot keys as a home does (`HOME_HOT` for `REGIONAL_HOT`
+ *   in relay.ts): three regions at 800 a second, 0.198 calls a request;
+ * - the hinted period not capped by the key's limit (`hintOf` returning the
+ *   meter's period as is): "is exact with many callers" (1,898 of 2,000).
  */
 import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
@@ -227,7 +231,7 @@ describe("a global key hot at its regions' copies, request.cf from three regions
         // The issue's bound is 0.25 a request; measured 0.105 and 0.043 (0.171 and 0.156 with a home's hot policy).
         expect(perRequest).toBeLessThanOrEqual(0.15);
         expect(hotPerRequest).toBeLessThanOrEqual(0.05);
-        // The copies renew with the home about once a second each, not on every isolate's sync (measured 32 and 47).
+        // The copies renew with the home a few times a second (measured 32 and 47).
         expect(await p.homeCalls()).toBeLessThanOrEqual(0.01 * allowed);
         expect(busiest(log, seconds)).toBeLessThan(1_000);
         await p.settle(edges);
@@ -256,9 +260,11 @@ describe("a global key hot at its region's copy", () => {
       const perRequest = (home + copy) / allowed;
       console.log(Array.from({ length: 10 }, (_, s) => log.in(OBJECT_EPOCH + s * 1_000)).join(" "));
       console.log(`relay-hot 64 isolates: home ${home} copy ${copy} requests ${allowed} per request ${perRequest.toFixed(3)}`);
-      // The copy's calls to the home: renewals of its lease, a few a second whatever the isolates.
-      expect(home).toBeLessThan(0.05 * allowed);
-      expect(perRequest).toBeLessThanOrEqual(0.25);
+      // The copy's calls to the home: renewals of its lease, a few a second whatever the isolates (measured 21; 272 on a
+      // home's hot policy, whose 100 ms first period has every isolate sync, and the copy renew, ten times a second).
+      expect(home).toBeLessThan(0.01 * allowed);
+      // The issue's bound is 0.25; measured 0.085 (0.234 before the copy's own hot policy and renewal pace).
+      expect(perRequest).toBeLessThanOrEqual(0.15);
       await untilQuiet(time, p, edges);
       expect(await p.charged()).toBe(allowed);
       expect(overshootOf(edges)).toBe(0);

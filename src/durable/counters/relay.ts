@@ -227,20 +227,11 @@ export class RegionalRelay {
     return fits >= hint.syncMs ? hint : { syncMs: Math.max(HOT_SYNC_MIN_MS, fits) };
   }
 
-  /**
-   * A hit or an isolate's sync found the lease near its end, or mostly used
-   * or lent: renew it now, in the background. For use, at most once a
-   * RELAY_SYNC_MS (the lease is sized for two of them): on a key hot here the
-   * isolates hold most of the lease between their syncs, so "mostly lent"
-   * is the usual state, and renewing on each of their syncs would cost the
-   * home one call per isolate sync. A hit the lease does not cover asks the
-   * home at once (`ask`), and so does an isolate's sync finding nothing free
-   * (`lend`).
-   */
+  /** A hit or an isolate's sync found the lease near its end or mostly used: renew it now, in the background. */
   private renewIfDue(held: Held, now: number): void {
     if (held.syncing) return;
     const free = held.budget - held.pending - held.inflight - held.subleased;
-    if (held.until - now > RELAY_RENEW_MS && (4 * free >= held.budget || now - held.syncSentAt < RELAY_SYNC_MS)) return;
+    if (held.until - now > RELAY_RENEW_MS && 4 * free >= held.budget) return;
     void this.sync(held, now);
   }
 
