@@ -182,6 +182,19 @@ const counterCallsOf = (tally) => COUNTER_CLASSES.reduce((s, cls) => s + (tally[
 /** Counter calls a request at most in a second for the hot key to count as hot (the issue's 0.25, less what the rest costs). */
 export const HOT_CALLS_PER_REQUEST = 0.2;
 
+/** For `seconds`, each second's requests answered (from `statuses`, filled in meanwhile) and counter calls (the tally). */
+async function perSecond(port, statuses, seconds) {
+  const out = [];
+  let last = { calls: counterCallsOf(await tallyOf(port)), requests: answered(statuses) };
+  for (let s = 0; s < seconds; s++) {
+    await sleep(1000);
+    const now = { calls: counterCallsOf(await tallyOf(port)), requests: answered(statuses) };
+    out.push({ requests: now.requests - last.requests, calls: now.calls - last.calls });
+    last = now;
+  }
+  return out;
+}
+
 /**
  * Warm the hot key up until it is hot (docs/placement.md, "Hot keys at the region's copy"): the same closed loop, each
  * second the counter calls it took per request read from the tally, until a second brings at most
@@ -244,8 +257,14 @@ async function runScenario({ floodgate, workDir, scenario, size }) {
     const ticksBefore = processCpuTicks(server.pid);
     const startedAt = Date.now();
     let statuses;
-    if (scenario.kind === "hot") statuses = await closedLoop(targets, scenario.path, `hot-${run}`, size.hot.inFlight, size.hot.seconds);
-    else {
+    let hotSeconds;
+    if (scenario.kind === "hot") {
+      // Each counted second's requests and counter calls too: whether the key stayed hot through the count.
+      statuses = {};
+      const loop = closedLoop(targets, scenario.path, `hot-${run}`, size.hot.inFlight, size.hot.seconds, Infinity, () => false, statuses);
+      hotSeconds = await perSecond(targets[0].port, statuses, size.hot.seconds);
+      await loop;
+    } else {
       const byRegion = [0, 1, 2].map((r) => targets.filter((t) => t.region === undefined || t.region === PLANET_REGIONS[r]));
       statuses = await openLoop(costEvents(scenario, size, run), byRegion, scenario.path);
     }
@@ -254,7 +273,16 @@ async function runScenario({ floodgate, workDir, scenario, size }) {
     const cpuMs = ((processCpuTicks(server.pid) - ticksBefore) / TICKS_PER_SECOND) * 1000;
     const byClass = delta(before, await tallyOf(targets[0].port));
     const requests = answered(statuses);
-    const measured = { requests, statuses, loadSeconds, rps: requests / loadSeconds, cpuMs, byClass, isolates: count, ...(warmup ? { warmup } : {}) };
+    const measured = {
+      requests,
+      statuses,
+      loadSeconds,
+      rps: requests / loadSeconds,
+      cpuMs,
+      byClass,
+      isolates: count,
+      ...(warmup ? { warmup, hotSeconds } : {}),
+    };
     if (scenario.kind === "hot" && size.hot.overshoot) {
       // The limited twin, run past its limit by a fifth: allowed − limit is the overshoot.
       const limited = await closedLoop(targets, scenario.limitedPath, `hot-limit-${run}`, size.hot.inFlight, 120, Math.ceil(scenario.limit * 1.2));
@@ -439,6 +467,14 @@ export function printObjectCosts(costs) {
       "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
       `| ${hot.path} | ${hot.isolates} | ${warmupOf(hot.warmup)} | ${hot.requests} (${Math.round(hot.rps)}) | ${fmt(hot.hot.objectCallsPerRequest, 3)} | ${fmt(hot.perRequest.objectRequests, 3)} | ${hot.hot.maxCallsPerSecond} | ${o ? `${o.overshoot} (${o.allowed} allowed of ${o.offered}, limit ${o.limit}; answers ${JSON.stringify(o.statuses ?? {})})` : "–"} | $${fmt(hot.paidDollarsPerMillion, 3)} |`,
     );
+    const counted = hot.hotSeconds ?? [];
+    if (counted.length > 0) {
+      const hotOnes = counted.filter((x) => x.requests > 0 && x.calls <= HOT_CALLS_PER_REQUEST * x.requests).length;
+      lines.push(
+        "",
+        `Counted seconds hot (≤ ${HOT_CALLS_PER_REQUEST} counter calls a request): ${hotOnes} of ${counted.length} (requests/calls: ${counted.map((x) => `${x.requests}/${x.calls}`).join(" ")}).`,
+      );
+    }
     if (hot.warmup && !hot.warmup.hot)
       lines.push(
         "",
