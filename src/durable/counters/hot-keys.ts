@@ -52,6 +52,38 @@ const RECORD_OVERHEAD_BYTES = 96;
 
 const BUCKET_MS = 1_000;
 
+/**
+ * How one object's meters judge a counter hot and what period they start it
+ * on. A home uses HOME_HOT: hot at HOT_HITS_PER_S hits in a second, first
+ * period HOT_SYNC_MIN_MS. A region's copy uses REGIONAL_HOT
+ * (docs/placement.md, "Hot keys at the region's copy"): everything that
+ * reaches it is relayed already, one call a request, so it judges the rate
+ * from a quarter second on (EARLY_HOT_HITS hits at HOT_HITS_PER_S or more
+ * a second) and starts the period at REGIONAL_FIRST_SYNC_MS: the strong
+ * calls before the key is hot, and the isolates' first syncs after, are
+ * most of what a hot key costs a copy.
+ */
+export interface HotPolicy {
+  /** Hits over at least `earlyMs` at HOT_HITS_PER_S a second or more make the counter hot before its second ends (Infinity: only a whole second's). */
+  readonly earlyHits: number;
+  readonly earlyMs: number;
+  /** The sync period a counter starts on when it turns hot. */
+  readonly firstSyncMs: number;
+}
+
+/** A home's meters: a whole second of HOT_HITS_PER_S, starting at the shortest period. */
+export const HOME_HOT: HotPolicy = { earlyHits: Infinity, earlyMs: 1_000, firstSyncMs: HOT_SYNC_MIN_MS };
+
+/** The fewest hits a region's copy calls a counter hot on (from EARLY_HOT_MS of HOT_HITS_PER_S a second on). */
+export const EARLY_HOT_HITS = 50;
+export const EARLY_HOT_MS = 250;
+
+/** The first sync period of a counter hot at a region's copy: 64 isolates syncing once a second are 64 calls a second. */
+export const REGIONAL_FIRST_SYNC_MS = 1_000;
+
+/** A region's copy's meters (docs/placement.md, "Hot keys at the region's copy"). */
+export const REGIONAL_HOT: HotPolicy = { earlyHits: EARLY_HOT_HITS, earlyMs: EARLY_HOT_MS, firstSyncMs: REGIONAL_FIRST_SYNC_MS };
+
 /** What an object tells isolates of a hot counter: pre-count it on this sync period. */
 export interface HotHint {
   readonly syncMs: number;
@@ -60,6 +92,8 @@ export interface HotHint {
 interface Meter {
   /** When the current bucket started. */
   bucketAt: number;
+  /** When the counter was last hot (or -Infinity): a counter turning hot again starts on the policy's first period. */
+  hotAt: number;
   hits: number;
   calls: number;
   /** The bucket before (0 when it was more than a bucket ago). */
@@ -78,11 +112,13 @@ interface Meter {
 export class HotKeys {
   private readonly meters = new Map<string, Meter>();
   private readonly capacity: number;
+  private readonly policy: HotPolicy;
   private used = 0;
 
-  /** @param capacity bytes the meters may take (HOT_KEYS_BYTES). */
-  constructor(capacity = HOT_KEYS_BYTES) {
+  /** @param capacity bytes the meters may take (HOT_KEYS_BYTES); @param policy when a counter is hot (HOME_HOT, REGIONAL_HOT). */
+  constructor(capacity = HOT_KEYS_BYTES, policy: HotPolicy = HOME_HOT) {
     this.capacity = capacity;
+    this.policy = policy;
   }
 
   /** Counters metered now. */
@@ -110,7 +146,7 @@ export class HotKeys {
         this.meters.delete(oldest);
         this.used -= recordBytes(oldest);
       }
-      meter = { bucketAt: now, hits: 0, calls: 0, lastHits: 0, lastCalls: 0, syncMs: HOT_SYNC_MIN_MS };
+      meter = { bucketAt: now, hotAt: -Infinity, hits: 0, calls: 0, lastHits: 0, lastCalls: 0, syncMs: HOT_SYNC_MIN_MS };
       this.meters.set(id, meter);
       this.used += size;
     } else if (now - meter.bucketAt >= BUCKET_MS) {
@@ -121,7 +157,28 @@ export class HotKeys {
     }
     meter.hits += Math.max(0, hits);
     meter.calls += 1;
-    return Math.max(meter.hits, meter.lastHits) >= HOT_HITS_PER_S ? { syncMs: meter.syncMs } : undefined;
+    if (!this.hot(meter, now)) return undefined;
+    // Turning hot (not hot in the bucket before): the policy's first period, then steered by the calls.
+    if (now - meter.hotAt > 2 * BUCKET_MS) meter.syncMs = Math.max(meter.syncMs, this.policy.firstSyncMs);
+    meter.hotAt = now;
+    return { syncMs: meter.syncMs };
+  }
+
+  /**
+   * Counter `id`'s hits a second as metered at `now`: the last whole second's, or the current one's so far (over at
+   * least EARLY_HOT_MS), whichever is more; 0 when not metered.
+   */
+  hitsPerSecond(id: string, now: number): number {
+    const meter = this.meters.get(id);
+    if (meter === undefined) return 0;
+    return Math.max(meter.lastHits, (meter.hits * 1_000) / Math.max(EARLY_HOT_MS, now - meter.bucketAt));
+  }
+
+  /** Hot: HOT_HITS_PER_S hits in this bucket or the one before, or (the policy's early judgement) at that rate over `earlyMs`. */
+  private hot(meter: Meter, now: number): boolean {
+    if (Math.max(meter.hits, meter.lastHits) >= HOT_HITS_PER_S) return true;
+    const { earlyHits, earlyMs } = this.policy;
+    return meter.hits >= earlyHits && meter.hits * 1_000 >= HOT_HITS_PER_S * Math.max(earlyMs, now - meter.bucketAt);
   }
 }
 

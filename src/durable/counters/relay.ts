@@ -19,7 +19,7 @@
  */
 import type { CounterCall, CounterVerdict, RelayCall } from "../../stored/wire-calls.ts";
 import type { AbsorbCall } from "../../stored/wire-calls.ts";
-import { type HotHint, HotKeys } from "./hot-keys.ts";
+import { HOT_KEYS_BYTES, HOT_SYNC_MIN_MS, type HotHint, HotKeys, REGIONAL_HOT } from "./hot-keys.ts";
 import { endSync, failSync, owesHits, spend, startSync } from "./leases/lease-holder.ts";
 import { leaseVerdict } from "./leases/lease-verdict.ts";
 import { LeaseBook } from "./leases/leases.ts";
@@ -45,6 +45,12 @@ export { RELAY_IDLE_MS, RELAY_LEASE_MIN, RELAY_LEASE_SHARE, RELAY_LEASE_TTL_MS, 
 
 /** Bytes of per-key state a regional object keeps for global keys; idle keys beyond it are dropped, their leases given back. */
 export const RELAY_BYTES = 1 << 20;
+
+/**
+ * The most of a hot key's smallest limit its rate may take in one sync
+ * period (isolates hold about two periods' hits in leases): an eighth.
+ */
+const LEASED_SHARE = 1 / 8;
 
 /** Syncs a hit the home refused for the leases out may wait for before it is refused: the one on its way, then one asking for it. */
 const TOP_UP_ROUNDS = 3;
@@ -75,7 +81,7 @@ export class RegionalRelay {
   /** Quota lent on to isolates pre-counting keys hot here (relay-sublease.ts). */
   private readonly lentBook = new LeaseBook(SUBLEASE_BOOK_BYTES);
   /** Hits and calls per key here: a hot one is hinted to the isolates (hot-keys.ts, as at a home). */
-  private readonly hotKeys = new HotKeys();
+  private readonly hotKeys = new HotKeys(HOT_KEYS_BYTES, REGIONAL_HOT);
   /** This object instance as the home's lease book names it: a restarted one starts afresh. */
   readonly holder: string = crypto.randomUUID();
   private readonly held = new Map<string, Held>();
@@ -154,7 +160,7 @@ export class RegionalRelay {
     this.linkFor(call.object);
     const now = this.now();
     const id = leaseId(call);
-    const hint = this.hotKeys.note(id, call.cost, now);
+    const hint = this.hintOf(call, id, now);
     const held = this.held.get(id);
     if (held !== undefined) {
       // Least recently used first out: a hit moves the key to the end.
@@ -188,7 +194,7 @@ export class RegionalRelay {
     const now = this.now();
     const id = leaseId(call);
     this.counts.lent += 1;
-    const hint = this.hotKeys.note(id, call.cost, now);
+    const hint = this.hintOf(call, id, now);
     const held = this.held.get(id) ?? this.add(id, newHeld(call, now));
     const lendNow = (at: number): CounterVerdict => {
       const answer = withHint(lend(this.lentBook, id, held, call, at), hint);
@@ -204,6 +210,21 @@ export class RegionalRelay {
     }
     if (held.syncing && held.synced !== undefined) return held.synced.then(() => lendNow(this.now()));
     return lendNow(now);
+  }
+
+  /**
+   * Meter a call on key `id`; its hint when hot, the period no longer than
+   * leases a key's rate would take a LEASED_SHARE of its smallest limit in:
+   * near its limit a long period would leave quota unspent in the isolates'
+   * leases while others are refused (false denies), so a key whose limit is
+   * small for its rate is synced as often as at a home.
+   */
+  private hintOf(call: CounterCall, id: string, now: number): HotHint | undefined {
+    const hint = this.hotKeys.note(id, call.cost, now);
+    if (hint === undefined) return undefined;
+    const limit = Math.min(...call.limits.map((l) => l.limit));
+    const fits = Math.floor((limit * LEASED_SHARE * 1_000) / Math.max(1, this.hotKeys.hitsPerSecond(id, now)));
+    return fits >= hint.syncMs ? hint : { syncMs: Math.max(HOT_SYNC_MIN_MS, fits) };
   }
 
   /** A hit or an isolate's sync found the lease near its end or mostly used: renew it now, in the background. */
