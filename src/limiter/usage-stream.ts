@@ -2,7 +2,7 @@
  * The origin's answer passed to the client with its usage read on the way
  * (docs/llm.md, "Usage"): a streamed answer's events are parsed as each
  * chunk goes by, a JSON answer's bytes copied (up to a bound) and parsed
- * when it ends. Each chunk is handed on as it is read, never held back.
+ * when it ends. Each chunk is handed on before it is looked at, never held back.
  * Once the body ended, failed or the client went away, `settle` gets the
  * tokens reported and whether the report is final.
  */
@@ -27,12 +27,20 @@ const JSON_TYPE = /^application\/(?:[^;/\s]+\+)?json\s*(?:;|$)/i;
 /**
  * `response` with its usage followed; `settle` is called exactly once.
  * An answer neither JSON nor an event stream, or without a body, settles
- * at once (no usage) and is returned as it is.
+ * at once (no usage) and is returned as it is. `defer` (the request's
+ * waitUntil) keeps the request alive until the body has gone by, so a
+ * client that went away is still settled.
+ *
+ * The body goes through a TransformStream the origin's body is piped into:
+ * the runtime's pipe moves the bytes, and each chunk is handed on untouched
+ * before it is looked at. Its writable side holds one chunk, as every pipe
+ * does (a pipe reads the next chunk once the one before is written): a
+ * chunk waits there only while the client has not asked for the one before.
  *
  * @example
- * return followUsage(upstream, { kind: "usage", preset: "openai", tokens: "total" }, (usage) => reconcile(usage));
+ * return followUsage(upstream, { kind: "usage", preset: "openai", tokens: "total" }, (usage) => reconcile(usage), defer);
  */
-export function followUsage(response: Response, cost: BodyCost, settle: (usage: ReportedUsage) => void): Response {
+export function followUsage(response: Response, cost: BodyCost, settle: (usage: ReportedUsage) => void, defer?: (work: Promise<unknown>) => void): Response {
   const type = response.headers.get("content-type") ?? "";
   const source = response.body;
   const streamed = EVENT_STREAM.test(type);
@@ -40,7 +48,6 @@ export function followUsage(response: Response, cost: BodyCost, settle: (usage: 
     settle({ tokens: undefined, cut: false });
     return response;
   }
-  const reader = source.getReader();
   const watcher = streamed ? new StreamWatcher(cost) : new JsonWatcher(cost);
   let settled = false;
   const once = (cut: boolean) => {
@@ -48,36 +55,28 @@ export function followUsage(response: Response, cost: BodyCost, settle: (usage: 
     settled = true;
     settle(watcher.report(cut));
   };
-  const body = new ReadableStream<Uint8Array>(
+  const passed = new TransformStream<Uint8Array, Uint8Array>(
     {
-      pull: async (controller) => {
-        let next: ReadableStreamReadResult<Uint8Array>;
-        try {
-          next = await reader.read();
-        } catch (error) {
-          // The origin broke the stream off: what it reported so far is charged if more than reserved.
-          once(true);
-          controller.error(error);
-          return;
-        }
-        if (next.done) {
-          controller.close();
-          once(false);
-          return;
-        }
-        controller.enqueue(next.value);
-        watcher.push(next.value);
+      transform(chunk, controller) {
+        controller.enqueue(chunk);
+        watcher.push(chunk);
       },
-      cancel: (reason) => {
-        // The client went away: the same rule as a stream cut by the origin.
-        once(true);
-        return reader.cancel(reason);
-      },
+      // The origin's body ended: the report is read whole.
+      flush: () => once(false),
+      // The client went away, or the origin broke the body off: what it reported so far is charged if more than reserved.
+      cancel: () => once(true),
     },
-    // Nothing read ahead of the client: each chunk is read when the client asks for one and passed on at once.
+    { highWaterMark: 1 },
+    // Nothing queued for the client beyond what it asked for.
     { highWaterMark: 0 },
   );
-  return new Response(body, response);
+  // Settled here too where a runtime calls no `cancel` on the transformer: the pipe fails either way.
+  const piped = source.pipeTo(passed.writable).then(
+    () => once(false),
+    () => once(true),
+  );
+  defer?.(piped);
+  return new Response(passed.readable, response);
 }
 
 interface Watcher {
@@ -102,7 +101,6 @@ class StreamWatcher implements Watcher {
 
   // A stream that ended without its last event (`[DONE]`, `message_stop`) was cut short too.
   report(cut: boolean): ReportedUsage {
-    if (!cut) this.events.end();
     const presetEnd = this.usage.finished || this.cost.kind === "json";
     return { tokens: this.usage.tokens(), cut: cut || !presetEnd };
   }

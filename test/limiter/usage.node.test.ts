@@ -18,7 +18,6 @@ function eventsOf(bytes: Uint8Array, cuts: number[], max = 1 << 20): string[] {
     at = cut;
   }
   events.push(bytes.slice(at));
-  events.end();
   return seen;
 }
 
