@@ -82,7 +82,7 @@ export class Admitted {
     else {
       // Usage reported in the body (docs/llm.md): settled once the body has gone by, or was cut short.
       const answered = { status: response.status, headers: response.headers };
-      response = followUsage(response, usage, (reported) => settleWithResponse(this.engine, this.result, answered, this.defer, reported), this.defer);
+      response = followUsage(response, usage, (reported) => settleWithResponse(this.engine, this.result, answered, this.defer, reported));
     }
     const labelled = withHeaders(response, headers);
     return this.slots === undefined ? labelled : this.slots.follow(labelled);
