@@ -121,3 +121,23 @@ export class CarriedRefunds {
     else list.push(entry);
   }
 }
+
+/**
+ * From the timer of the request that parked `entry`: once REFUND_CARRY_MS
+ * has passed, `alone` sends its refunds unless a batch delivered them; a
+ * batch that took them and failed parks them again, and one still out
+ * after RIDING_GIVE_UP_MS (its request may have ended) is not waited for:
+ * they are sent again, their `op` keeps them applied once.
+ *
+ * @example
+ * defer(sendUnlessCarried(refunds, refunds.park(name, calls), (calls) => send(name, calls)));
+ */
+export async function sendUnlessCarried(book: CarriedRefunds, entry: ParkedRefunds, alone: (calls: readonly CounterCall[]) => Promise<unknown>): Promise<void> {
+  await sleep(REFUND_CARRY_MS);
+  for (let waited = 0; entry.state === "riding" && waited < RIDING_GIVE_UP_MS; waited += REFUND_CARRY_MS) await sleep(REFUND_CARRY_MS);
+  if (entry.state === "delivered") return;
+  book.unpark(entry);
+  await alone(entry.calls);
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

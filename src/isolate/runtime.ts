@@ -12,7 +12,7 @@ import type { Env } from "../config.ts";
 import type { Defer } from "../http/defer.ts";
 import { BlockCache } from "./block-cache.ts";
 import { BreachBook } from "./breaches.ts";
-import { CarriedRefunds, type ParkedRefunds, REFUND_CARRY_MS, RIDING_GIVE_UP_MS } from "./carried-refunds.ts";
+import { CarriedRefunds, sendUnlessCarried } from "./carried-refunds.ts";
 import { Coalescer } from "./coalescer.ts";
 import { DebtBook } from "./debts.ts";
 import { LocalCounters } from "./local-counters.ts";
@@ -235,21 +235,13 @@ export class EdgeRuntime {
    * edge.carryRefunds("api/shard/3", [{ kind: "refund", op: newOp(), key, limits, cost: 268, chargedAt }], defer);
    */
   carryRefunds(objectName: string, calls: readonly CounterCall[], defer: Defer): void {
-    defer(this.sendUnlessCarried(this.refunds.park(objectName, calls), defer));
-  }
-
-  // From this request's own timer: sent alone if no batch took the refunds in time, or the batch that took them failed
-  // (or is still out after RIDING_GIVE_UP_MS: sent again, their op keeps it once).
-  private async sendUnlessCarried(entry: ParkedRefunds, defer: Defer): Promise<void> {
-    await sleep(REFUND_CARRY_MS);
-    for (let waited = 0; entry.state === "riding" && waited < RIDING_GIVE_UP_MS; waited += REFUND_CARRY_MS) await sleep(REFUND_CARRY_MS);
-    if (entry.state === "delivered") return;
-    this.refunds.unpark(entry);
-    await this.decideCalls(
-      entry.object,
-      entry.calls.map((call) => ({ call, cacheable: false })),
-      defer,
-    );
+    const alone = (refunds: readonly CounterCall[]) =>
+      this.decideCalls(
+        objectName,
+        refunds.map((call) => ({ call, cacheable: false })),
+        defer,
+      );
+    defer(sendUnlessCarried(this.refunds, this.refunds.park(objectName, calls), alone));
   }
 
   /**
@@ -294,7 +286,8 @@ export class EdgeRuntime {
     const owing = this.debts.attach(objectName, calls, this.now());
     if (owing === undefined && carrying === undefined && riding === undefined) return this.sendBatch(objectName, calls, defer);
     try {
-      const verdicts = owing === undefined ? await this.sendBatch(objectName, calls, defer) : owing.answers(await this.sendBatch(objectName, owing.calls, defer));
+      const verdicts =
+        owing === undefined ? await this.sendBatch(objectName, calls, defer) : owing.answers(await this.sendBatch(objectName, owing.calls, defer));
       if (riding === undefined) return verdicts;
       riding.delivered();
       return riding.answers(verdicts);
@@ -316,5 +309,3 @@ export class EdgeRuntime {
 }
 
 function noop(): void {}
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
