@@ -8,7 +8,10 @@
  * front of the mock OpenAI-compatible origin of test/support/llm-origin.mjs
  * (in this Node process). Per side: the time to the first byte of the
  * answer's body (p50, p95) and the CPU per request of its workerd process
- * (process CPU over requests), and floodgate's over the bare worker's. Run
+ * (process CPU over requests), and floodgate's over the bare worker's;
+ * for the two floodgate sides, the counter objects' calls and SQLite rows
+ * written per request (bench/workers/object-tally.ts: counts, which the
+ * machine's load does not move). Run
  * by `npm run bench` (`--llm` alone, `--skip-llm` without it) and by
  * bench/llm-stream.mjs.
  */
@@ -129,6 +132,12 @@ export async function measureLlmStream({ built, workDir, requests = 300, concurr
       if (put.status !== 200) throw new Error(`PUT rules: ${put.status} ${await put.text()}`);
     }
 
+    // The counter objects' work per request (bench/workers/object-tally.ts): counts, which the machine's load does not move.
+    const counterTally = async (side) => {
+      if (side === "bare") return { requests: 0, rowsWritten: 0 };
+      const tally = await (await fetch(`http://127.0.0.1:${sides[side].port}/__bench/objects`)).json();
+      return tally.CounterObject ?? { requests: 0, rowsWritten: 0 };
+    };
     const load = async (side, count) => {
       const { port, server } = sides[side];
       const before = processCpuTicks(server.pid);
@@ -150,16 +159,32 @@ export async function measureLlmStream({ built, workDir, requests = 300, concurr
     log(`streamed LLM answers: ${requests} per side, ${concurrency} at once, after 30 to warm each`);
     for (const side of SIDES) await load(side, 30);
     const rounds = Object.fromEntries(SIDES.map((side) => [side, []]));
+    const tallied = Object.fromEntries(SIDES.map((side) => [side, { calls: 0, rows: 0 }]));
     for (let round = 0; round < 3; round++)
       for (let i = 0; i < SIDES.length; i++) {
         const side = SIDES[(i + round) % SIDES.length];
+        const before = await counterTally(side);
         rounds[side].push(await load(side, Math.ceil(requests / 3)));
+        // Settlements sent alone leave up to REFUND_CARRY_MS after the last answer: counted once they have.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        const after = await counterTally(side);
+        tallied[side].calls += after.requests - before.requests;
+        tallied[side].rows += after.rowsWritten - before.rowsWritten;
       }
     const summary = { requests, concurrency, load: Number(readFileSync("/proc/loadavg", "utf8").split(" ")[0]) };
     for (const side of SIDES) {
       const ttfbs = rounds[side].flatMap((r) => r.ttfbs);
       const cpu = rounds[side].map((r) => r.cpuUs).sort((a, b) => a - b);
-      summary[side] = { p50: quantile(ttfbs, 0.5), p95: quantile(ttfbs, 0.95), cpuUs: cpu[1], cpuMin: cpu[0], cpuMax: cpu[2] };
+      const served = 3 * Math.ceil(requests / 3);
+      summary[side] = {
+        p50: quantile(ttfbs, 0.5),
+        p95: quantile(ttfbs, 0.95),
+        cpuUs: cpu[1],
+        cpuMin: cpu[0],
+        cpuMax: cpu[2],
+        counterCalls: tallied[side].calls / served,
+        rowsWritten: tallied[side].rows / served,
+      };
     }
     writeFileSync(join(workDir, "result.json"), JSON.stringify(summary, null, 2));
     if (profile) {
@@ -191,14 +216,15 @@ export function printLlmStream(summary) {
   const b = summary.bare;
   const ms = (v) => v.toFixed(2);
   const cpu = (s) => `${Math.round(s.cpuUs)} (${Math.round(s.cpuMin)}–${Math.round(s.cpuMax)})`;
+  const objects = (s) => (s.counterCalls === undefined ? "–" : `${s.counterCalls.toFixed(2)} / ${s.rowsWritten.toFixed(2)}`);
   const lines = [
     `Streamed LLM answer (SSE, ${summary.requests} requests per side, ${summary.concurrency} at once; load ${summary.load}): time to the first byte of the body, CPU of the workerd process per request`,
     "",
-    "| side | first byte p50 ms | p95 ms | CPU µs/request (median of 3 rounds, min–max) |",
-    "|---|---|---|---|",
-    `| floodgate (json_body model, max_tokens reserved, usage read from the stream) | ${ms(f.p50)} | ${ms(f.p95)} | ${cpu(f)} |`,
-    `| floodgate, a plain request limit on the same key (control) | ${ms(p.p50)} | ${ms(p.p95)} | ${cpu(p)} |`,
-    `| bare pass-through worker | ${ms(b.p50)} | ${ms(b.p95)} | ${cpu(b)} |`,
+    "| side | first byte p50 ms | p95 ms | CPU µs/request (median of 3 rounds, min–max) | counter object calls / rows written per request |",
+    "|---|---|---|---|---|",
+    `| floodgate (json_body model, max_tokens reserved, usage read from the stream) | ${ms(f.p50)} | ${ms(f.p95)} | ${cpu(f)} | ${objects(f)} |`,
+    `| floodgate, a plain request limit on the same key (control) | ${ms(p.p50)} | ${ms(p.p95)} | ${cpu(p)} | ${objects(p)} |`,
+    `| bare pass-through worker | ${ms(b.p50)} | ${ms(b.p95)} | ${cpu(b)} | – |`,
     `| floodgate − bare | ${ms(f.p50 - b.p50)} | ${ms(f.p95 - b.p95)} | ${Math.round(f.cpuUs - b.cpuUs)} |`,
     `| floodgate ÷ bare | ${(f.p50 / b.p50).toFixed(2)}× | ${(f.p95 / b.p95).toFixed(2)}× | ${(f.cpuUs / b.cpuUs).toFixed(2)}× |`,
     `| floodgate ÷ its plain control | ${(f.p50 / p.p50).toFixed(2)}× | ${(f.p95 / p.p95).toFixed(2)}× | ${(f.cpuUs / p.cpuUs).toFixed(2)}× |`,

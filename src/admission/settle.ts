@@ -20,7 +20,8 @@ import type { Engine } from "./pipeline.ts";
 export function settleWithResponse(engine: Engine, result: RateLimitResult, response: Answered | undefined, defer: Defer, usage?: ReportedUsage): void {
   if (result.descriptors === undefined) return;
   const charges = settledCharges(result, response, usage);
-  sendSettlements(engine.edge, settlementCalls(charges), defer);
+  // A body's usage settles a token budget: its refunds may ride with the next call (src/isolate/carried-refunds.ts).
+  sendSettlements(engine.edge, settlementCalls(charges), defer, usage !== undefined);
   if (engine.metrics?.recordSettled(charges)) engine.metrics.scheduleFlush(defer);
 }
 

@@ -37,9 +37,12 @@ export class Admitted {
    * (docs/llm.md): the same method, URL, headers and body bytes. Undefined: send the request as given.
    */
   readonly forwarded: Request | undefined;
+  /** The usage the response's body reports (docs/llm.md), when the route reads one: `finish` then wraps the body in a response of its own. */
+  readonly followsBody: BodyCost | undefined;
 
   constructor(result: RateLimitResult, slots: SlotHold | undefined, engine: Engine, defer: Defer, dialect: HeaderDialect, forwarded?: Request) {
     this.forwarded = forwarded;
+    this.followsBody = bodyCostOf(result);
     this.result = result;
     this.slots = slots;
     this.engine = engine;
@@ -74,7 +77,7 @@ export class Admitted {
    * background), `headers` added, and its body followed when slots are held.
    */
   finish(response: Response, headers: [string, string][]): Response {
-    const usage = bodyCostOf(this.result);
+    const usage = this.followsBody;
     if (usage === undefined) settleWithResponse(this.engine, this.result, response, this.defer);
     else {
       // Usage reported in the body (docs/llm.md): settled once the body has gone by, or was cut short.

@@ -72,7 +72,8 @@ export function createApp(isolateOf: IsolateOf): Gateway {
         admission.forwarded ?? request,
         isolate.settings.originUrl,
         admission.result,
-        headers.length > 0,
+        // A body whose usage is followed gets a response of its own, whose headers can be set: no copy before it.
+        headers.length > 0 && admission.followsBody === undefined,
         forwardOptions(isolate.settings),
         admission.slots,
       );

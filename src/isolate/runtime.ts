@@ -12,6 +12,7 @@ import type { Env } from "../config.ts";
 import type { Defer } from "../http/defer.ts";
 import { BlockCache } from "./block-cache.ts";
 import { BreachBook } from "./breaches.ts";
+import { CarriedRefunds, sendUnlessCarried } from "./carried-refunds.ts";
 import { Coalescer } from "./coalescer.ts";
 import { DebtBook } from "./debts.ts";
 import { LocalCounters } from "./local-counters.ts";
@@ -85,6 +86,8 @@ export class EdgeRuntime {
   readonly debts = new DebtBook();
   /** Penalty breaches this isolate answered from cached blocks, carried by the counter's next call (breaches.ts). */
   readonly breaches = new BreachBook();
+  /** Token budgets' refunds waiting to ride with this isolate's next batch to their object (carried-refunds.ts). */
+  readonly refunds = new CarriedRefunds();
   /** Global keys their homes said are warm in this isolate's region: relayed to the region's copy (warm-hints.ts). */
   readonly warm = new WarmHints();
   /** The key every counter of this isolate is placed with (`objectName`). */
@@ -223,6 +226,25 @@ export class EdgeRuntime {
   }
 
   /**
+   * Send `calls`, refunds to `objectName` each with its `op`, first in the
+   * next batch this isolate sends there within REFUND_CARRY_MS, or alone
+   * after it (carried-refunds.ts). Returns at once; `defer` keeps the
+   * request alive until they have been sent.
+   *
+   * @example
+   * edge.carryRefunds("api/shard/3", [{ kind: "refund", op: newOp(), key, limits, cost: 268, chargedAt }], defer);
+   */
+  carryRefunds(objectName: string, calls: readonly CounterCall[], defer: Defer): void {
+    const alone = (refunds: readonly CounterCall[]) =>
+      this.decideCalls(
+        objectName,
+        refunds.map((call) => ({ call, cacheable: false })),
+        defer,
+      );
+    defer(sendUnlessCarried(this.refunds, this.refunds.park(objectName, calls), alone));
+  }
+
+  /**
    * Send the debts owed to objects outside `calling` (the objects this
    * request calls, whose batches carry theirs), in the background, at most
    * once per DEBT_PAY_MS; a payment that fails is owed again
@@ -255,18 +277,24 @@ export class EdgeRuntime {
       this.warm.learn(warmId(call, call.region), this.now());
   }
 
-  // The batch to the object, with the debts its counters are owed (debts.ts) and the breaches they carry
-  // (breaches.ts); a failed batch owes them again.
+  // The batch to the object, with the debts its counters are owed (debts.ts), the breaches they carry
+  // (breaches.ts), and the refunds waiting for a batch to that object (carried-refunds.ts); a failed batch owes them again.
   private async send(objectName: string, given: readonly CounterCall[], defer?: Defer): Promise<CounterVerdict[]> {
     const carrying = this.breaches.attach(given);
-    const calls = carrying === undefined ? given : carrying.calls;
+    const riding = this.refunds.size === 0 ? undefined : this.refunds.attach(objectName, carrying === undefined ? given : carrying.calls);
+    const calls = riding !== undefined ? riding.calls : carrying === undefined ? given : carrying.calls;
     const owing = this.debts.attach(objectName, calls, this.now());
-    if (owing === undefined && carrying === undefined) return this.sendBatch(objectName, calls, defer);
+    if (owing === undefined && carrying === undefined && riding === undefined) return this.sendBatch(objectName, calls, defer);
     try {
-      return owing === undefined ? await this.sendBatch(objectName, calls, defer) : owing.answers(await this.sendBatch(objectName, owing.calls, defer));
+      const verdicts =
+        owing === undefined ? await this.sendBatch(objectName, calls, defer) : owing.answers(await this.sendBatch(objectName, owing.calls, defer));
+      if (riding === undefined) return verdicts;
+      riding.delivered();
+      return riding.answers(verdicts);
     } catch (error) {
       owing?.restore();
       carrying?.restore();
+      riding?.failed();
       throw error;
     }
   }

@@ -141,19 +141,34 @@ export function reconcileWithResponse(edge: EdgeRuntime, result: RateLimitResult
 }
 
 /**
- * Send `calls` in the background: one RPC per object, whatever number of its counters settle.
+ * Send `calls` in the background: one RPC per object, whatever number of
+ * its counters settle. With `carry` (a token budget's settlement,
+ * docs/llm.md), an object's calls that are all refunds ride with this
+ * isolate's next batch to it instead, if one leaves soon enough
+ * (src/isolate/carried-refunds.ts): never more RPCs than sending them at once.
  *
  * @example
  * sendSettlements(isolate.edge, settlementCalls(charges), defer);
+ * sendSettlements(isolate.edge, settlementCalls(charges), defer, true); // refunds ride with the next call
  */
-export function sendSettlements(edge: EdgeRuntime, calls: readonly Reconciliation[], defer: Defer): void {
+export function sendSettlements(edge: EdgeRuntime, calls: readonly Reconciliation[], defer: Defer, carry = false): void {
   if (calls.length === 0) return;
-  if (calls.length === 1) return void defer(edge.decideCalls(calls[0].object, [{ call: calls[0].call, cacheable: false }], defer));
-  const byObject = new Map<string, { call: CounterCall; cacheable: false }[]>();
+  if (calls.length === 1 && !carry) return void defer(edge.decideCalls(calls[0].object, [{ call: calls[0].call, cacheable: false }], defer));
+  const byObject = new Map<string, CounterCall[]>();
   for (const { object, call } of calls) {
     let list = byObject.get(object);
     if (list === undefined) byObject.set(object, (list = []));
-    list.push({ call, cacheable: false });
+    list.push(call);
   }
-  for (const [object, list] of byObject) defer(edge.decideCalls(object, list, defer));
+  for (const [object, list] of byObject) {
+    if (carry && list.every((call) => call.kind === "refund")) edge.carryRefunds(object, list, defer);
+    else
+      defer(
+        edge.decideCalls(
+          object,
+          list.map((call) => ({ call, cacheable: false })),
+          defer,
+        ),
+      );
+  }
 }

@@ -32,14 +32,13 @@ export class SseEvents {
     this.maxChars = maxChars;
   }
 
-  /** The next chunk of the stream's bytes. */
+  /**
+   * The next chunk of the stream's bytes. A character split across chunks
+   * is decoded whole; at the stream's end nothing is left to read: a last
+   * event without its blank line is not an event (EventSource drops it too).
+   */
   push(chunk: Uint8Array): void {
     this.text(this.decoder.decode(chunk, { stream: true }));
-  }
-
-  /** The stream ended: a last event without its blank line is not an event (EventSource drops it too). */
-  end(): void {
-    this.text(this.decoder.decode());
   }
 
   private text(text: string): void {

@@ -65,6 +65,8 @@ export class StreamUsage {
     const cost = this.cost;
     const needle = cost.kind === "json" ? cost.path[cost.path.length - 1] : cost.preset === "openai" ? '"usage"' : '"message_';
     if (!data.includes(needle)) return;
+    // OpenAI sends `"usage":null` in every chunk but the last when asked for usage: only an object is read.
+    if (cost.kind === "usage" && cost.preset === "openai" && !objectFollows(data, needle)) return;
     let parsed: unknown;
     try {
       parsed = JSON.parse(data);
@@ -92,6 +94,23 @@ export class StreamUsage {
     else if (type === "message_delta") this.counts = anthropicCounts(memberAt(event, ["usage"]), this.counts);
     else if (type === "message_stop") this.finished = true;
   }
+}
+
+// Whether some `"name":` in `data` (JSON) is followed by an object. A quoted name cannot occur inside a JSON string
+// (its quotes would be escaped), so every match is a member name or a whole string value.
+function objectFollows(data: string, quotedName: string): boolean {
+  for (let at = data.indexOf(quotedName); at >= 0; at = data.indexOf(quotedName, at + 1)) {
+    let i = skipSpace(data, at + quotedName.length);
+    if (data.charCodeAt(i) !== 0x3a /* : */) continue;
+    i = skipSpace(data, i + 1);
+    if (data.charCodeAt(i) === 0x7b /* { */) return true;
+  }
+  return false;
+}
+
+function skipSpace(text: string, i: number): number {
+  for (let c = text.charCodeAt(i); c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d; c = text.charCodeAt(++i));
+  return i;
 }
 
 function openaiCounts(usage: unknown): Counts {

@@ -248,7 +248,6 @@ describe("SseEvents at its bounds", () => {
     const seen: string[] = [];
     const reader = new SseEvents((data) => seen.push(data), max);
     reader.push(encode(text));
-    reader.end();
     return seen;
   }
 

@@ -3,7 +3,7 @@
  * stream however its bytes are split, the presets' counts, a `json` path.
  */
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { SseEvents } from "../../src/limiter/sse-events.ts";
 import { StreamUsage, usageOfDocument } from "../../src/limiter/usage.ts";
 
@@ -18,7 +18,6 @@ function eventsOf(bytes: Uint8Array, cuts: number[], max = 1 << 20): string[] {
     at = cut;
   }
   events.push(bytes.slice(at));
-  events.end();
   return seen;
 }
 
@@ -75,6 +74,24 @@ describe("usage reports", () => {
     expect([reader.tokens(), reader.finished]).toEqual([7, false]);
     reader.event("[DONE]");
     expect(reader.finished).toBe(true);
+  });
+
+  it('OpenAI stream: only an event whose "usage" holds an object is parsed, however it is spaced', () => {
+    // Broken on purpose once (every event naming "usage" parsed, as before): 4 parses, not 1. And once without the
+    // spaces skipped around the colon: the last event was never read.
+    const parse = vi.spyOn(JSON, "parse");
+    try {
+      const reader = new StreamUsage({ kind: "usage", preset: "openai", tokens: "total" });
+      reader.event('{"choices":[{"delta":{"content":"hi"}}],"usage":null}');
+      reader.event('{"choices":[{"delta":{"content":"\\"usage\\": {"}}],"usage" :\tnull}');
+      reader.event('{"choices":[],"role":"usage","usage":7}');
+      expect(parse).not.toHaveBeenCalled();
+      reader.event('{"choices":[],"usage" :\n {"prompt_tokens":3,"completion_tokens":4}}');
+      expect(parse).toHaveBeenCalledTimes(1);
+      expect(reader.tokens()).toBe(7);
+    } finally {
+      parse.mockRestore();
+    }
   });
 
   it("Anthropic stream: message_start's input, the last message_delta's output", () => {

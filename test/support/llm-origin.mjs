@@ -113,6 +113,8 @@ function openaiJson(body, input, output) {
 
 function openaiEvents(body, input, output, chunks) {
   const events = [];
+  // As OpenAI does: asked for usage, every chunk before the usage chunk carries `"usage":null`.
+  const includeUsage = body.stream_options?.include_usage === true;
   for (let i = 0; i < chunks; i++)
     events.push(
       sse({
@@ -120,9 +122,10 @@ function openaiEvents(body, input, output, chunks) {
         object: "chat.completion.chunk",
         model: body.model,
         choices: [{ index: 0, delta: { content: `tok${i} ` }, finish_reason: null }],
+        ...(includeUsage ? { usage: null } : {}),
       }),
     );
-  if (body.stream_options?.include_usage === true)
+  if (includeUsage)
     events.push(
       sse({
         id: "chatcmpl-mock",

@@ -31,7 +31,8 @@ export interface LlmInit {
  */
 export function llmGateway(rules: unknown, vars: Partial<Env> = {}) {
   const rulesCompiled = compiled(rules);
-  const app = createApp(isolateContexts(new LiveRules(() => rulesCompiled, { bundledJson: rules })));
+  const isolateOf = isolateContexts(new LiveRules(() => rulesCompiled, { bundledJson: rules }));
+  const app = createApp(isolateOf);
   const env = { ...testEnv, ORIGIN_URL: testEnv.TEST_ORIGIN_URL, ADMIN_TOKEN, ...vars };
   const request = (path: string, init: LlmInit) =>
     new Request(`http://gateway.test${path}`, {
@@ -42,6 +43,8 @@ export function llmGateway(rules: unknown, vars: Partial<Env> = {}) {
       ...(init.cf !== undefined ? { cf: init.cf } : {}),
     } as RequestInit);
   return {
+    /** The gateway's isolate's edge (its RPCs: `edge().coalescer.rpcs`). */
+    edge: () => isolateOf(env).edge,
     /** Send, read the whole answer, then wait for the request's background work (its settlement). */
     async send(path: string, init: LlmInit = {}): Promise<{ response: Response; text: string }> {
       const ctx = createExecutionContext();
