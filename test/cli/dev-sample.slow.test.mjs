@@ -3,6 +3,9 @@
 // pattern appears in GET /__ratelimit/sample, in order, with its decisions (at the default
 // SAMPLE_KEY_RATE: a deployment with few active keys is sampled whole),
 // and the client's address and API key only as digests keyed with the deployment's SHARD_KEY.
+// Breaks tried: digestValue as the unkeyed SHA-256 of before (src/advisor/digest.ts): "an unkeyed
+// digest in the sample", the first test failed; heldPath showing every segment (the raw path, as
+// before: src/advisor/route-shape.ts): the route was "GET /search", and the first test failed.
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
