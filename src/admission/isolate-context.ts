@@ -82,7 +82,7 @@ export class Isolate<R = LiveRules> {
     });
     // The traffic sample (docs/advisor.md, "Sample") rides with the metrics sends.
     const sampler = new TrafficSampler(sampleSettings(this.settings), this.now, this.edge.shardKey);
-    this.metrics = new MetricsRecorder(parts.metrics, this.settings.metricsFlushMs, this.now, undefined, sampler);
+    this.metrics = new MetricsRecorder(parts.metrics, this.settings.metricsFlushMs, this.edge.shardKey, this.now, undefined, sampler);
     // Said once, when the isolate starts; every admin request is answered 503 with it.
     if (this.settings.adminTokenRefused !== undefined) console.error(`floodgate: ${this.settings.adminTokenRefused}`);
   }

@@ -98,7 +98,7 @@ export class Ratelimit {
       decisionTimeoutMs: s.timeoutMs,
       ...(s.blockCache ? {} : { blockCacheBytes: 0 }),
     });
-    const metrics = s.metrics === undefined ? undefined : new MetricsRecorder(s.metrics as Env["METRICS"], METRICS_FLUSH_MS, this.now);
+    const metrics = s.metrics === undefined ? undefined : new MetricsRecorder(s.metrics as Env["METRICS"], METRICS_FLUSH_MS, edge.shardKey, this.now);
     // Upstash's failure mode: a counter that does not answer in time lets the request through.
     this.runtime = { edge, ...(metrics === undefined ? {} : { metrics }), settings: { failureMode: "open" } };
     return this.runtime;

@@ -11,8 +11,26 @@
  */
 import type { CounterCall, DecideCall } from "../stored/wire-calls.ts";
 
-/** Counters with breaches kept per isolate; past it the oldest count is forgotten (its breaches never reach the object). */
-export const BREACH_KEYS = 10_000;
+/**
+ * Bytes of breach counts one isolate keeps (docs/reliability.md, "Bounded
+ * memory"): weighed in bytes, not entries, as cached blocks are, so long keys
+ * cannot take an isolate's memory; past it the oldest count is forgotten (its
+ * breaches never reach the object). 2 MiB holds over 10,000 counts of short keys.
+ */
+export const BREACH_BYTES = 2 * 1024 * 1024;
+
+// A count's weight beyond its id's characters (two bytes each): the map entry and the number.
+const ENTRY_BYTES = 64;
+
+/**
+ * The bytes a breach count of counter `id` is weighed at.
+ *
+ * @example
+ * breachBytes("k\u0001fw:2:1000:2"); // 90: 64 + 2 × 13 characters
+ */
+export function breachBytes(id: string): number {
+  return ENTRY_BYTES + 2 * id.length;
+}
 
 /** Calls with the breaches they carry, and how to undo it. */
 export interface CarryingBatch {
@@ -43,6 +61,19 @@ export function breachable(call: CounterCall): boolean {
  */
 export class BreachBook {
   private readonly counts = new Map<string, number>();
+  /** The bytes the counts are weighed at (breachBytes), at most `capacity`. */
+  private held = 0;
+  private readonly capacity: number;
+
+  /** `capacity`: the bytes kept (default BREACH_BYTES). */
+  constructor(capacity = BREACH_BYTES) {
+    this.capacity = capacity;
+  }
+
+  /** The bytes the counts kept are weighed at. */
+  get bytes(): number {
+    return this.held;
+  }
 
   /** Counters with breaches waiting. */
   get size(): number {
@@ -77,6 +108,7 @@ export class BreachBook {
       const count = this.counts.get(id);
       if (count === undefined) return;
       this.counts.delete(id);
+      this.held -= breachBytes(id);
       taken.push([id, count]);
       sent ??= [...calls];
       const decide = call as DecideCall; // breachable: a plain decide call
@@ -93,10 +125,17 @@ export class BreachBook {
 
   // Counts of one counter add up; the entry moves to the end, so the first is the one to forget.
   private add(id: string, count: number): void {
-    const before = this.counts.get(id) ?? 0;
-    this.counts.delete(id);
-    this.counts.set(id, before + count);
-    if (this.counts.size > BREACH_KEYS) this.counts.delete(this.counts.keys().next().value as string);
+    const weight = breachBytes(id);
+    if (weight > this.capacity) return;
+    const before = this.counts.get(id);
+    if (before === undefined) this.held += weight;
+    else this.counts.delete(id);
+    this.counts.set(id, (before ?? 0) + count);
+    while (this.held > this.capacity) {
+      const oldest = this.counts.keys().next().value as string;
+      this.counts.delete(oldest);
+      this.held -= breachBytes(oldest);
+    }
   }
 }
 

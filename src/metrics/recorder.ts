@@ -13,7 +13,7 @@ import type { Env } from "../config.ts";
 import type { Defer } from "../http/defer.ts";
 import type { DescriptorOutcome, PolicyOutcome } from "../limiter/types.ts";
 import { candidateRefusalSample, enforcementSample } from "./enforcement-samples.ts";
-import { cutLabel, shownEntries } from "./labels.ts";
+import { cutLabel, type LabelKey, labelKey, shownEntries } from "./labels.ts";
 import { CONFIG_LOAD_ERROR, CONFIG_LOAD_SUCCESS, DOMAIN_NOT_FOUND, FAILURE_MODE_DECISIONS, GLOBAL_SHADOW_MODE, limitMetric } from "./names.ts";
 import { OVERFLOW, SampleSums, type Sample } from "./samples.ts";
 import { LIMIT_STATS, limitStats, type StatDelta } from "./stats.ts";
@@ -22,15 +22,16 @@ import { metricsShardOf } from "./shards.ts";
 import { TrafficLog } from "./traffic.ts";
 import { settledStats, settlesLater } from "./settled.ts";
 import type { SettledCharge } from "../limiter/reconcile.ts";
+import type { ShardKey } from "../stored/shard-hash.ts";
 
 /** Most series one isolate holds between sends; more fold into `_overflow`. */
 export const ISOLATE_MAX_SERIES = 2_000;
 
 const OVERFLOW_KEY = "\u0001overflow";
 
-// Limited values (API keys, session cookies) are kept only as a short prefix and a hash (docs/metrics.md).
-function labelsOf(outcome: DescriptorOutcome): { shown: readonly { key: string; value: string }[]; descriptor: string } {
-  const shown = shownEntries(outcome.descriptor);
+// Limited values (API keys, session cookies) are kept only as a short prefix and a keyed hash (docs/metrics.md).
+function labelsOf(outcome: DescriptorOutcome, key: LabelKey): { shown: readonly { key: string; value: string }[]; descriptor: string } {
+  const shown = shownEntries(outcome.descriptor, key);
   const node = outcome.match?.node;
   const descriptor = node?.detailedMetric ? cutLabel(shown.map((e) => `${e.key}_${e.value}`).join(".")) : (node?.statKey ?? "");
   return { shown, descriptor };
@@ -40,7 +41,7 @@ function labelsOf(outcome: DescriptorOutcome): { shown: readonly { key: string; 
  * One isolate's pending metric counts and their sends to the MetricsObject.
  *
  * @example
- * const metrics = new MetricsRecorder(env.METRICS, settings.metricsFlushMs);
+ * const metrics = new MetricsRecorder(env.METRICS, settings.metricsFlushMs, edge.shardKey);
  * metrics.recordOutcomes(result.descriptors ?? []);
  * metrics.scheduleFlush((p) => ctx.waitUntil(p));
  */
@@ -59,21 +60,27 @@ export class MetricsRecorder {
   readonly shard: string;
   /** The traffic sample's buffer (docs/advisor.md, "Sample"), sent with the counts; absent: no sample kept. */
   readonly sampler: TrafficSampler | undefined;
+  /** The key limited values are shown with (labels.ts), derived once from the deployment's shard key. */
+  private readonly labelKey: LabelKey;
 
   /**
    * `metrics` absent: an app using the middleware without a METRICS binding
-   * keeps no metrics. `shard`: the object to send to (default: a random
-   * isolate id's shard). `sampler`: the traffic sample's buffer, whose rows
-   * ride with the sends (none without `metrics`).
+   * keeps no metrics. `shardKey`: the deployment's (docs/deploy.md, "Shard
+   * key"), which keys the hash limited values are shown with. `shard`: the
+   * object to send to (default: a random isolate id's shard). `sampler`: the
+   * traffic sample's buffer, whose rows ride with the sends (none without
+   * `metrics`).
    */
   constructor(
     metrics: Env["METRICS"] | undefined,
     flushMs: number,
+    shardKey: ShardKey,
     now: () => number = Date.now,
     shard: string = metricsShardOf(crypto.randomUUID()),
     sampler?: TrafficSampler,
   ) {
     this.metrics = metrics;
+    this.labelKey = labelKey(shardKey);
     this.sampler = metrics === undefined ? undefined : sampler;
     this.pace = new SendPace(flushMs);
     this.now = now;
@@ -94,7 +101,7 @@ export class MetricsRecorder {
     for (const outcome of outcomes) {
       if (outcome.policies.length === 0 || outcome.match === undefined) continue;
       const node = outcome.match.node;
-      const { shown, descriptor } = labelsOf(outcome);
+      const { shown, descriptor } = labelsOf(outcome, this.labelKey);
       const consumed = outcome.policies.every((p) => p.decision.allowed);
       for (const policy of outcome.policies) {
         // A refusal enforce_percent forwards is counted as a shadow one is (docs/metrics.md).
@@ -135,7 +142,7 @@ export class MetricsRecorder {
     let counted = false;
     for (const { outcome, charged } of charges) {
       if (outcome.match === undefined) continue;
-      const { shown, descriptor } = labelsOf(outcome);
+      const { shown, descriptor } = labelsOf(outcome, this.labelKey);
       outcome.policies.forEach((policy, k) => {
         const tokens = charged[k];
         if (tokens === undefined || !settlesLater(outcome, policy)) return;

@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { shownValue } from "../../src/metrics/labels.ts";
 import { descriptorText } from "../../src/metrics/traffic-shape.ts";
 import type { Env } from "../../src/config.ts";
-import { testEnv } from "../support/app.ts";
+import { testEnv, workerLabelKey } from "../support/app.ts";
 import { drivenCounters, OBJECT_EPOCH } from "../support/driven-object.ts";
 import { d, envoyApi as realTimeApi } from "../support/envoy.ts";
 import { throwingCounters } from "../support/failing.ts";
@@ -68,13 +68,13 @@ describe("GET /__ratelimit/traffic", () => {
     expect(users.top_now).toEqual({
       total: 2,
       error: 0,
-      keys: [{ key: descriptorText([{ key: "user", value: shownValue("user", "a,b") }]), count: 2, max: 2 }],
+      keys: [{ key: descriptorText([{ key: "user", value: shownValue("user", "a,b", workerLabelKey()) }]), count: 2, max: 2 }],
     });
     expect(JSON.stringify(view)).not.toContain("a%2Cb");
     expect(users.top_hour).toEqual(users.top_now);
     const trial = policy("trial");
     expect(trial).toMatchObject({ shadow: true, totals: { allowed: 1, limited: 0, near_limit: 1, shadow_would_limit: 2 } });
-    expect(trial.top_now.keys).toEqual([{ key: descriptorText([{ key: "trial", value: shownValue("trial", "t1") }]), count: 2, max: 2 }]);
+    expect(trial.top_now.keys).toEqual([{ key: descriptorText([{ key: "trial", value: shownValue("trial", "t1", workerLabelKey()) }]), count: 2, max: 2 }]);
     expect(policy("legacy")).toBeUndefined();
     // The counters API takes the value itself, which the operator knows and the table no longer holds.
     const lookup = await api.admin(`/__ratelimit/counters?domain=${domain}&descriptor=user=a%2Cb`);

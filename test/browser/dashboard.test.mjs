@@ -14,12 +14,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import puppeteer from "puppeteer-core";
-import { shownValue } from "../../src/metrics/labels.ts";
+import { shardKeyOfSecret } from "../../src/advisor/digest.ts";
+import { labelKey, shownValue } from "../../src/metrics/labels.ts";
 import { descriptorText } from "../../src/metrics/traffic-shape.ts";
 import { startDev } from "./dev-server.mjs";
 
 // At least 32 characters, as ADMIN_TOKEN must be.
 const TOKEN = "browser-test-token-0123456789abcdef";
+// The deployment's secret: the dashboard shows limited values hashed with a key derived from it (docs/metrics.md).
+const SHARD_KEY = "browser-test-shard-key";
 const IP = "192.0.2.44";
 const OTHER_IP = "192.0.2.45";
 const chromium = process.env.CHROMIUM_PATH ?? execFileSync("sh", ["-c", "command -v chromium || command -v chromium-browser"], { encoding: "utf8" }).trim();
@@ -29,7 +32,7 @@ let browser;
 
 before(async () => {
   execFileSync(process.execPath, ["scripts/build-dashboard.mjs"]);
-  dev = await startDev({ ADMIN_TOKEN: TOKEN });
+  dev = await startDev({ ADMIN_TOKEN: TOKEN, SHARD_KEY });
   browser = await puppeteer.launch({
     executablePath: chromium,
     headless: true,
@@ -198,7 +201,7 @@ test("a hostile key in the top table is shown as text, and only as its short pre
   await page.type("#token", TOKEN);
   await page.click("#token-form button[type=submit]");
   // The table keeps a limited value as its first characters and a hash (docs/metrics.md), never the value.
-  const expected = descriptorText([{ key: "api_key", value: shownValue("api_key", hostile) }]);
+  const expected = descriptorText([{ key: "api_key", value: shownValue("api_key", hostile, labelKey(shardKeyOfSecret(SHARD_KEY))) }]);
   await page.waitForFunction((k) => [...document.querySelectorAll("#top-keys td.key")].some((td) => td.textContent === k), { timeout: 20_000 }, expected);
   const shown = await page.evaluate(() => ({
     text: document.querySelector("#top-keys").textContent,

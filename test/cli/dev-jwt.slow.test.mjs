@@ -2,10 +2,18 @@
 // rules uploaded through the admin API key a limit on the `sub` of an HS256 token
 // whose secret is a Worker var; a verified token reaches its own counter, while a
 // forged, expired or `alg: none` token naming the same `sub` does not (it is
-// limited by address only).
+// limited by address only). An HS256 token naming a `kid` verifies; a request
+// to one domain fetches no keys of another whose matched route reads no claim.
+// Breaks tried (each alone, against this file): a cookie sent twice with different
+// values read as no token (src/identity/token.ts), Bearer and a tab read as no token,
+// two Authorization headers read as no token: "one reading of identity" failed each
+// time; verifyToken trying only keys of the token's kid (src/identity/verify.ts): the
+// kid test failed; claimDomains keeping every domain with jwt whatever the route
+// (src/request/descriptors.ts): the JWKS test failed.
 //   ./node_modules/.bin/node --test test/cli/dev-jwt.slow.test.mjs
 import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
+import { createServer } from "node:http";
 import { after, before, test } from "node:test";
 import { startDev } from "../browser/dev-server.mjs";
 
@@ -29,25 +37,39 @@ const web = {
   jwt: { ...api.jwt, cookie: "session" },
   routes: [{ match: { path: "/web/*" }, descriptors: [[{ key: "user", jwt_claim: "sub" }], [{ key: "remote_address" }]] }],
 };
-const rules = [api, web];
+// A domain whose keys are served slowly (the finding: a request to another domain waited 5.1 s on them).
+const jwks = { fetches: 0, server: undefined };
+const partners = (url) => ({
+  domain: "partners",
+  jwt: { jwks_url: url },
+  descriptors: [{ key: "partner", rate_limit: { unit: "minute", requests_per_unit: 2 } }],
+  routes: [{ match: { path: "/partners/*" }, descriptors: [[{ key: "partner", jwt_claim: "sub" }]] }],
+});
 
 const b64url = (text) => Buffer.from(text).toString("base64url");
 const now = () => Math.floor(Date.now() / 1000);
 
-function token(payload, { secret = SECRET, alg = "HS256" } = {}) {
-  const input = `${b64url(JSON.stringify({ alg, typ: "JWT" }))}.${b64url(JSON.stringify(payload))}`;
+function token(payload, { secret = SECRET, alg = "HS256", kid } = {}) {
+  const input = `${b64url(JSON.stringify({ alg, typ: "JWT", ...(kid === undefined ? {} : { kid }) }))}.${b64url(JSON.stringify(payload))}`;
   const signature = alg === "none" ? "" : createHmac("sha256", secret).update(input).digest("base64url");
   return `${input}.${signature}`;
 }
 
 let dev;
 before(async () => {
+  jwks.server = createServer((_req, res) => {
+    jwks.fetches += 1;
+    setTimeout(() => res.writeHead(200, { "content-type": "application/json" }).end('{"keys":[]}'), 2_000);
+  });
+  await new Promise((resolve) => jwks.server.listen(0, "127.0.0.1", resolve));
+  const rules = [api, web, partners(`http://127.0.0.1:${jwks.server.address().port}/jwks`)];
   dev = await startDev({ ADMIN_TOKEN, JWT_SECRET: SECRET });
   const put = await fetch(`${dev.base}/__ratelimit/rules`, { method: "PUT", body: JSON.stringify(rules), headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
   assert.equal(put.status, 200, await put.text());
 });
 after(async () => {
   await dev?.stop();
+  jwks.server?.close();
 });
 
 /** Statuses of `n` requests with `jwt` as the Bearer token, until the uploaded rules are in force. */
@@ -101,4 +123,24 @@ test("one reading of identity: two session cookies, two Authorization headers, o
   const seen = [await web(`session=${cookieJwt}`), await web(`session=${cookieJwt}`), await web(`session=${cookieJwt}`)];
   for (let i = 0; i < 3; i += 1) seen.push(await web(`session=${cookieJwt}; session=x`));
   assert.deepEqual(seen, [200, 200, 429, 400, 400, 400]);
+});
+
+test("an HS256 token naming a kid verifies with the secret: its sub keys its own counter", async () => {
+  // The finding: a token with any kid never verified, so the per-user limit silently stopped (every request 200).
+  const claims = { sub: `kid-${Math.random()}`, iss: ISSUER, exp: now() + 600 };
+  assert.deepEqual(await statuses(token(claims, { kid: "2026-key-1" }), 3), [200, 200, 429]);
+  assert.deepEqual(await statuses(token(claims, { kid: "another-kid" }), 1), [429], "the same sub, whatever the kid");
+});
+
+test("a request to one domain fetches no keys of another domain whose matched route reads no claim", async () => {
+  // An RS256 token (its signature junk): a domain that reads a claim from it must fetch the partners' keys to check it.
+  const jwt = token({ sub: `jwks-${Math.random()}`, iss: ISSUER, exp: now() + 600 }, { alg: "RS256" });
+  // "api" takes HS256 only: the token verifies nothing there, and the address limit decides.
+  assert.deepEqual(await statuses(jwt, 3), [200, 200, 200]);
+  // No request of this file but the one below matches a partners route: any fetch so far was for another domain's request.
+  assert.equal(jwks.fetches, 0, "the partners domain's slow keys were fetched for a request to /api/x or /web/x");
+  // Its own route does fetch them (so the server is reachable and the count above means something).
+  const response = await fetch(`${dev.base}/partners/x`, { headers: { authorization: `Bearer ${jwt}` } });
+  await response.arrayBuffer();
+  assert.equal(jwks.fetches, 1);
 });

@@ -98,3 +98,18 @@ test("invalid input is a 400 with every error, and nothing changes", async () =>
   assert.deepEqual(bad.body.errors.map((e) => e.path).sort(), ["$.descriptor", "$.note", "$.rate_limit", "$.rate_limit.unit"]);
   assert.deepEqual(await (await fetch(`${dev.base}/__ratelimit/overrides?domain=api`, { headers: auth })).json(), before);
 });
+
+// The finding: overrides had no length bound, and 2,300 of ~16 KB made every rules poll fail (isolates froze
+// their rules). Break tried: the descriptor bound removed (src/overrides/validate.ts): no error at $.descriptor
+// naming the bound, and the test failed.
+test("a descriptor over 1,024 bytes is a 400 naming its bound, and the overrides in force still reach the isolates", async () => {
+  const long = await putOverride({ domain: "api", descriptor: `api_key=${"k".repeat(1_100)}`, rate_limit: { unit: "minute", requests_per_unit: 1 } });
+  assert.equal(long.status, 400, JSON.stringify(long.body));
+  assert.deepEqual(
+    long.body.errors.map((e) => [e.path, e.message.startsWith("must be at most 1024 bytes")]),
+    [["$.descriptor", true]],
+  );
+  const put = await putOverride({ domain: "api", descriptor: "api_key=bounded", rate_limit: { unit: "minute", requests_per_unit: 1 } });
+  assert.equal(put.status, 200, JSON.stringify(put.body));
+  assert.deepEqual(await statuses("bounded", 2), [200, 429]);
+});

@@ -3,8 +3,12 @@
 // pattern appears in GET /__ratelimit/sample, in order, with its decisions (at the default
 // SAMPLE_KEY_RATE: a deployment with few active keys is sampled whole),
 // and the client's address and API key only as digests keyed with the deployment's SHARD_KEY.
+// Breaks tried: digestValue as the unkeyed SHA-256 of before (src/advisor/digest.ts): "an unkeyed
+// digest in the sample", the first test failed; heldPath showing every segment (the raw path, as
+// before: src/advisor/route-shape.ts): the route was "GET /search", and the first test failed.
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { after, before, test } from "node:test";
 import { digestValue } from "../../src/advisor/digest.ts";
 import { shardKeyFrom } from "../../src/stored/shard-hash.ts";
@@ -102,4 +106,56 @@ test("a 19-key deployment is sampled whole at the default SAMPLE_KEY_RATE", asyn
   const kept = [];
   for (const key of keys) if (perKey.get(await digestValue(key, SHARD)) === 2) kept.push(key);
   assert.equal(kept.length, 19, `kept ${kept.length} of 19 keys`);
+});
+
+// The finding: a proposed domain not in force answered 502 (from the sample export).
+// Break tried: postReplay's check of unknown domains removed (src/admin/replay.ts): a 502, and the test failed.
+test("a replay that proposes a domain not in force is a 400 naming it", async () => {
+  const proposed = JSON.stringify([
+    { ...JSON.parse(readFileSync(new URL("../../rules.json", import.meta.url), "utf8")) },
+    { domain: "nowhere-else", descriptors: [] },
+  ]);
+  const res = await fetch(`${dev.base}/__ratelimit/replay`, { method: "POST", body: proposed, headers: { authorization: `Bearer ${TOKEN}` } });
+  const body = await res.json();
+  assert.equal(res.status, 400, JSON.stringify(body));
+  assert.deepEqual(body.domains, ["nowhere-else"]);
+  assert.match(body.detail, /not in force, "nowhere-else"/);
+});
+
+// The finding: a key a literal gives on one route and a header on another was kept raw, so an API key sent in
+// the header reached the export. Run last: it replaces the bundled rules.
+// Break tried: formsOf keeping the first route's form (src/advisor/entry-sources.ts): the sk_live key was in the export.
+test("a key a literal gives on one route and a header on another is only ever a digest in the sample", async () => {
+  const SECRET = `sk_live_${Math.random().toString(16).slice(2)}`;
+  const rules = {
+    domain: "mix",
+    descriptors: [{ key: "api_key", rate_limit: { unit: "minute", requests_per_unit: 100 } }],
+    routes: [
+      { match: { path: "/public/*" }, descriptors: [[{ key: "api_key", value: "public" }]] },
+      { match: { path: "/private/*" }, descriptors: [[{ key: "api_key", header: "x-api-key" }]] },
+    ],
+  };
+  const put = await fetch(`${dev.base}/__ratelimit/rules`, { method: "PUT", body: JSON.stringify(rules), headers: { authorization: `Bearer ${TOKEN}` } });
+  assert.equal(put.status, 200, await put.text());
+  const started = Date.now();
+  // The isolate picks the uploaded rules up within its poll: send until the sample holds the domain's rows.
+  const deadline = Date.now() + 30_000;
+  let text = "";
+  for (;;) {
+    for (const path of ["/public/x", "/private/x"]) {
+      const res = await fetch(`${dev.base}${path}`, { headers: { "cf-connecting-ip": IP, "x-api-key": SECRET } });
+      await res.arrayBuffer();
+    }
+    const answer = await sample(`domain=mix&since=${started}`);
+    text = answer.status === 200 ? answer.text : "";
+    if (text.includes('"route":"GET /private/')) break;
+    assert.ok(Date.now() < deadline, `the uploaded rules never applied: ${answer.status} ${answer.text}`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  assert.ok(!text.includes(SECRET) && !text.includes("sk_live"), `the API key in the export: ${text}`);
+  const values = text
+    .trimEnd()
+    .split("\n")
+    .flatMap((line) => JSON.parse(line).descriptors.flatMap((d) => d.entries.map((e) => e.value)));
+  assert.ok(values.includes(await digestValue(SECRET, SHARD)), "the header's key kept as its digest");
 });

@@ -1,16 +1,28 @@
 // GET /__ratelimit/status against `wrangler dev` with the bundled rules.json
-// (docs/admin-api.md, "Status"): without ADMIN_TOKEN, it reports the same
-// remaining quota the next real request sees and spends nothing. Break tried:
-// the status read at cost 1 (src/admin/quota-status.ts): the first status
-// already said 9 of 10 left, and the test failed.
+// (docs/admin-api.md, "Status"): without the admin token, it reports the same
+// remaining quota the next real request sees and spends nothing, on a route
+// with a cost too (rules uploaded last). Break tried: the status read at cost 1
+// (src/admin/quota-status.ts): the first status already said 9 of 10 left, and
+// the test failed. Break tried: the status read at the route's cost (the
+// `costs` of src/admin/quota-status.ts kept): the cost test read 0, 0, 0 where
+// 10 was left.
 //   ./node_modules/.bin/node --test test/cli/dev-status.slow.test.mjs
 import assert from "node:assert/strict";
-import { test } from "node:test";
+import { after, before, test } from "node:test";
 import { startDev } from "../browser/dev-server.mjs";
 
+// For the rules upload of the last test only; the status endpoint takes no token.
+const TOKEN = "dev-status-admin-token-of-32-characters";
+let dev;
+before(async () => {
+  dev = await startDev({ ADMIN_TOKEN: TOKEN });
+});
+after(async () => {
+  await dev?.stop();
+});
+
 test("the status endpoint reports the same remaining quota that the next real request sees and spends nothing", { timeout: 180_000 }, async () => {
-  const dev = await startDev({});
-  try {
+  {
     const key = { "x-api-key": `dev-status-${Date.now()}` };
     const status = async () => {
       const response = await fetch(`${dev.base}/__ratelimit/status?method=GET&path=/`, { headers: key });
@@ -56,7 +68,39 @@ test("the status endpoint reports the same remaining quota that the next real re
     }
     assert.deepEqual(statuses, [...Array(9).fill(200), 429]);
     assert.equal((await status())[0].remaining, 0);
-  } finally {
-    await dev.stop();
   }
+});
+
+// The finding: on a route with `cost: 5` the status read as if it had spent 5 ([5, 0, 0] where 10 was left).
+test("on a route with cost 5, the status reads what is left and spends nothing", { timeout: 180_000 }, async () => {
+  const rules = {
+    domain: "cost",
+    descriptors: [{ key: "remote_address", rate_limit: { name: "costly", unit: "minute", requests_per_unit: 10, algorithm: "fixed_window" } }],
+    routes: [{ match: { path: "/api/*" }, cost: 5, descriptors: [[{ key: "remote_address" }]] }],
+  };
+  const put = await fetch(`${dev.base}/__ratelimit/rules`, { method: "PUT", body: JSON.stringify(rules), headers: { authorization: `Bearer ${TOKEN}` } });
+  assert.equal(put.status, 200, await put.text());
+  const ip = { "cf-connecting-ip": `198.51.100.${Math.floor(Math.random() * 200) + 20}` };
+  const read = async () => {
+    const response = await fetch(`${dev.base}/__ratelimit/status?method=GET&path=/api/x`, { headers: ip });
+    assert.equal(response.status, 200, await response.clone().text());
+    return (await response.json()).policies.map((p) => [p.name, p.remaining]);
+  };
+  // The isolate picks the uploaded rules up within its poll.
+  const deadline = Date.now() + 30_000;
+  while ((await read())[0]?.[0] !== "costly") {
+    assert.ok(Date.now() < deadline, "the uploaded rules never applied");
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  assert.deepEqual([await read(), await read(), await read()], [[["costly", 10]], [["costly", 10]], [["costly", 10]]]);
+  const real = async () => {
+    const response = await fetch(`${dev.base}/api/x`, { headers: ip });
+    await response.arrayBuffer();
+    return response.status;
+  };
+  assert.equal(await real(), 200);
+  assert.deepEqual(await read(), [["costly", 5]]);
+  assert.equal(await real(), 200);
+  assert.deepEqual(await read(), [["costly", 0]]);
+  assert.equal(await real(), 429);
 });

@@ -5,6 +5,11 @@
 // and nothing a client forges may reach the origin (docs/rules.md, "The origin's view";
 // docs/deploy.md, "What the origin may trust"). Requests go out over raw sockets, so the
 // bytes are exactly the attacker's: duplicate lines, underscores, TRACE, odd targets.
+// And the origin is told of a request let past a limit (docs/rules.md, "Gradual and soft
+// enforcement"). Breaks tried: forwarding without the decision header (src/http/forward.ts):
+// the origin-told probe failed (no value at the origin); a client's decision header not
+// stripped (isDroppedHeader without DECISION_HEADERS): its "allowed" reached the origin in
+// both spellings, and the probe failed.
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import { connect } from "node:net";
@@ -24,6 +29,9 @@ const RULES = {
     { key: "api_key", rate_limit: { unit: "hour", requests_per_unit: 1 } },
     { key: "bearer", rate_limit: { unit: "hour", requests_per_unit: 1 } },
     { key: "image", value: "*.png", rate_limit: { unit: "hour", requests_per_unit: 1 } },
+    { key: "told_enforce", rate_limit: { unit: "hour", requests_per_unit: 1, enforce_percent: 0 } },
+    { key: "told_soft", rate_limit: { unit: "hour", requests_per_unit: 2, soft_percent: 50 } },
+    { key: "told_shadow", shadow_mode: true, rate_limit: { unit: "hour", requests_per_unit: 1 } },
   ],
   routes: [
     { match: { methods: ["GET"], path: "/items" }, descriptors: [[{ key: "get_items", value: "all" }]] },
@@ -34,6 +42,9 @@ const RULES = {
     { match: { path: "/keyed" }, descriptors: [[{ key: "api_key", header: "x-api-key" }]] },
     { match: { path: "/token" }, descriptors: [[{ key: "bearer", header: "authorization" }]] },
     { match: { path: "/img/*" }, descriptors: [[{ key: "image", header: "x-file" }]] },
+    { match: { path: "/told/enforce" }, descriptors: [[{ key: "told_enforce", value: "all" }]] },
+    { match: { path: "/told/soft" }, descriptors: [[{ key: "told_soft", value: "all" }]] },
+    { match: { path: "/told/shadow" }, descriptors: [[{ key: "told_shadow", value: "all" }]] },
   ],
 };
 
@@ -228,6 +239,36 @@ describe("against wrangler dev and an origin that echoes what it received", { ti
     const connectStatus = await send("CONNECT", `127.0.0.1:${origin.server.address().port}`, [["X-Probe", "connect"]]);
     assert.ok(connectStatus === 0 || connectStatus >= 400, `CONNECT answered ${connectStatus}`);
     assert.deepEqual([...received("trace"), ...received("connect")], []);
+  });
+
+  // The finding: a request forwarded under enforce_percent or soft_percent told the client only; the origin must act on it.
+  it("the origin is told: a request forwarded past a limit carries floodgate's X-RateLimit-Decision, never the client's", async () => {
+    const told = {};
+    for (const [what, path, n] of [
+      ["not-enforced", "/told/enforce", 2],
+      ["soft", "/told/soft", 3],
+      ["shadow", "/told/shadow", 2],
+    ]) {
+      const marker = `told-${what}-${Date.now()}`;
+      for (let i = 0; i < n; i++) {
+        const forged = i % 2 === 0 ? "X-RateLimit-Decision" : "X_RateLimit_Decision";
+        assert.equal(
+          await send("GET", path, [
+            ["X-Probe", marker],
+            [forged, "allowed"],
+          ]),
+          200,
+          `${what} #${i + 1}`,
+        );
+      }
+      told[what] = received(marker).map((r) =>
+        r.lines
+          .filter(([name]) => /^x[-_]ratelimit[-_]decision$/i.test(name))
+          .map(([, value]) => value)
+          .join(","),
+      );
+    }
+    assert.deepEqual(told, { "not-enforced": ["", "not-enforced"], soft: ["", "", "soft"], shadow: ["", "shadow"] });
   });
 
   it("/__ratelimit in any spelling is never forwarded", async () => {

@@ -16,7 +16,7 @@ import example6 from "../fixtures/envoy/example6.json";
 import example7 from "../fixtures/envoy/example7.json";
 import example8 from "../fixtures/envoy/example8.json";
 import example9 from "../fixtures/envoy/example9.json";
-import { testEnv } from "../support/app.ts";
+import { testEnv, workerLabelKey } from "../support/app.ts";
 import { drivenCounters, OBJECT_EPOCH } from "../support/driven-object.ts";
 import { d, envoyApi } from "../support/envoy.ts";
 
@@ -174,7 +174,7 @@ describe("Example 8: detailed_metric", () => {
     const metrics = await (await admin("/__ratelimit/metrics")).text();
     // Named after the request's value as metrics keep it: a short prefix and a hash, never the value itself
     // (docs/metrics.md); value1's own node has no detailed_metric, so it is named after the rule, as written.
-    const shown = (value: string) => `key1_${shownValue("key1", value)}`;
+    const shown = (value: string) => `key1_${shownValue("key1", value, workerLabelKey())}`;
     expect(metrics).toContain(`ratelimit_service_rate_limit_total_hits{domain="example8",descriptor="${shown("unspecified_value")}",limit="key1:10/1m"} 1`);
     expect(metrics).toContain(`ratelimit_service_rate_limit_total_hits{domain="example8",descriptor="${shown("unspecified_value2")}",limit="key1:10/1m"} 1`);
     expect(metrics).toContain(`ratelimit_service_rate_limit_total_hits{domain="example8",descriptor="key1_value1",limit="key1=value1:20/1m"} 1`);

@@ -28,7 +28,7 @@ interface Sent {
 function recorder() {
   const sent: Sent[] = [];
   const binding = { getByName: () => ({ add: async (batch: Sent[]) => void sent.push(...batch) }) } as unknown as Env["METRICS"];
-  const metrics = new MetricsRecorder(binding, 0, () => 1_000_000, "shard");
+  const metrics = new MetricsRecorder(binding, 0, { k0: 1, k1: 2 }, () => 1_000_000, "shard");
   const stat = (name: string) => sent.filter((s) => s.name === `ratelimit_service_rate_limit_${name}`).reduce((a, s) => a + s.value, 0);
   return { metrics, sent, stat };
 }

@@ -4,14 +4,16 @@
 // folding into `_overflow`; a detailed_metric or unknown-domain label is at
 // most 128 characters. Breaks tried: pruning removed (the new series after
 // the idle time folds into _overflow); cutLabel returning its input (the
-// label tests fail).
+// label tests fail); shownValue hashing with fixed keys again, ignoring the
+// deployment's (the keyed-label test fails: both deployments show one label).
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Env } from "../../src/config.ts";
-import { cutLabel, METRIC_LABEL_MAX_LENGTH } from "../../src/metrics/labels.ts";
+import { cutLabel, METRIC_LABEL_MAX_LENGTH, shownValue } from "../../src/metrics/labels.ts";
+import { descriptorText } from "../../src/metrics/traffic-shape.ts";
 import { MAX_SERIES, SERIES_IDLE_MS } from "../../src/durable/metrics/metrics-object.ts";
 import { OVERFLOW, type Sample } from "../../src/metrics/samples.ts";
-import { uniqueIp } from "../support/app.ts";
+import { uniqueIp, workerLabelKey } from "../support/app.ts";
 import { d, envoyApi } from "../support/envoy.ts";
 
 const metrics = (env as unknown as Env).METRICS;
@@ -87,5 +89,36 @@ describe("metric label values are cut", () => {
     expect(lines.length).toBeGreaterThan(1);
     for (const line of lines) for (const [, v] of line.matchAll(/="([^"]*)"/g)) expect(v.length).toBeLessThanOrEqual(METRIC_LABEL_MAX_LENGTH);
     expect(lines.some((line) => line.includes('descriptor="api_key_kqqq…#'))).toBe(true);
+  });
+});
+
+describe("a limited value's label is keyed with the deployment's secret", () => {
+  it("so two deployments show one address differently in the scrape and the dashboard, each as its own SHARD_KEY gives it", async () => {
+    // An address sent in a header a rule limits (not the built-in remote_address, shown as it is): with a
+    // fixed-key hash, trying all 2^32 IPv4 addresses against its label gives it back at once.
+    const value = "203.0.113.77";
+    const shown: string[] = [];
+    for (const SHARD_KEY of ["first-deployment-secret", "second-deployment-secret"]) {
+      const domain = `security-keyed-${SHARD_KEY.slice(0, 5)}-${Date.now()}`;
+      const rules = {
+        domain,
+        descriptors: [{ key: "client", detailed_metric: true, rate_limit: { unit: "minute", requests_per_unit: 1, algorithm: "fixed_window" } }],
+        routes: [{ match: { path: "/*" }, descriptors: [[{ key: "client", header: "x-client" }]] }],
+      };
+      const api = envoyApi(rules, { SHARD_KEY });
+      const statuses: number[] = [];
+      for (let i = 0; i < 2; i++) statuses.push((await api.call("/x", { ip: uniqueIp(), headers: { "x-client": value } })).status);
+      expect(statuses).toEqual([200, 429]);
+      const label = `client_${shownValue("client", value, workerLabelKey({ SHARD_KEY }))}`;
+      expect(label).toMatch(/^client_203…#[0-9a-f]{16}$/);
+      const text = await (await api.admin("/__ratelimit/metrics")).text();
+      expect(text).toContain(`ratelimit_service_rate_limit_over_limit{domain="${domain}",descriptor="${label}",`);
+      expect(text).not.toContain(value);
+      const traffic = await (await api.admin("/__ratelimit/traffic")).json<any>();
+      const policy = traffic.policies.find((p: any) => p.domain === domain && p.descriptor === "client");
+      expect(policy.top_now.keys.map((k: { key: string }) => k.key)).toEqual([descriptorText([{ key: "client", value: label.slice("client_".length) }])]);
+      shown.push(label);
+    }
+    expect(shown[0]).not.toBe(shown[1]);
   });
 });

@@ -6,7 +6,9 @@ import { env } from "cloudflare:workers";
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { type IsolateOptions, isolateContexts } from "../../src/admission/isolate-context.ts";
 import { createApp } from "../../src/gateway/app.ts";
-import type { Env } from "../../src/config.ts";
+import { countersIn, type Env, readSettings } from "../../src/config.ts";
+import { type LabelKey, labelKey } from "../../src/metrics/labels.ts";
+import { shardKeyFrom } from "../../src/stored/shard-hash.ts";
 import { LiveRules, type LiveRulesOptions } from "../../src/isolate/live-rules.ts";
 import { compileOnce } from "../../src/rules/index.ts";
 import type { CompiledRules } from "../../src/rules/types.ts";
@@ -50,4 +52,15 @@ let next = 1;
 export function uniqueIp(): string {
   next += 1;
   return `198.51.${(next >> 8) & 255}.${next & 255}`;
+}
+
+/**
+ * The key a worker over `vars` (on the test env) shows limited values with in
+ * its metrics and dashboard: derived as its isolate does, from its shard key
+ * (SHARD_KEY, else the counters namespace: docs/deploy.md, "Shard key").
+ */
+export function workerLabelKey(vars: Partial<Env> = {}): LabelKey {
+  const env = { ...testEnv, ...vars };
+  const settings = readSettings(env);
+  return labelKey(shardKeyFrom(settings.shardKey, countersIn(env.COUNTERS, settings)));
 }
