@@ -58,7 +58,7 @@ function outcome(reserved: number, remaining: number, allowed = true): Descripto
 
 const resultOf = (outcomes: DescriptorOutcome[]) => ({ allowed: true, descriptors: outcomes }) as unknown as RateLimitResult;
 // No counter is reached: the settlement's calls go nowhere here (the workerd tests send them).
-const edge = { decideCalls: async () => [] } as unknown as EdgeRuntime;
+const edge = { decideCalls: async () => [], carryRefunds: () => undefined } as unknown as EdgeRuntime;
 const engineOf = (metrics: MetricsRecorder): Engine => ({ edge, metrics, settings: { failureMode: "open" } });
 const json = { status: 200, headers: new Headers({ "content-type": "application/json" }) };
 
