@@ -15,6 +15,7 @@ import { FOLD_MS, type MetricsObject } from "../../src/durable/metrics/metrics-o
 import type { Sample } from "../../src/metrics/samples.ts";
 import type { StatDelta } from "../../src/metrics/stats.ts";
 import { TrafficLog } from "../../src/metrics/traffic.ts";
+import { tapWrites } from "../support/storage-writes.ts";
 
 const metrics = (env as unknown as Env).METRICS;
 const T0 = 1_767_225_600_000;
@@ -49,32 +50,17 @@ describe("a metrics shard's writes", () => {
     expect(FOLD_MS).toBe(30_000);
     const stub = metrics.getByName(`send-log-${Date.now()}`);
     const { written, alarms } = await runInDurableObject(stub, (instance: MetricsObject, state) => {
-      const sql = state.storage.sql;
-      const exec = sql.exec.bind(sql);
-      let rows = 0;
-      (sql as { exec: typeof sql.exec }).exec = ((query: string, ...bindings: unknown[]) => {
-        const cursor = exec(query, ...bindings);
-        cursor.toArray();
-        rows += cursor.rowsWritten;
-        return cursor;
-      }) as typeof sql.exec;
-      const setAlarm = state.storage.setAlarm.bind(state.storage);
-      let alarms = 0;
-      state.storage.setAlarm = ((...args: Parameters<typeof setAlarm>) => {
-        alarms += 1;
-        return setAlarm(...args);
-      }) as typeof setAlarm;
+      const writes = tapWrites(state.storage);
       const log = new TrafficLog();
       const perSend: number[] = [];
       // 10 minutes of sends, one every 5 s.
       for (let step = 0; step < 120; step++) {
-        const before = rows;
+        const before = writes.rows();
         instance.add(...sendOf(step, log));
-        perSend.push(rows - before);
+        perSend.push(writes.rows() - before);
       }
-      (sql as { exec: typeof sql.exec }).exec = exec;
-      state.storage.setAlarm = setAlarm;
-      return { written: perSend, alarms };
+      writes.restore();
+      return { written: perSend, alarms: writes.alarms() };
     });
     const folds = written.filter((rows) => rows > 0).length;
     // The first send folds, then every sixth (30 s of sends 5 s apart); the others write nothing.
