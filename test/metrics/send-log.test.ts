@@ -13,20 +13,11 @@ import { describe, expect, it } from "vitest";
 import type { Env } from "../../src/config.ts";
 import { FOLD_MS, type MetricsObject } from "../../src/durable/metrics/metrics-object.ts";
 import type { Sample } from "../../src/metrics/samples.ts";
-import type { StatDelta } from "../../src/metrics/stats.ts";
 import { TrafficLog } from "../../src/metrics/traffic.ts";
 import { tapWrites } from "../support/storage-writes.ts";
+import { T0, delta, five } from "../support/traffic-records.ts";
 
 const metrics = (env as unknown as Env).METRICS;
-const T0 = 1_767_225_600_000;
-const five = { name: "five", windowMs: 60_000, shadow: false };
-const delta = (within: number, over: number): StatDelta => ({
-  total_hits: within + over,
-  within_limit: within,
-  over_limit: over,
-  near_limit: 0,
-  shadow_mode: 0,
-});
 
 /** A send as an isolate makes it: 40 series and the dashboard's traffic of 4 policies. */
 function sendOf(step: number, log: TrafficLog, everyMs = 5_000): [Sample[], ReturnType<TrafficLog["take"]>, number] {
