@@ -9,33 +9,26 @@
 // the README's, with UPDATE_SCREENSHOT=1). Run by scripts/test.mjs when
 // Chromium is installed (CHROMIUM_PATH, or `chromium` on PATH).
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import puppeteer from "puppeteer-core";
 import { shownValue } from "../../src/metrics/labels.ts";
 import { descriptorText } from "../../src/metrics/traffic-shape.ts";
+import { launchChromium } from "./chromium.mjs";
 import { startDev } from "./dev-server.mjs";
 
 // At least 32 characters, as ADMIN_TOKEN must be.
 const TOKEN = "browser-test-token-0123456789abcdef";
 const IP = "192.0.2.44";
 const OTHER_IP = "192.0.2.45";
-const chromium = process.env.CHROMIUM_PATH ?? execFileSync("sh", ["-c", "command -v chromium || command -v chromium-browser"], { encoding: "utf8" }).trim();
 
 let dev;
 let browser;
 
 before(async () => {
-  execFileSync(process.execPath, ["scripts/build-dashboard.mjs"]);
+  // The dashboard built before wrangler dev serves it.
+  browser = await launchChromium();
   dev = await startDev({ ADMIN_TOKEN: TOKEN });
-  browser = await puppeteer.launch({
-    executablePath: chromium,
-    headless: true,
-    // Root in CI containers has no user namespaces for Chromium's sandbox.
-    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
-  });
 });
 
 after(async () => {

@@ -4,23 +4,21 @@
 // The sample is the Worker's own (GET /__ratelimit/sample): where the Worker
 // has it, traffic sent first must show up in the report with its suggestion.
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { after, before, test } from "node:test";
-import puppeteer from "puppeteer-core";
+import { launchChromium, signedInDashboard } from "./chromium.mjs";
 import { startDev } from "./dev-server.mjs";
 
 const TOKEN = "browser-test-token-0123456789abcdef";
-const chromium = process.env.CHROMIUM_PATH ?? execFileSync("sh", ["-c", "command -v chromium || command -v chromium-browser"], { encoding: "utf8" }).trim();
 const bundled = JSON.parse(readFileSync("rules.json", "utf8"));
 
 let dev;
 let browser;
 
 before(async () => {
-  execFileSync(process.execPath, ["scripts/build-dashboard.mjs"]);
+  // The dashboard built before wrangler dev serves it.
+  browser = await launchChromium();
   dev = await startDev({ ADMIN_TOKEN: TOKEN });
-  browser = await puppeteer.launch({ executablePath: chromium, headless: true, args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"] });
 });
 
 after(async () => {
@@ -28,18 +26,7 @@ after(async () => {
   await dev?.stop();
 });
 
-async function signedIn() {
-  const page = await browser.newPage();
-  const errors = [];
-  page.on("pageerror", (error) => errors.push(String(error)));
-  page.on("console", (message) => message.type() === "error" && errors.push(message.text()));
-  await page.setViewport({ width: 1280, height: 900 });
-  await page.goto(`${dev.base}/__ratelimit/dashboard`, { waitUntil: "networkidle0" });
-  await page.type("#token", TOKEN);
-  await page.click("#token-form button[type=submit]");
-  await page.waitForFunction(() => !document.querySelector("#dashboard").hidden);
-  return { page, errors };
-}
+const signedIn = () => signedInDashboard(browser, dev.base, TOKEN);
 
 async function paste(page, text) {
   await page.$eval("#whatif-rules", (node, value) => (node.value = value), text);
