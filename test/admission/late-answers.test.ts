@@ -4,7 +4,7 @@
  * (test/support/late-counters.ts), at the default DECISION_TIMEOUT_MS.
  */
 import { describe, expect, it, vi } from "vitest";
-import { gateway, uniqueIp } from "../support/app.ts";
+import { allowedOf, gateway, uniqueIp } from "../support/app.ts";
 import { auth, TOKEN } from "../support/envoy.ts";
 import { gatedCounters } from "../support/late-counters.ts";
 
@@ -40,11 +40,7 @@ function lateSetup() {
     /** A request answered before its background work (the late answer it waits for) is done: `settled` waits for it. */
     sendKept: () => call("/x", { ip, background: (work) => background.push(work) }),
     /** How many of `n` requests sent one after another are allowed. */
-    allowedOf: async (n: number) => {
-      let allowed = 0;
-      for (let i = 0; i < n; i++) if ((await send()).status === 200) allowed += 1;
-      return allowed;
-    },
+    allowedOf: (n: number) => allowedOf(call, ip, n),
     /** The requests' background work is done (ctx.waitUntil), and console.error is back. */
     settled: async () => {
       await Promise.all(background);
