@@ -6,6 +6,7 @@ import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import type { Env } from "../../src/config.ts";
 import type { CounterObject } from "../../src/durable/counters/counter-object.ts";
+import { counterStub, homeOf } from "../../src/durable/counters/regions.ts";
 import type { CounterCall } from "../../src/stored/wire-calls.ts";
 import { fromWire, toWire } from "../../src/stored/wire.ts";
 import type { drivenTime } from "./driven-time.ts";
@@ -37,18 +38,29 @@ export async function driveObject(stub: DurableObjectStub<CounterObject>, now: (
  * The counters namespace with every object it hands out put on `now` before
  * its first call: for code that finds its objects itself (the gateway, the
  * decision API), so that a test need not know their names. Pass it as the
- * `COUNTERS` binding, with the isolate on the same clock.
+ * `COUNTERS` binding, with the isolate on the same clock. `withHomes`: the
+ * home of a regional copy too (the gateway addresses only the copy, which
+ * calls its home itself); `seen` is told every name handed out.
  *
  * @example
  * const clock = { at: OBJECT_EPOCH }; const call = gateway(rules, { COUNTERS: drivenCounters(env.COUNTERS, () => clock.at) }, { now: () => clock.at });
  */
-export function drivenCounters(counters: DurableObjectNamespace<CounterObject>, now: () => number): DurableObjectNamespace<CounterObject> {
+export function drivenCounters(
+  counters: DurableObjectNamespace<CounterObject>,
+  now: () => number,
+  { withHomes = false, seen }: { withHomes?: boolean; seen?: (name: string) => void } = {},
+): DurableObjectNamespace<CounterObject> {
   const onClock = new Map<string, Promise<void>>();
-  const getByName = (name: string, options?: DurableObjectNamespaceGetDurableObjectOptions) => {
-    const stub = counters.getByName(name, options);
+  const drive = (name: string, stub: DurableObjectStub<CounterObject>) => {
     let driven = onClock.get(name);
     if (driven === undefined) onClock.set(name, (driven = driveObject(stub, now)));
-    const ready = driven;
+    return driven;
+  };
+  const getByName = (name: string, options?: DurableObjectNamespaceGetDurableObjectOptions) => {
+    seen?.(name);
+    const stub = counters.getByName(name, options);
+    const home = homeOf(name);
+    const ready = withHomes && home !== name ? Promise.all([drive(name, stub), drive(home, counterStub(counters, home))]) : drive(name, stub);
     return new Proxy(stub, {
       get(target, prop) {
         const value = Reflect.get(target, prop);
