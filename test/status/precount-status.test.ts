@@ -1,3 +1,13 @@
+/**
+ * GET /__ratelimit/status on a pre-counted limit (docs/precount.md,
+ * "Reads"): hits this isolate allowed from its lease and has not synced
+ * yet are counted, so the status is what the next real request sees. The
+ * real gateway and real counter objects, on a clock (and timers) the test
+ * drives, so no sync runs between two steps unless the test moves time.
+ *
+ * Break tried: PrecountTable.withOwnHits returning the object's answer
+ * unchanged: the first status said 8 where 6 were left (the two unsynced hits missing), and the test failed.
+ */
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { Env } from "../../src/config.ts";
