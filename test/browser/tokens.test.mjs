@@ -9,7 +9,7 @@ import { createServer } from "node:http";
 import { after, before, test } from "node:test";
 import { isLlmPath, serveLlm } from "../support/llm-origin.mjs";
 import { launchChromium, signedInDashboard } from "./chromium.mjs";
-import { startDev } from "./dev-server.mjs";
+import { startDev, putRules } from "./dev-server.mjs";
 
 const TOKEN = "browser-test-token-0123456789abcdef";
 const RULES = {
@@ -52,12 +52,7 @@ before(async () => {
   });
   await new Promise((resolve) => origin.listen(0, "127.0.0.1", resolve));
   dev = await startDev({ ADMIN_TOKEN: TOKEN, ORIGIN_URL: `http://127.0.0.1:${origin.address().port}/llm` });
-  const put = await fetch(`${dev.base}/__ratelimit/rules`, {
-    method: "PUT",
-    headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
-    body: JSON.stringify(RULES),
-  });
-  assert.equal(put.status, 200, await put.text());
+  await putRules(dev, TOKEN, RULES);
 });
 
 after(async () => {
