@@ -1,7 +1,9 @@
 // Headless Chromium for the dev tier's browser tests (docs/testing.md, "Tiers"): Debian's package (or
 // CHROMIUM_PATH) driven by puppeteer-core, and the dashboard opened in it, signed in with a token.
 import { execFileSync } from "node:child_process";
+import { after, before } from "node:test";
 import puppeteer from "puppeteer-core";
+import { startDev } from "./dev-server.mjs";
 
 /**
  * Build the dashboard (uPlot copied into vendor/, as wrangler's build command does) and start Chromium.
@@ -35,4 +37,26 @@ export async function signedInDashboard(browser, base, token) {
   await page.click("#token-form button[type=submit]");
   await page.waitForFunction(() => !document.querySelector("#dashboard").hidden);
   return { page, errors };
+}
+
+/**
+ * Chromium and `wrangler dev` with `vars` for the tests of one file: started by a `before` hook (Chromium first, so
+ * the dashboard is built before wrangler dev serves it), stopped by an `after` one. `browser` and `dev` are set on the
+ * object returned once the hook has run.
+ *
+ * @example
+ * const session = browserSession({ ADMIN_TOKEN: TOKEN });
+ * test("…", async () => { const page = await session.browser.newPage(); await page.goto(`${session.dev.base}/`); });
+ */
+export function browserSession(vars) {
+  const session = { browser: undefined, dev: undefined };
+  before(async () => {
+    session.browser = await launchChromium();
+    session.dev = await startDev(vars);
+  });
+  after(async () => {
+    await session.browser?.close();
+    await session.dev?.stop();
+  });
+  return session;
 }

@@ -5,28 +5,15 @@
 // has it, traffic sent first must show up in the report with its suggestion.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { after, before, test } from "node:test";
-import { launchChromium, signedInDashboard } from "./chromium.mjs";
-import { startDev } from "./dev-server.mjs";
+import { test } from "node:test";
+import { browserSession, signedInDashboard } from "./chromium.mjs";
 
 const TOKEN = "browser-test-token-0123456789abcdef";
 const bundled = JSON.parse(readFileSync("rules.json", "utf8"));
 
-let dev;
-let browser;
+const session = browserSession({ ADMIN_TOKEN: TOKEN });
 
-before(async () => {
-  // The dashboard built before wrangler dev serves it.
-  browser = await launchChromium();
-  dev = await startDev({ ADMIN_TOKEN: TOKEN });
-});
-
-after(async () => {
-  await browser?.close();
-  await dev?.stop();
-});
-
-const signedIn = () => signedInDashboard(browser, dev.base, TOKEN);
+const signedIn = () => signedInDashboard(session.browser, session.dev.base, TOKEN);
 
 async function paste(page, text) {
   await page.$eval("#whatif-rules", (node, value) => (node.value = value), text);
@@ -35,8 +22,8 @@ async function paste(page, text) {
 
 test("advice per policy, and pasted rules show the replay report beside the rules in force", async () => {
   // "demo": GET / is 10 a minute per address; 14 requests, 4 refused.
-  for (let i = 0; i < 14; i++) await (await fetch(`${dev.base}/`, { headers: { "cf-connecting-ip": "192.0.2.77" } })).body?.cancel();
-  const sample = await fetch(`${dev.base}/__ratelimit/sample?domain=api`, { headers: { authorization: `Bearer ${TOKEN}` } });
+  for (let i = 0; i < 14; i++) await (await fetch(`${session.dev.base}/`, { headers: { "cf-connecting-ip": "192.0.2.77" } })).body?.cancel();
+  const sample = await fetch(`${session.dev.base}/__ratelimit/sample?domain=api`, { headers: { authorization: `Bearer ${TOKEN}` } });
   const sampled = sample.ok && (await sample.text()).trim() !== "";
   const { page, errors } = await signedIn();
 
