@@ -13,12 +13,11 @@
  * (comma-separated, each loaded in turn), --no-build (reuse the last build);
  * with --sockets also --drop (share of requests abandoned, 0.2) and --keys (4).
  */
-import { readFileSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { buildWorkers, WORKERS } from "./lib/build.mjs";
+import { builtWorkers } from "./lib/build.mjs";
 import { keyArgs } from "./lib/keys.mjs";
 import { runLoad } from "./lib/load.mjs";
 import { warningCounts, warningLines } from "./lib/warnings.mjs";
@@ -111,22 +110,7 @@ async function main() {
   });
   const paths = values.paths?.split(",") ?? (values.hot ? ["/sharded/hot-key-open", "/sharded/hot-key-open"] : PATHS);
   const work = join(root, "bench", ".work", "disconnects");
-  const builtFile = join(work, "built.json");
-  let built;
-  if (values["no-build"]) {
-    built = JSON.parse(readFileSync(builtFile, "utf8"));
-    for (const worker of Object.values(built)) worker.sqliteClasses = new Set(worker.sqliteClasses);
-  } else {
-    built = await buildWorkers(
-      root,
-      join(work, "build"),
-      WORKERS.filter((w) => w.name === "floodgate" || w.name === "origin"),
-    );
-    writeFileSync(
-      builtFile,
-      JSON.stringify(built, (_, v) => (v instanceof Set ? [...v] : v)),
-    );
-  }
+  const built = await builtWorkers(root, work, ["floodgate", "origin"], values["no-build"]);
   const { path, ports } = await writeConfig(
     join(work, "build"),
     { origin: { worker: built.origin }, floodgate: { worker: built.floodgate, vars: (p) => ({ ORIGIN_URL: `http://127.0.0.1:${p.origin}` }) } },

@@ -9,11 +9,11 @@
  *   node bench/hot-key.mjs                      # 64 isolates, 2 in flight each, 10 s per phase
  *   node bench/hot-key.mjs --edges 16 --seconds 5 --in-flight 4 --no-build
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { buildWorkers, WORKERS } from "./lib/build.mjs";
+import { builtWorkers } from "./lib/build.mjs";
 import { measureHotKey, printHotKey } from "./lib/hot-key.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -31,23 +31,7 @@ const { values } = parseArgs({
   },
 });
 const work = join(root, "bench", ".work", "hot-key");
-mkdirSync(work, { recursive: true });
-const builtFile = join(work, "built.json");
-let floodgate;
-if (values["no-build"]) {
-  floodgate = JSON.parse(readFileSync(builtFile, "utf8"));
-  floodgate.sqliteClasses = new Set(floodgate.sqliteClasses);
-} else {
-  ({ floodgate } = await buildWorkers(
-    root,
-    join(work, "build"),
-    WORKERS.filter((w) => w.name === "floodgate"),
-  ));
-  writeFileSync(
-    builtFile,
-    JSON.stringify(floodgate, (_, v) => (v instanceof Set ? [...v] : v)),
-  );
-}
+let { floodgate } = await builtWorkers(root, work, ["floodgate"], values["no-build"]);
 if (values["no-coalesce"]) floodgate = { ...floodgate, vars: { ...floodgate.vars, BENCH_COALESCING: "off" } };
 const result = await measureHotKey({
   floodgate,

@@ -9,11 +9,10 @@
  * `--profile`: a V8 CPU profile of the token-budget side's isolate (its objects included) over one more load,
  * written to bench/.work/llm-stream/profile.cpuprofile, its self time printed by source file.
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { buildWorkers, WORKERS } from "./lib/build.mjs";
+import { builtWorkers } from "./lib/build.mjs";
 import { measureLlmStream, printLlmStream } from "./lib/llm-stream.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -27,23 +26,7 @@ const { values } = parseArgs({
 });
 
 const work = join(root, "bench", ".work", "llm-stream");
-mkdirSync(work, { recursive: true });
-const builtFile = join(work, "built.json");
-let built;
-if (values["no-build"]) {
-  built = JSON.parse(readFileSync(builtFile, "utf8"));
-  for (const worker of Object.values(built)) worker.sqliteClasses = new Set(worker.sqliteClasses);
-} else {
-  built = await buildWorkers(
-    root,
-    join(work, "build"),
-    WORKERS.filter((w) => w.name === "floodgate" || w.name === "bare"),
-  );
-  writeFileSync(
-    builtFile,
-    JSON.stringify(built, (_, v) => (v instanceof Set ? [...v] : v)),
-  );
-}
+const built = await builtWorkers(root, work, ["floodgate", "bare"], values["no-build"]);
 const summary = await measureLlmStream({
   built,
   workDir: work,

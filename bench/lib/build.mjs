@@ -5,7 +5,7 @@
  * workerd config can mirror it.
  */
 import { spawn } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 
@@ -76,5 +76,33 @@ export async function buildWorkers(root, outDir, workers = WORKERS) {
       sqliteClasses: new Set((config.migrations ?? []).flatMap((m) => m.new_sqlite_classes ?? [])),
     };
   }
+  return built;
+}
+
+/**
+ * The workers of WORKERS named in `names`, built into `workDir/build/`, their
+ * description (`buildWorkers`'s result) kept in `workDir/built.json`; with
+ * `reuse` (a bench's --no-build), that last description read back instead.
+ *
+ * @example
+ * const built = await builtWorkers(root, join(root, "bench", ".work", "llm-stream"), ["floodgate", "bare"], values["no-build"]);
+ */
+export async function builtWorkers(root, workDir, names, reuse = false) {
+  const file = join(workDir, "built.json");
+  if (reuse) {
+    const built = JSON.parse(readFileSync(file, "utf8"));
+    for (const worker of Object.values(built)) worker.sqliteClasses = new Set(worker.sqliteClasses);
+    return built;
+  }
+  mkdirSync(workDir, { recursive: true });
+  const built = await buildWorkers(
+    root,
+    join(workDir, "build"),
+    WORKERS.filter((w) => names.includes(w.name)),
+  );
+  writeFileSync(
+    file,
+    JSON.stringify(built, (_, v) => (v instanceof Set ? [...v] : v)),
+  );
   return built;
 }

@@ -11,6 +11,8 @@
  * limited per client address (src/admission/client-limit.ts).
  */
 import type { Context } from "hono";
+// One policy as the endpoint reports it: the shape floodgate/client reads back (docs/client.md).
+import type { QuotaPolicy } from "../client/status.ts";
 import { clientLimit, countersUnreachable, admitDescriptors, rateLimitHeaders } from "../admission/index.ts";
 import type { Env } from "../config.ts";
 import type { IsolateOf } from "../admission/isolate-context.ts";
@@ -35,15 +37,6 @@ export const QUOTA_STATUS_DOMAIN = "__floodgate_quota_status";
 const limitReads = clientLimit({ domain: QUOTA_STATUS_DOMAIN, name: "quota-status", perMinute: QUOTA_STATUS_READS_PER_MINUTE });
 
 const RETRY_HEADERS = new Set(["Retry-After", "X-RateLimit-Retry-After"]);
-
-/** One policy as the status endpoint reports it. */
-export interface QuotaPolicy {
-  readonly name: string;
-  readonly limit: number;
-  readonly remaining: number;
-  readonly reset_after_s: number;
-  readonly window_s: number;
-}
 
 /**
  * Answer the caller's quotas for the route the query names.

@@ -1,6 +1,7 @@
 /**
- * Reading a request body with a size bound, so an admin endpoint (or the
- * queue, which must hold the body) never buffers more than it will keep.
+ * Reading a request body (or a fetched response's) with a size bound, so an
+ * admin endpoint (or the queue, which must hold the body, or a `jwks_url`'s
+ * key set) never buffers more than it will keep.
  */
 
 /** Thrown when a body is larger than allowed; the handler answers 413. */
@@ -34,8 +35,20 @@ export async function readBodyText(request: Request, maxBytes: number): Promise<
 export async function readBodyBytes(request: Request, maxBytes: number): Promise<Uint8Array> {
   const declared = Number(request.headers.get("content-length") ?? NaN);
   if (Number.isFinite(declared) && declared > maxBytes) throw new BodyTooLargeError(maxBytes);
-  if (request.body === null) return new Uint8Array(0);
-  const reader = request.body.getReader();
+  return readStreamBytes(request.body, maxBytes);
+}
+
+/**
+ * A stream's bytes (none for `null`), or BodyTooLargeError as soon as more
+ * than `maxBytes` came (the stream cancelled, read no further): the reading
+ * of a request body and of a fetched response (a `jwks_url`'s keys).
+ *
+ * @example
+ * const bytes = await readStreamBytes(response.body, 256 * 1024);
+ */
+export async function readStreamBytes(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<Uint8Array> {
+  if (body === null) return new Uint8Array(0);
+  const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {

@@ -9,6 +9,7 @@
  * old keys (for up to a day) and is retried after 30 s; with no keys at
  * all, no token verifies and the requests are limited as ones without.
  */
+import { BodyTooLargeError, readStreamBytes } from "../http/body.ts";
 import { JWT_BOUNDS } from "../rules/index.ts";
 import { type ImportedKey, importJwks } from "./jwk-import.ts";
 
@@ -90,25 +91,10 @@ async function fetchKeys(url: string): Promise<ImportedKey[]> {
 
 // The body, or undefined past maxBytes (read no further).
 async function boundedText(response: Response): Promise<string | undefined> {
-  const reader = response.body?.getReader();
-  if (reader === undefined) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > JWKS_CACHE.maxBytes) {
-      await reader.cancel();
-      return undefined;
-    }
-    chunks.push(value);
+  try {
+    return new TextDecoder().decode(await readStreamBytes(response.body, JWKS_CACHE.maxBytes));
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) return undefined;
+    throw error;
   }
-  const whole = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    whole.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return new TextDecoder().decode(whole);
 }

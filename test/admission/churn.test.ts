@@ -8,7 +8,7 @@
  */
 import { describe, expect, it, vi } from "vitest";
 import { DEBT_PAY_MS } from "../../src/isolate/runtime.ts";
-import { gateway, uniqueIp } from "../support/app.ts";
+import { allowedOf, gateway, uniqueIp } from "../support/app.ts";
 import { flakyCounters } from "../support/flaky-counters.ts";
 
 const LIMIT = 50;
@@ -19,14 +19,6 @@ const rules = {
   descriptors: [{ key: "remote_address", rate_limit: { unit: "hour", requests_per_unit: LIMIT } }],
   routes: [{ match: { path: "/*" }, descriptors: [[{ key: "remote_address" }]] }],
 };
-
-type Call = ReturnType<typeof gateway>;
-
-async function allowedOf(call: Call, ip: string, n: number): Promise<number> {
-  let allowed = 0;
-  for (let i = 0; i < n; i++) if ((await call("/x", { ip })).status === 200) allowed += 1;
-  return allowed;
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

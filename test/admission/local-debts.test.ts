@@ -4,7 +4,7 @@
  * docs/reliability.md, "Failure mode"): once paid, every isolate sees them.
  */
 import { describe, expect, it, vi } from "vitest";
-import { gateway, uniqueIp } from "../support/app.ts";
+import { allowedOf, gateway, uniqueIp } from "../support/app.ts";
 import { auth, TOKEN } from "../support/envoy.ts";
 import { flakyCounters } from "../support/flaky-counters.ts";
 
@@ -23,12 +23,6 @@ const rules = {
 };
 
 type Call = ReturnType<typeof gateway>;
-
-async function allowedOf(call: Call, ip: string, n: number): Promise<number> {
-  let allowed = 0;
-  for (let i = 0; i < n; i++) if ((await call("/x", { ip })).status === 200) allowed += 1;
-  return allowed;
-}
 
 /** Envoy's decision API (/json): `hits` hits on the user's counter; true when OK. */
 async function hit(call: Call, user: string, hits: number): Promise<boolean> {

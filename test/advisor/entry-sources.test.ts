@@ -9,18 +9,12 @@
  */
 import { describe, expect, it } from "vitest";
 import { entryForms } from "../../src/advisor/entry-sources.ts";
-import { TrafficSampler } from "../../src/advisor/sampler.ts";
-import type { RateLimitResult } from "../../src/limiter/types.ts";
-import { compiled } from "../support/app.ts";
+import { compiledDomain, everyKeySampler, noLimitResult } from "./support.ts";
 
 const SECRET = "sk_live_4f9a0c12b7e4d6a1";
 
-function domainOf(routes: unknown[]) {
-  const rules = compiled({ domain: "mix", descriptors: [{ key: "api_key", rate_limit: { unit: "minute", requests_per_unit: 10 } }], routes });
-  const domain = rules.domains.get("mix");
-  if (domain === undefined) throw new Error("no domain");
-  return domain;
-}
+const domainOf = (routes: unknown[]) =>
+  compiledDomain({ domain: "mix", descriptors: [{ key: "api_key", rate_limit: { unit: "minute", requests_per_unit: 10 } }], routes });
 
 const literal = {
   match: { path: "/public/*" },
@@ -47,18 +41,8 @@ describe("values kept raw in the sample", () => {
           { key: "api_key", value: SECRET },
         ]),
       ).toEqual(["raw", "digest"]);
-      const sampler = new TrafficSampler({ keyRate: 1, maxRows: 100, retentionMs: 3_600_000 }, () => 1_000, { k0: 1, k1: 2 });
-      const result: RateLimitResult = {
-        allowed: true,
-        reason: "no_limit",
-        limit: 0,
-        remaining: 0,
-        resetAfterMs: 0,
-        retryAfterMs: 0,
-        policies: [],
-        descriptors: [{ domain: "mix", descriptor: [{ key: "api_key", value: SECRET }], cost: 1, policies: [] }],
-      };
-      sampler.record(result, { domains: [{ domain, descriptors: [] }], route: () => "GET /private/*" });
+      const sampler = everyKeySampler();
+      sampler.record(noLimitResult("mix", [{ key: "api_key", value: SECRET }]), { domains: [{ domain, descriptors: [] }], route: () => "GET /private/*" });
       const text = JSON.stringify((await sampler.take())?.rows);
       expect(text).not.toContain("sk_live");
       expect(text).toContain("sk_l~");
@@ -70,7 +54,7 @@ describe("the route a row keeps", () => {
   // Break tried: heldRoute marking every segment shown (the raw canonical path, as before): the token is in the export.
   // Break tried: literalSegments keeping glob segments too: the same, for a route "/reset-password/tok_*".
   it("keeps the segments the routes name and digests the rest: no raw token of a path reaches the export", async () => {
-    const rules = compiled({
+    const domain = compiledDomain({
       domain: "paths",
       descriptors: [{ key: "remote_address", rate_limit: { unit: "minute", requests_per_unit: 10 } }],
       routes: [
@@ -78,19 +62,8 @@ describe("the route a row keeps", () => {
         { match: { path: "/API/v1/tok_*" }, descriptors: [[{ key: "remote_address" }]] },
       ],
     });
-    const domain = rules.domains.get("paths");
-    if (domain === undefined) throw new Error("no domain");
-    const sampler = new TrafficSampler({ keyRate: 1, maxRows: 100, retentionMs: 3_600_000 }, () => 1_000, { k0: 1, k1: 2 });
-    const result: RateLimitResult = {
-      allowed: true,
-      reason: "no_limit",
-      limit: 0,
-      remaining: 0,
-      resetAfterMs: 0,
-      retryAfterMs: 0,
-      policies: [],
-      descriptors: [{ domain: "paths", descriptor: [{ key: "remote_address", value: "203.0.113.77" }], cost: 1, policies: [] }],
-    };
+    const sampler = everyKeySampler();
+    const result = noLimitResult("paths", [{ key: "remote_address", value: "203.0.113.77" }]);
     for (const path of ["/reset-password/tok_supersecret_abcdef", "/api/v1/tok_other"])
       sampler.record(result, { domains: [{ domain, descriptors: [] }], route: () => `POST ${path}` });
     const routes = (await sampler.take())?.rows.map((row) => row.route);
@@ -104,7 +77,7 @@ describe("a path entry a row keeps", () => {
   // Break tried: formOf giving "raw" for the path source (as before): the raw token is in the export.
   // Break tried: formsOf keeping the first route's form (a path route, then a header route of the same key): the header's value kept as a path.
   it("is the canonical path with the segments no rule names digested; a key a header gives on another route is digested whole", async () => {
-    const rules = compiled({
+    const domain = compiledDomain({
       domain: "paths",
       descriptors: [
         { key: "path", rate_limit: { unit: "minute", requests_per_unit: 10 } },
@@ -115,35 +88,23 @@ describe("a path entry a row keeps", () => {
         { match: { path: "/*" }, descriptors: [[{ key: "path" }]] },
       ],
     });
-    const domain = rules.domains.get("paths");
-    if (domain === undefined) throw new Error("no domain");
     expect(entryForms(domain, [{ key: "path", value: "/x" }])).toEqual(["path"]);
-    const sampler = new TrafficSampler({ keyRate: 1, maxRows: 100, retentionMs: 3_600_000 }, () => 1_000, { k0: 1, k1: 2 });
-    const rowOf = (path: string): RateLimitResult => ({
-      allowed: true,
-      reason: "no_limit",
-      limit: 0,
-      remaining: 0,
-      resetAfterMs: 0,
-      retryAfterMs: 0,
-      policies: [],
-      descriptors: [{ domain: "paths", descriptor: [{ key: "path", value: path }], cost: 1, policies: [] }],
-    });
+    const sampler = everyKeySampler();
+    const rowOf = (path: string) => noLimitResult("paths", [{ key: "path", value: path }]);
     for (const path of ["/reset-password/tok_supersecret_abcdef", "/login"])
       sampler.record(rowOf(path), { domains: [{ domain, descriptors: [] }], route: () => `POST ${path}` });
     const rows = (await sampler.take())?.rows ?? [];
     expect(rows.map((row) => row.descriptors[0].entries[0].value)).toEqual([expect.stringMatching(/^\/reset-password\/~[0-9a-f]{16}$/), "/login"]);
     expect(JSON.stringify(rows)).not.toContain("tok_");
 
-    const mixed = compiled({
+    const mixed = compiledDomain({
       domain: "mixed",
       descriptors: [{ key: "path", rate_limit: { unit: "minute", requests_per_unit: 10 } }],
       routes: [
         { match: { path: "/a/*" }, descriptors: [[{ key: "path" }]] },
         { match: { path: "/b/*" }, descriptors: [[{ key: "path", header: "x-secret" }]] },
       ],
-    }).domains.get("mixed");
-    if (mixed === undefined) throw new Error("no domain");
+    });
     expect(entryForms(mixed, [{ key: "path", value: "sk_live_x" }])).toEqual(["digest"]);
   });
 });

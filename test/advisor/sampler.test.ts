@@ -4,30 +4,15 @@
  */
 import { describe, expect, it } from "vitest";
 import { decisionOf, SAMPLE_BUFFER_ROWS, SAMPLE_HOLD_MS, TrafficSampler } from "../../src/advisor/sampler.ts";
-import type { RateLimitResult } from "../../src/limiter/types.ts";
-import { compiled } from "../support/app.ts";
+import { compiledDomain, noLimitResult } from "./support.ts";
 
-const rules = compiled({
+const domain = compiledDomain({
   domain: "buffer",
   descriptors: [{ key: "api_key", rate_limit: { unit: "minute", requests_per_unit: 10 } }],
   routes: [{ match: {}, descriptors: [[{ key: "api_key", header: "x-api-key" }]] }],
 });
-const domain = rules.domains.get("buffer");
-if (domain === undefined) throw new Error("no domain");
 const source = { domains: [{ domain, descriptors: [] }], route: () => "GET /" };
-
-function result(value: string): RateLimitResult {
-  return {
-    allowed: true,
-    reason: "no_limit",
-    limit: 0,
-    remaining: 0,
-    resetAfterMs: 0,
-    retryAfterMs: 0,
-    policies: [],
-    descriptors: [{ domain: "buffer", descriptor: [{ key: "api_key", value }], cost: 1, policies: [] }],
-  };
-}
+const result = (value: string) => noLimitResult("buffer", [{ key: "api_key", value }]);
 
 describe("TrafficSampler", () => {
   it("tags a row as the gateway tagged the answer: not-enforced and soft kept under FAILURE_MODE=local", () => {

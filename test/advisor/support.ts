@@ -4,9 +4,12 @@
  * and the METRICS namespace seen through a wrapper that counts its sends.
  */
 import type { SampleRow, SampleSend } from "../../src/advisor/sample-row.ts";
+import { TrafficSampler } from "../../src/advisor/sampler.ts";
 import type { Env } from "../../src/config.ts";
 import type { IsolateOptions } from "../../src/admission/isolate-context.ts";
-import { testEnv } from "../support/app.ts";
+import type { RateLimitResult } from "../../src/limiter/types.ts";
+import type { CompiledDomain, DescriptorEntry } from "../../src/rules/types.ts";
+import { compiled, testEnv } from "../support/app.ts";
 import { envoyApi } from "../support/envoy.ts";
 
 /** A gateway over `rules` (token set) and `exportSample`: GET /__ratelimit/sample as parsed rows. */
@@ -61,4 +64,39 @@ export function countingMetrics() {
     idFromName: (name: string) => real.idFromName(name),
   } as unknown as Env["METRICS"];
   return { sends, metrics };
+}
+
+/**
+ * The one domain of `rules`, compiled.
+ *
+ * @example
+ * const domain = compiledDomain({ domain: "api", descriptors: [...], routes: [...] });
+ */
+export function compiledDomain(rules: { readonly domain: string; readonly [field: string]: unknown }): CompiledDomain {
+  const domain = compiled(rules).domains.get(rules.domain);
+  if (domain === undefined) throw new Error("no domain");
+  return domain;
+}
+
+/** A sampler that keeps every key (up to 100 rows, for an hour), at time 1,000. */
+export const everyKeySampler = () => new TrafficSampler({ keyRate: 1, maxRows: 100, retentionMs: 3_600_000 }, () => 1_000, { k0: 1, k1: 2 });
+
+/**
+ * What the decision engine answers for a request no limit counted: allowed,
+ * with its one descriptor of `domain` (what the sampler records).
+ *
+ * @example
+ * sampler.record(noLimitResult("api", [{ key: "api_key", value: "k" }]), source);
+ */
+export function noLimitResult(domain: string, descriptor: readonly DescriptorEntry[]): RateLimitResult {
+  return {
+    allowed: true,
+    reason: "no_limit",
+    limit: 0,
+    remaining: 0,
+    resetAfterMs: 0,
+    retryAfterMs: 0,
+    policies: [],
+    descriptors: [{ domain, descriptor, cost: 1, policies: [] }],
+  };
 }

@@ -146,3 +146,19 @@ export const ORACLES: Readonly<Record<AlgorithmName, (spec: LimitSpec) => Oracle
   sliding_window_log: slidingLogOracle,
   sliding_window_counter: slidingCounterOracle,
 };
+
+/**
+ * The hits of `allowedAt` (their times, in the order they were allowed, one
+ * hit each) that `oracle` would have refused, each fitting one committed to
+ * it as it goes: none, where the limiter under test kept its bound.
+ *
+ * @example
+ * expect(refusedBy(ORACLES.fixed_window({ limit: 2, windowMs: 1_000, burst: 2 }), [0, 10, 20])).toEqual([20]);
+ */
+export function refusedBy(oracle: Oracle, allowedAt: readonly number[]): number[] {
+  return allowedAt.filter((t) => {
+    const fits = oracle.fits(t, 1);
+    oracle.commit(t, 1);
+    return !fits;
+  });
+}

@@ -9,15 +9,13 @@
 // the README's, with UPDATE_SCREENSHOT=1). Run by scripts/test.mjs when
 // Chromium is installed (CHROMIUM_PATH, or `chromium` on PATH).
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { after, before, test } from "node:test";
-import puppeteer from "puppeteer-core";
+import { test } from "node:test";
 import { shardKeyOfSecret } from "../../src/advisor/digest.ts";
 import { labelKey, shownValue } from "../../src/metrics/labels.ts";
 import { descriptorText } from "../../src/metrics/traffic-shape.ts";
-import { startDev } from "./dev-server.mjs";
+import { browserSession } from "./chromium.mjs";
 
 // At least 32 characters, as ADMIN_TOKEN must be.
 const TOKEN = "browser-test-token-0123456789abcdef";
@@ -25,32 +23,14 @@ const TOKEN = "browser-test-token-0123456789abcdef";
 const SHARD_KEY = "browser-test-shard-key";
 const IP = "192.0.2.44";
 const OTHER_IP = "192.0.2.45";
-const chromium = process.env.CHROMIUM_PATH ?? execFileSync("sh", ["-c", "command -v chromium || command -v chromium-browser"], { encoding: "utf8" }).trim();
 
-let dev;
-let browser;
-
-before(async () => {
-  execFileSync(process.execPath, ["scripts/build-dashboard.mjs"]);
-  dev = await startDev({ ADMIN_TOKEN: TOKEN, SHARD_KEY });
-  browser = await puppeteer.launch({
-    executablePath: chromium,
-    headless: true,
-    // Root in CI containers has no user namespaces for Chromium's sandbox.
-    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
-  });
-});
-
-after(async () => {
-  await browser?.close();
-  await dev?.stop();
-});
+const session = browserSession({ ADMIN_TOKEN: TOKEN, SHARD_KEY });
 
 /** Traffic against rules.json: `GET /` is limited to 10 a minute per address ("demo"); "trial-*" keys are a shadow limit. */
 async function generateTraffic() {
   const statuses = [];
-  for (let i = 0; i < 14; i++) statuses.push((await fetch(`${dev.base}/`, { headers: { "cf-connecting-ip": IP } })).status);
-  for (let i = 0; i < 15; i++) await fetch(`${dev.base}/search`, { headers: { "cf-connecting-ip": "198.51.100.9", "x-api-key": "trial-42" } });
+  for (let i = 0; i < 14; i++) statuses.push((await fetch(`${session.dev.base}/`, { headers: { "cf-connecting-ip": IP } })).status);
+  for (let i = 0; i < 15; i++) await fetch(`${session.dev.base}/search`, { headers: { "cf-connecting-ip": "198.51.100.9", "x-api-key": "trial-42" } });
   return statuses;
 }
 
@@ -59,7 +39,7 @@ test("token entry, live charts with data, the limited key in the top table, rese
     const statuses = await generateTraffic();
     assert.deepEqual(statuses, [...Array(10).fill(200), ...Array(4).fill(429)], "the demo limit allows 10 then limits");
 
-    const page = await browser.newPage();
+    const page = await session.browser.newPage();
     await page.setViewport({ width: 1280, height: 900 });
     const errors = [];
     page.on("console", (message) => message.type() === "error" && errors.push(message.text()));
@@ -70,7 +50,7 @@ test("token entry, live charts with data, the limited key in the top table, rese
     let transferred = 0;
     cdp.on("Network.loadingFinished", (event) => (transferred += event.encodedDataLength));
 
-    const url = `${dev.base}/__ratelimit/dashboard`;
+    const url = `${session.dev.base}/__ratelimit/dashboard`;
     const response = await page.goto(url, { waitUntil: "networkidle0" });
     assert.equal(response.status(), 200);
     t.diagnostic(`page transfer before the token (HTML, CSS, JS, uPlot, headers included; gzip as wrangler dev serves it): ${transferred} bytes`);
@@ -109,7 +89,7 @@ test("token entry, live charts with data, the limited key in the top table, rese
 
     // Live: traffic from a second address in the next 10-second bucket reaches the open page without a reload.
     await new Promise((resolve) => setTimeout(resolve, 10_000 - (Date.now() % 10_000) + 200));
-    for (let i = 0; i < 12; i++) await fetch(`${dev.base}/`, { headers: { "cf-connecting-ip": OTHER_IP } });
+    for (let i = 0; i < 12; i++) await fetch(`${session.dev.base}/`, { headers: { "cf-connecting-ip": OTHER_IP } });
     await page.waitForFunction(() => [...document.querySelectorAll("#traffic .policy p")].some((p) => p.textContent.startsWith("allowed 20 · limited 6 ")), {
       timeout: 15_000,
     });
@@ -120,7 +100,9 @@ test("token entry, live charts with data, the limited key in the top table, rese
     const remainingNow = async () =>
       (
         await (
-          await fetch(`${dev.base}/__ratelimit/counters?domain=api&descriptor=path=/,remote_address=${IP}`, { headers: { authorization: `Bearer ${TOKEN}` } })
+          await fetch(`${session.dev.base}/__ratelimit/counters?domain=api&descriptor=path=/,remote_address=${IP}`, {
+            headers: { authorization: `Bearer ${TOKEN}` },
+          })
         ).json()
       ).limits[0].remaining;
     const before = await remainingNow();
@@ -135,11 +117,11 @@ test("token entry, live charts with data, the limited key in the top table, rese
     await page.click("#lookup-reset");
     await page.waitForFunction(() => document.querySelector("#lookup-result p")?.textContent === "Counter reset.");
     assert.equal(await page.$eval("#lookup-result td.remaining", (td) => td.textContent), "10");
-    const counter = await fetch(`${dev.base}/__ratelimit/counters?domain=api&descriptor=path=/,remote_address=${IP}`, {
+    const counter = await fetch(`${session.dev.base}/__ratelimit/counters?domain=api&descriptor=path=/,remote_address=${IP}`, {
       headers: { authorization: `Bearer ${TOKEN}` },
     });
     assert.equal((await counter.json()).limits[0].remaining, 10);
-    assert.equal((await fetch(`${dev.base}/`, { headers: { "cf-connecting-ip": IP } })).status, 200, "the key is allowed again after the reset");
+    assert.equal((await fetch(`${session.dev.base}/`, { headers: { "cf-connecting-ip": IP } })).status, 200, "the key is allowed again after the reset");
 
     // The screenshot zoomed on the last 5 minutes, where the bursts are.
     await page.select("#range", "300");
@@ -148,17 +130,17 @@ test("token entry, live charts with data, the limited key in the top table, rese
     await page.screenshot({ path: process.env.UPDATE_SCREENSHOT === "1" ? "docs/dashboard.png" : join(tmpdir(), "floodgate-dashboard.png"), fullPage: true });
     assert.deepEqual(errors, [], "no console errors");
   } catch (error) {
-    t.diagnostic(`wrangler dev log:\n${dev.log()}`);
+    t.diagnostic(`wrangler dev log:\n${session.dev.log()}`);
     throw error;
   }
 });
 
 /** A fresh page on the dashboard, collecting console errors. */
 async function openDashboard() {
-  const page = await browser.newPage();
+  const page = await session.browser.newPage();
   const errors = [];
   page.on("pageerror", (error) => errors.push(String(error)));
-  const response = await page.goto(`${dev.base}/__ratelimit/dashboard`, { waitUntil: "networkidle0" });
+  const response = await page.goto(`${session.dev.base}/__ratelimit/dashboard`, { waitUntil: "networkidle0" });
   return { page, response, errors };
 }
 
@@ -196,7 +178,7 @@ test("Forget token hides the dashboard, brings the form back and clears the toke
 test("a hostile key in the top table is shown as text, and only as its short prefix and hash: no element, no script", async () => {
   // Over the shadow "trial-*" limit (a burst of 10), so the key is among the keys most limited.
   const hostile = `trial-<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>`;
-  for (let i = 0; i < 14; i++) await fetch(`${dev.base}/search`, { headers: { "cf-connecting-ip": "198.51.100.10", "x-api-key": hostile } });
+  for (let i = 0; i < 14; i++) await fetch(`${session.dev.base}/search`, { headers: { "cf-connecting-ip": "198.51.100.10", "x-api-key": hostile } });
   const { page, errors } = await openDashboard();
   await page.type("#token", TOKEN);
   await page.click("#token-form button[type=submit]");
@@ -241,7 +223,7 @@ test("the page is served with its Content-Security-Policy: scripts from its own 
 });
 
 test("the overrides panel lists a domain's overrides, and a counter lookup names the one that applies", async () => {
-  const put = await fetch(`${dev.base}/__ratelimit/overrides`, {
+  const put = await fetch(`${session.dev.base}/__ratelimit/overrides`, {
     method: "PUT",
     headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
     body: JSON.stringify({ domain: "api", descriptor: "api_key=panel-*", rate_limit: { unit: "hour", requests_per_unit: 42 }, note: "<b>not bold</b>" }),

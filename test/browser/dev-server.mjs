@@ -2,6 +2,7 @@
 // given vars, output to a log file; stopped with its whole process group. `npm run test:slow` starts one
 // server with `{ ADMIN_TOKEN: DEV_TOKEN }` for the whole tier (FLOODGATE_DEV_SERVER): a test asking for exactly
 // those vars gets that one, a test asking for others starts its own.
+import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
@@ -81,4 +82,20 @@ export async function startDev(vars, timeoutMs = 90_000) {
   }
   await stop();
   throw new Error(`wrangler dev did not answer its healthcheck within ${timeoutMs} ms:\n${log()}`);
+}
+
+/**
+ * Upload `rules` (an object, or JSON text as it is) to the server at `dev.base` with the admin `token`; fails the
+ * test unless it is answered 200.
+ *
+ * @example
+ * await putRules(dev, TOKEN, { domain: "api", descriptors: [...], routes: [...] });
+ */
+export async function putRules(dev, token, rules) {
+  const put = await fetch(`${dev.base}/__ratelimit/rules`, {
+    method: "PUT",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: typeof rules === "string" ? rules : JSON.stringify(rules),
+  });
+  assert.equal(put.status, 200, await put.text());
 }

@@ -5,15 +5,13 @@
 // Breaks tried: the recorder counting the reservation at admission as well (the panel showed 430 spent, not 30);
 // the panel left out of app.js's refresh (never shown).
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import { createServer } from "node:http";
 import { after, before, test } from "node:test";
-import puppeteer from "puppeteer-core";
 import { isLlmPath, serveLlm } from "../support/llm-origin.mjs";
-import { startDev } from "./dev-server.mjs";
+import { launchChromium, signedInDashboard } from "./chromium.mjs";
+import { startDev, putRules } from "./dev-server.mjs";
 
 const TOKEN = "browser-test-token-0123456789abcdef";
-const chromium = process.env.CHROMIUM_PATH ?? execFileSync("sh", ["-c", "command -v chromium || command -v chromium-browser"], { encoding: "utf8" }).trim();
 const RULES = {
   domain: "llm",
   descriptors: [
@@ -44,7 +42,8 @@ let browser;
 let origin;
 
 before(async () => {
-  execFileSync(process.execPath, ["scripts/build-dashboard.mjs"]);
+  // The dashboard built before wrangler dev serves it.
+  browser = await launchChromium();
   origin = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://origin.test");
     if (isLlmPath(url.pathname)) return serveLlm(req, res, url);
@@ -53,13 +52,7 @@ before(async () => {
   });
   await new Promise((resolve) => origin.listen(0, "127.0.0.1", resolve));
   dev = await startDev({ ADMIN_TOKEN: TOKEN, ORIGIN_URL: `http://127.0.0.1:${origin.address().port}/llm` });
-  const put = await fetch(`${dev.base}/__ratelimit/rules`, {
-    method: "PUT",
-    headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
-    body: JSON.stringify(RULES),
-  });
-  assert.equal(put.status, 200, await put.text());
-  browser = await puppeteer.launch({ executablePath: chromium, headless: true, args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"] });
+  await putRules(dev, TOKEN, RULES);
 });
 
 after(async () => {
@@ -84,14 +77,7 @@ test("the token budgets panel shows the tokens settled, not those reserved, and 
   assert.equal(refused.status, 429);
   await refused.text();
 
-  const page = await browser.newPage();
-  const errors = [];
-  page.on("pageerror", (error) => errors.push(String(error)));
-  page.on("console", (message) => message.type() === "error" && errors.push(message.text()));
-  await page.setViewport({ width: 1280, height: 900 });
-  await page.goto(`${dev.base}/__ratelimit/dashboard`, { waitUntil: "networkidle0" });
-  await page.type("#token", TOKEN);
-  await page.click("#token-form button[type=submit]");
+  const { page, errors } = await signedInDashboard(browser, dev.base, TOKEN);
   // The settlement runs after the answer and the metrics are sent in the background: the page refreshes every 5 s.
   const rows = () => page.$$eval("#tokens tr.token-budget", (trs) => trs.map((tr) => [...tr.querySelectorAll("td")].slice(0, 3).map((td) => td.textContent)));
   let seen = [];

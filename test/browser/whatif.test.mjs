@@ -4,42 +4,16 @@
 // The sample is the Worker's own (GET /__ratelimit/sample): where the Worker
 // has it, traffic sent first must show up in the report with its suggestion.
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { after, before, test } from "node:test";
-import puppeteer from "puppeteer-core";
-import { startDev } from "./dev-server.mjs";
+import { test } from "node:test";
+import { browserSession, signedInDashboard } from "./chromium.mjs";
 
 const TOKEN = "browser-test-token-0123456789abcdef";
-const chromium = process.env.CHROMIUM_PATH ?? execFileSync("sh", ["-c", "command -v chromium || command -v chromium-browser"], { encoding: "utf8" }).trim();
 const bundled = JSON.parse(readFileSync("rules.json", "utf8"));
 
-let dev;
-let browser;
+const session = browserSession({ ADMIN_TOKEN: TOKEN });
 
-before(async () => {
-  execFileSync(process.execPath, ["scripts/build-dashboard.mjs"]);
-  dev = await startDev({ ADMIN_TOKEN: TOKEN });
-  browser = await puppeteer.launch({ executablePath: chromium, headless: true, args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"] });
-});
-
-after(async () => {
-  await browser?.close();
-  await dev?.stop();
-});
-
-async function signedIn() {
-  const page = await browser.newPage();
-  const errors = [];
-  page.on("pageerror", (error) => errors.push(String(error)));
-  page.on("console", (message) => message.type() === "error" && errors.push(message.text()));
-  await page.setViewport({ width: 1280, height: 900 });
-  await page.goto(`${dev.base}/__ratelimit/dashboard`, { waitUntil: "networkidle0" });
-  await page.type("#token", TOKEN);
-  await page.click("#token-form button[type=submit]");
-  await page.waitForFunction(() => !document.querySelector("#dashboard").hidden);
-  return { page, errors };
-}
+const signedIn = () => signedInDashboard(session.browser, session.dev.base, TOKEN);
 
 async function paste(page, text) {
   await page.$eval("#whatif-rules", (node, value) => (node.value = value), text);
@@ -48,8 +22,8 @@ async function paste(page, text) {
 
 test("advice per policy, and pasted rules show the replay report beside the rules in force", async () => {
   // "demo": GET / is 10 a minute per address; 14 requests, 4 refused.
-  for (let i = 0; i < 14; i++) await (await fetch(`${dev.base}/`, { headers: { "cf-connecting-ip": "192.0.2.77" } })).body?.cancel();
-  const sample = await fetch(`${dev.base}/__ratelimit/sample?domain=api`, { headers: { authorization: `Bearer ${TOKEN}` } });
+  for (let i = 0; i < 14; i++) await (await fetch(`${session.dev.base}/`, { headers: { "cf-connecting-ip": "192.0.2.77" } })).body?.cancel();
+  const sample = await fetch(`${session.dev.base}/__ratelimit/sample?domain=api`, { headers: { authorization: `Bearer ${TOKEN}` } });
   const sampled = sample.ok && (await sample.text()).trim() !== "";
   const { page, errors } = await signedIn();
 

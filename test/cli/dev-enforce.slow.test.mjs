@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
-import { DEV_TOKEN, startDev } from "../browser/dev-server.mjs";
+import { DEV_TOKEN, startDev, putRules } from "../browser/dev-server.mjs";
 
 // The dev tier's token: with it, this file runs on the tier's shared server.
 const TOKEN = DEV_TOKEN;
@@ -36,12 +36,7 @@ let dev;
 
 before(async () => {
   dev = await startDev({ ADMIN_TOKEN: TOKEN });
-  const put = await fetch(`${dev.base}/__ratelimit/rules`, {
-    method: "PUT",
-    headers: { ...auth, "content-type": "application/json" },
-    body: JSON.stringify(RULES),
-  });
-  assert.equal(put.status, 200, await put.text());
+  await putRules(dev, TOKEN, RULES);
 });
 
 after(async () => {
@@ -95,12 +90,7 @@ describe("gradual enforcement against wrangler dev", { timeout: 240_000 }, () =>
     const page = readFileSync(new URL("../../docs/rules.md", import.meta.url), "utf8");
     const section = page.slice(page.indexOf("## Gradual and soft enforcement"));
     const example = JSON.parse(section.slice(section.indexOf("```json") + 7, section.indexOf("```", section.indexOf("```json") + 7)));
-    const put = await fetch(`${dev.base}/__ratelimit/rules`, {
-      method: "PUT",
-      headers: { ...auth, "content-type": "application/json" },
-      body: JSON.stringify(example),
-    });
-    assert.equal(put.status, 200, await put.text());
+    await putRules(dev, TOKEN, example);
     const res = await fetch(`${dev.base}/anything`, { headers: { "x-user": "carol" } });
     await res.arrayBuffer();
     assert.equal(res.status, 200);

@@ -15,7 +15,7 @@ import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
 import { createServer } from "node:http";
 import { after, before, test } from "node:test";
-import { startDev } from "../browser/dev-server.mjs";
+import { startDev, putRules } from "../browser/dev-server.mjs";
 
 const ADMIN_TOKEN = "dev-jwt-admin-token-of-at-least-32-characters";
 const SECRET = "a dev test secret of thirty-two bytes or more, never a real one";
@@ -64,8 +64,7 @@ before(async () => {
   await new Promise((resolve) => jwks.server.listen(0, "127.0.0.1", resolve));
   const rules = [api, web, partners(`http://127.0.0.1:${jwks.server.address().port}/jwks`)];
   dev = await startDev({ ADMIN_TOKEN, JWT_SECRET: SECRET });
-  const put = await fetch(`${dev.base}/__ratelimit/rules`, { method: "PUT", body: JSON.stringify(rules), headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
-  assert.equal(put.status, 200, await put.text());
+  await putRules(dev, ADMIN_TOKEN, rules);
 });
 after(async () => {
   await dev?.stop();

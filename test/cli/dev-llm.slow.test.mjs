@@ -18,7 +18,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { after, before, describe, it } from "node:test";
-import { startDev } from "../browser/dev-server.mjs";
+import { startDev, putRules } from "../browser/dev-server.mjs";
 import { isLlmPath, serveLlm } from "../support/llm-origin.mjs";
 
 const TOKEN = "llm-token-of-at-least-32-characters!!";
@@ -49,12 +49,7 @@ before(async () => {
   await new Promise((resolve) => origin.listen(0, "127.0.0.1", resolve));
   originBase = `http://127.0.0.1:${origin.address().port}`;
   dev = await startDev({ ADMIN_TOKEN: TOKEN, ORIGIN_URL: `${originBase}/llm`, MAX_JSON_BODY_BYTES: "4096" });
-  const put = await fetch(`${dev.base}/__ratelimit/rules`, {
-    method: "PUT",
-    headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
-    body: JSON.stringify(docsRules()),
-  });
-  assert.equal(put.status, 200, await put.text());
+  await putRules(dev, TOKEN, docsRules());
 });
 
 after(async () => {

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { after, before, test } from "node:test";
-import { DEV_TOKEN, startDev } from "../browser/dev-server.mjs";
+import { DEV_TOKEN, startDev, putRules } from "../browser/dev-server.mjs";
 
 // The dev tier's token: with it, this file runs on the tier's shared server.
 const TOKEN = DEV_TOKEN;
@@ -17,12 +17,7 @@ let dev;
 before(async () => {
   dev = await startDev({ ADMIN_TOKEN: TOKEN });
   // The bundled rules, put back: on the tier's shared server another file may have uploaded its own.
-  const put = await fetch(`${dev.base}/__ratelimit/rules`, {
-    method: "PUT",
-    headers: { ...auth, "content-type": "application/json" },
-    body: readFileSync(new URL("../../rules.json", import.meta.url), "utf8"),
-  });
-  assert.equal(put.status, 200, await put.text());
+  await putRules(dev, TOKEN, readFileSync(new URL("../../rules.json", import.meta.url), "utf8"));
 });
 after(async () => {
   await dev?.stop();

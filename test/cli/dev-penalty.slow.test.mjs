@@ -15,7 +15,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
-import { DEV_TOKEN, startDev } from "../browser/dev-server.mjs";
+import { DEV_TOKEN, startDev, putRules } from "../browser/dev-server.mjs";
 
 // The dev tier's token: with it, this file runs on the tier's shared server.
 const TOKEN = DEV_TOKEN;
@@ -34,12 +34,7 @@ let dev;
 
 before(async () => {
   dev = await startDev({ ADMIN_TOKEN: TOKEN });
-  const put = await fetch(`${dev.base}/__ratelimit/rules`, {
-    method: "PUT",
-    headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
-    body: JSON.stringify(docsExample()),
-  });
-  assert.equal(put.status, 200, await put.text());
+  await putRules(dev, TOKEN, docsExample());
 });
 
 after(async () => {

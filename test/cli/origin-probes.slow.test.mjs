@@ -14,7 +14,7 @@ import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import { connect } from "node:net";
 import { after, before, describe, it } from "node:test";
-import { startDev } from "../browser/dev-server.mjs";
+import { startDev, putRules } from "../browser/dev-server.mjs";
 
 const TOKEN = "probe-token-of-at-least-32-characters!";
 
@@ -109,12 +109,7 @@ before(async () => {
   await new Promise((resolve) => origin.server.listen(0, "127.0.0.1", resolve));
   dev = await startDev({ ORIGIN_URL: `http://127.0.0.1:${origin.server.address().port}`, ADMIN_TOKEN: TOKEN });
   port = Number(new URL(dev.base).port);
-  const put = await fetch(`${dev.base}/__ratelimit/rules`, {
-    method: "PUT",
-    headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
-    body: JSON.stringify(RULES),
-  });
-  assert.equal(put.status, 200, await put.text());
+  await putRules(dev, TOKEN, RULES);
 });
 
 after(async () => {

@@ -23,6 +23,21 @@ async function remaining(name: string, call: CounterCall): Promise<number> {
   return (await counters.getByName(name).peek({ ...call, cost: 0 })).decisions[0].remaining;
 }
 
+/** An edge whose object calls go through lossy counters, each call its own RPC. */
+function lossyEdge() {
+  const lossy = lossyCounters();
+  return { lossy, edge: new EdgeRuntime(lossy.counters, { coalesce: false }) };
+}
+
+/** A fresh key with a limit of 10 an hour, and a lossy edge that owes it 3 hits (allowed in this isolate during an outage), paid with the counter's next call. */
+function owingEdge(name: string) {
+  const key = fresh(name);
+  const call: CounterCall = { key, limits: [perHour(10)], cost: 1 };
+  const { lossy, edge } = lossyEdge();
+  edge.debts.owe(key, { ...call, cost: 3 }, Date.now() + 3_600_000);
+  return { key, call, lossy, decide: () => edge.decideCalls(key, [{ call, cacheable: true }], noDefer) };
+}
+
 describe('exactly once (docs/reliability.md, "Exactly once")', () => {
   it("a refund whose answer is lost after it applied is retried and gives back its hit once", async () => {
     const key = fresh("refund");
@@ -33,8 +48,7 @@ describe('exactly once (docs/reliability.md, "Exactly once")', () => {
     const taken = [];
     for (let i = 0; i < 3; i++) taken.push((await stub.decide([{ key, limits, cost: 1, refundable: true }]))[0]);
     expect(taken.every((v) => v.allowed)).toBe(true);
-    const lossy = lossyCounters();
-    const edge = new EdgeRuntime(lossy.counters, { coalesce: false });
+    const { lossy, edge } = lossyEdge();
     lossy.loseNext();
     const refund: CounterCall = { kind: "refund", op: "test-refund-1", key, limits, cost: 1, chargedAt: taken[2].chargedAt as number };
     await edge.decideCalls(key, [{ call: refund, cacheable: false }], noDefer);
@@ -66,15 +80,9 @@ describe('exactly once (docs/reliability.md, "Exactly once")', () => {
   });
 
   it("a debt payment whose answer is lost is charged once; the call it rode with is decided again (it only refuses sooner)", async () => {
-    const key = fresh("debt");
-    const limits = [perHour(10)];
-    const call: CounterCall = { key, limits, cost: 1 };
-    const lossy = lossyCounters();
-    const edge = new EdgeRuntime(lossy.counters, { coalesce: false });
-    // 3 hits allowed in this isolate during an outage: a debt, paid with the counter's next call.
-    edge.debts.owe(key, { ...call, cost: 3 }, Date.now() + 3_600_000);
+    const { key, call, lossy, decide } = owingEdge("debt");
     lossy.loseNext();
-    const [verdict] = await edge.decideCalls(key, [{ call, cacheable: true }], noDefer);
+    const [verdict] = await decide();
     expect(verdict.allowed).toBe(true);
     expect(lossy.texts).toHaveLength(2);
     expect(lossy.texts[0]).toContain('"kind":"absorb"');
@@ -84,17 +92,12 @@ describe('exactly once (docs/reliability.md, "Exactly once")', () => {
   });
 
   it("a debt payment that failed keeps its id when sent again with the next call, so an object that applied it takes it once", async () => {
-    const key = fresh("debt-again");
-    const limits = [perHour(10)];
-    const call: CounterCall = { key, limits, cost: 1 };
-    const lossy = lossyCounters();
-    const edge = new EdgeRuntime(lossy.counters, { coalesce: false });
-    edge.debts.owe(key, { ...call, cost: 3 }, Date.now() + 3_600_000);
+    const { key, call, lossy, decide } = owingEdge("debt-again");
     // Both the call and its retry applied, both answers lost: the request fails, the debt is owed again.
     lossy.loseNext();
     lossy.loseNext();
-    await expect(edge.decideCalls(key, [{ call, cacheable: true }], noDefer)).rejects.toThrow(/reset/);
-    await edge.decideCalls(key, [{ call, cacheable: true }], noDefer);
+    await expect(decide()).rejects.toThrow(/reset/);
+    await decide();
     const ops = lossy.texts.map((text) => /"op":"([^"]+)"/.exec(text)?.[1]);
     expect(ops).toHaveLength(3);
     expect(new Set(ops).size).toBe(1);

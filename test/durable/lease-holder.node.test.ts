@@ -34,8 +34,8 @@ import { describe, expect, it } from "vitest";
 import type { CounterCall, CounterVerdict, SendBatch } from "../../src/stored/wire-calls.ts";
 import { RegionalRelay, RELAY_IDLE_MS, RELAY_SYNC_MS } from "../../src/durable/counters/relay.ts";
 import { PRECOUNT_ENTRIES, PrecountTable } from "../../src/isolate/precount.ts";
-import { drivenTime } from "../support/driven-time.ts";
-import { plainCounters } from "../support/plain-counters.ts";
+import type { drivenTime } from "../support/driven-time.ts";
+import { withPlainCounters } from "../support/plain-counters.ts";
 
 type Time = ReturnType<typeof drivenTime>;
 
@@ -127,15 +127,6 @@ function limited(key: string, limit: number): CounterCall {
   return { key, cost: 1, limits: [{ id: `fw-${limit}`, algorithm: "fixed_window", limit, windowMs: 3_600_000, burst: limit }] };
 }
 
-async function withTime(body: (time: Time, send: SendBatch) => Promise<void>) {
-  const time = drivenTime();
-  try {
-    await body(time, plainCounters(time.now));
-  } finally {
-    time.stop();
-  }
-}
-
 /** What the object holds for `call`'s counter: hits charged so far. */
 async function charged(send: SendBatch, call: CounterCall, limit: number): Promise<number> {
   const [verdict] = await send(OBJECT, [{ ...call, cost: 0 }]);
@@ -144,7 +135,7 @@ async function charged(send: SendBatch, call: CounterCall, limit: number): Promi
 
 describe.each(USERS)("the lease holder: $name", (user) => {
   it("charges a weighted hit allowed from the lease its whole cost", () =>
-    withTime(async (time, send) => {
+    withPlainCounters(async (time, send) => {
       const holder = user.make(time, send);
       const call = { ...limited("weighted", 300), cost: 3 };
       let allowed = 0;
@@ -159,7 +150,7 @@ describe.each(USERS)("the lease holder: $name", (user) => {
     }));
 
   it("never drops a counter whose hits the object has not been told of", () =>
-    withTime(async (time, send) => {
+    withPlainCounters(async (time, send) => {
       const holder = user.make(time, send);
       const call = limited("owing", 400);
       let allowed = 0;
@@ -176,7 +167,7 @@ describe.each(USERS)("the lease holder: $name", (user) => {
     }));
 
   it("sends again the hits of a sync the object did not answer", () =>
-    withTime(async (time, send) => {
+    withPlainCounters(async (time, send) => {
       let down = false;
       const flaky: SendBatch = (name, calls, defer) => (down ? Promise.reject(new Error("home unreachable")) : send(name, calls, defer));
       const holder = user.make(time, flaky);

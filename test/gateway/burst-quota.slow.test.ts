@@ -18,10 +18,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { gateway, testEnv } from "../support/app.ts";
-import type { Env } from "../../src/config.ts";
-import { counterStub, homeOf } from "../../src/durable/counters/regions.ts";
 import { WARM_HITS } from "../../src/durable/counters/warm-keys.ts";
-import { driveObject, OBJECT_EPOCH } from "../support/driven-object.ts";
+import { drivenCounters, OBJECT_EPOCH } from "../support/driven-object.ts";
 
 const LIMIT = 100;
 const ALGORITHMS = ["fixed_window", "sliding_window_log", "sliding_window_counter", "token_bucket", "leaky_bucket", "gcra"] as const;
@@ -64,42 +62,10 @@ let n = 0;
 function setup() {
   const now = () => OBJECT_EPOCH;
   const addressed: string[] = [];
-  const call = gateway(rules, { COUNTERS: onClockWithHomes(testEnv.COUNTERS, now, addressed) }, { now });
+  // Each regional copy's home too: on the machine's clock, a bucket would refill during the test.
+  const counters = drivenCounters(testEnv.COUNTERS, now, { withHomes: true, seen: (name) => addressed.push(name) });
+  const call = gateway(rules, { COUNTERS: counters }, { now });
   return { addressed, call };
-}
-
-/**
- * `counters` with every object it hands out, and the home of every regional copy, put on `now` before its first call
- * (the gateway addresses only the copy, which calls its home itself: on the machine's clock, a bucket would refill
- * during the test); the names handed out are added to `addressed`.
- */
-function onClockWithHomes(counters: Env["COUNTERS"], now: () => number, addressed: string[]): Env["COUNTERS"] {
-  const driven = new Map<string, Promise<void>>();
-  const drive = (name: string) => {
-    let ready = driven.get(name);
-    if (ready === undefined) driven.set(name, (ready = driveObject(counterStub(counters, name), now)));
-    return ready;
-  };
-  return new Proxy(counters, {
-    get(target, prop) {
-      if (prop !== "getByName") {
-        const value = Reflect.get(target, prop);
-        return typeof value === "function" ? (...args: unknown[]) => Reflect.apply(value, target, args) : value;
-      }
-      return (name: string, options?: DurableObjectNamespaceGetDurableObjectOptions) => {
-        addressed.push(name);
-        const stub = target.getByName(name, options);
-        const ready = Promise.all([drive(name), drive(homeOf(name))]);
-        return new Proxy(stub, {
-          get(inner, method) {
-            const value = Reflect.get(inner, method);
-            if (typeof value !== "function" || typeof method === "symbol" || method === "then") return value;
-            return (...args: unknown[]) => ready.then(() => (inner as unknown as Record<string, (...a: unknown[]) => unknown>)[method](...args));
-          },
-        });
-      };
-    },
-  });
 }
 
 /**

@@ -25,7 +25,7 @@ import type { CounterObject } from "../../src/durable/counters/counter-object.ts
 import { counterStub, homeOf } from "../../src/durable/counters/regions.ts";
 import { WARM_HITS } from "../../src/durable/counters/warm-keys.ts";
 import { gateway, testEnv } from "../support/app.ts";
-import { driveObject, OBJECT_EPOCH } from "../support/driven-object.ts";
+import { drivenCounters, OBJECT_EPOCH } from "../support/driven-object.ts";
 
 type Cf = RequestInit["cf"];
 const REGIONS = [
@@ -48,32 +48,7 @@ function setup() {
   const now = () => clock.at;
   const counters = testEnv.COUNTERS as Env["COUNTERS"];
   const names = new Set<string>();
-  const driven = new Map<string, Promise<void>>();
-  const drive = (name: string) => {
-    names.add(name);
-    let ready = driven.get(name);
-    if (ready === undefined) driven.set(name, (ready = driveObject(counterStub(counters, name), now)));
-    return ready;
-  };
-  const namespace = new Proxy(counters, {
-    get(target, prop) {
-      if (prop !== "getByName") {
-        const value = Reflect.get(target, prop);
-        return typeof value === "function" ? (...args: unknown[]) => Reflect.apply(value, target, args) : value;
-      }
-      return (name: string, options?: DurableObjectNamespaceGetDurableObjectOptions) => {
-        const stub = target.getByName(name, options);
-        const ready = Promise.all([drive(name), drive(homeOf(name))]);
-        return new Proxy(stub, {
-          get(inner, method) {
-            const value = Reflect.get(inner, method);
-            if (typeof value !== "function" || typeof method === "symbol" || method === "then") return value;
-            return (...args: unknown[]) => ready.then(() => (inner as unknown as Record<string, (...a: unknown[]) => unknown>)[method](...args));
-          },
-        });
-      };
-    },
-  });
+  const namespace = drivenCounters(testEnv.COUNTERS, now, { withHomes: true, seen: (name) => names.add(name).add(homeOf(name)) });
   // A domain of its own: its objects count this test's calls only.
   const call = gateway(rulesFor(`gw-relay-cost-${Math.random().toString(36).slice(2)}`), { COUNTERS: namespace }, { now });
   const send = async (user: string, region: number) => {

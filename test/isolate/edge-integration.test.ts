@@ -1,5 +1,4 @@
 import { env } from "cloudflare:workers";
-import type { CounterCall } from "../../src/stored/wire-calls.ts";
 import { describe, expect, it } from "vitest";
 import { EdgeRuntime } from "../../src/isolate/runtime.ts";
 import type { Env } from "../../src/config.ts";
@@ -7,8 +6,7 @@ import { decide } from "../../src/limiter/decide.ts";
 import type { DomainDescriptors } from "../../src/rules/types.ts";
 import { compiled } from "../support/app.ts";
 import { drivenTime } from "../support/driven-time.ts";
-import { driveObject, OBJECT_EPOCH } from "../support/driven-object.ts";
-import { fromWire, toWire } from "../../src/stored/wire.ts";
+import { driveObject, OBJECT_EPOCH, trackedCounters } from "../support/driven-object.ts";
 
 const counters = (env as unknown as Env).COUNTERS;
 
@@ -189,21 +187,7 @@ describe("several edges against one object namespace (seeded trace)", () => {
 function drivenIsolate(time: ReturnType<typeof drivenTime>) {
   const background: Promise<unknown>[] = [];
   // Every object it calls is put on the test's clock first: leases end on one clock on both sides.
-  const onClock = new Set<string>();
-  const tracked = time.track(async (name, calls) => {
-    if (!onClock.has(name)) {
-      onClock.add(name);
-      await driveObject(counters.getByName(name), time.now);
-    }
-    return counters.getByName(name).decide(calls);
-  });
-  const namespace = {
-    // The edge sends its batches as one JSON text (src/stored/wire.ts).
-    getByName: (name: string) => ({ decideText: async (text: string) => toWire(await tracked(name, fromWire<CounterCall[]>(text))) }),
-    // The shard key's default is derived from the namespace's ids.
-    idFromName: (name: string) => counters.idFromName(name),
-  } as unknown as Env["COUNTERS"];
-  const edge = new EdgeRuntime(namespace, { coalesce: false, now: time.now });
+  const edge = new EdgeRuntime(trackedCounters(time), { coalesce: false, now: time.now });
   return { edge, background, defer: (p: Promise<unknown>) => void background.push(p) };
 }
 

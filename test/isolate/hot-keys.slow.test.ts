@@ -10,10 +10,9 @@ import { describe, expect, it } from "vitest";
 import type { Env } from "../../src/config.ts";
 import { TARGET_CALLS_PER_S } from "../../src/durable/counters/hot-keys.ts";
 import type { CounterCall } from "../../src/stored/wire-calls.ts";
-import { fromWire, toWire } from "../../src/stored/wire.ts";
 import { EdgeRuntime } from "../../src/isolate/runtime.ts";
 import { drivenTime } from "../support/driven-time.ts";
-import { driveObject, OBJECT_EPOCH } from "../support/driven-object.ts";
+import { OBJECT_EPOCH, trackedCounters } from "../support/driven-object.ts";
 
 const counters = (env as unknown as Env).COUNTERS;
 type Time = ReturnType<typeof drivenTime>;
@@ -36,20 +35,7 @@ function callLog() {
 /** A simulated isolate: its own edge runtime (no coalescing: it spaces batches by the machine's clock), its waitUntil work. */
 function isolate(time: Time, log: ReturnType<typeof callLog>) {
   const background: Promise<unknown>[] = [];
-  const onClock = new Set<string>();
-  const tracked = time.track(async (name, calls) => {
-    if (!onClock.has(name)) {
-      onClock.add(name);
-      await driveObject(counters.getByName(name), time.now);
-    }
-    log.count(time.now());
-    return counters.getByName(name).decide(calls);
-  });
-  const namespace = {
-    getByName: (name: string) => ({ decideText: async (text: string) => toWire(await tracked(name, fromWire<CounterCall[]>(text))) }),
-    idFromName: (name: string) => counters.idFromName(name),
-  } as unknown as Env["COUNTERS"];
-  const edge = new EdgeRuntime(namespace, { coalesce: false, now: time.now });
+  const edge = new EdgeRuntime(trackedCounters(time, { onCall: () => log.count(time.now()) }), { coalesce: false, now: time.now });
   const defer = (p: Promise<unknown>) => void background.push(p);
   return { edge, background, go: (name: string, call: CounterCall, leasable = true) => edge.decideCalls(name, [{ call, cacheable: true, leasable }], defer) };
 }

@@ -10,8 +10,8 @@
 import { describe, expect, it } from "vitest";
 import type { CounterCall, SendBatch } from "../../src/stored/wire-calls.ts";
 import { PRECOUNT_ENTRIES, PrecountTable } from "../../src/isolate/precount.ts";
-import { drivenTime } from "../support/driven-time.ts";
-import { plainCounters } from "../support/plain-counters.ts";
+import type { drivenTime } from "../support/driven-time.ts";
+import { withPlainCounters } from "../support/plain-counters.ts";
 
 const SYNC_MS = 25;
 const limitCall = (key: string, limit: number): CounterCall => ({
@@ -47,20 +47,11 @@ async function untilQuiet(time: Time, backgrounds: Promise<unknown>[][], limitMs
   expect(done).toBe(true);
 }
 
-async function withTime(body: (time: Time, send: SendBatch) => Promise<void>) {
-  const time = drivenTime();
-  try {
-    await body(time, plainCounters(time.now));
-  } finally {
-    time.stop();
-  }
-}
-
 const remaining = async (send: SendBatch, name: string, call: CounterCall) => (await send(name, [{ ...call, cost: 0 }]))[0].decisions[0].remaining;
 
 describe("pre-counting table", () => {
   it("learns on the first hit, leases on the second, then decides locally exactly the hits its lease covers", () =>
-    withTime(async (time, send) => {
+    withPlainCounters(async (time, send) => {
       const e = edge(time, send);
       const call = limitCall("lease", 801);
       await e.table.decide("obj", call, SYNC_MS, e.defer);
@@ -89,7 +80,7 @@ describe("pre-counting table", () => {
     }));
 
   it("on one isolate allows exactly the limit, and the object holds every hit", () =>
-    withTime(async (time, send) => {
+    withPlainCounters(async (time, send) => {
       const e = edge(time, send);
       const call = limitCall("one", 40);
       let allowed = 0;
@@ -107,7 +98,7 @@ describe("pre-counting table", () => {
 
   for (const edges of [1, 4, 16, 64]) {
     it(`${edges} isolates together never allow more than the limit and lose no quota`, () =>
-      withTime(async (time, send) => {
+      withPlainCounters(async (time, send) => {
         const isolates = Array.from({ length: edges }, () => edge(time, send));
         const call = limitCall(`many-${edges}`, 150);
         let allowed = 0;
@@ -130,7 +121,7 @@ describe("pre-counting table", () => {
   }
 
   it("decides a counter hit less often than twice per sync_ms strongly, with no background sync", () =>
-    withTime(async (time, send) => {
+    withPlainCounters(async (time, send) => {
       const e = edge(time, send);
       const call = limitCall("cold", 1_000);
       for (const gap of [SYNC_MS + 10, SYNC_MS + 10, SYNC_MS, 20, 20, 20]) {
@@ -146,7 +137,7 @@ describe("pre-counting table", () => {
     }));
 
   it("keeps the hits a failed sync carried, and sends them with the next one", () =>
-    withTime(async (time, send) => {
+    withPlainCounters(async (time, send) => {
       let failing = false;
       const flaky: SendBatch = (name, calls) => (failing && calls.some((c) => c.kind === "absorb") ? Promise.reject(new Error("down")) : send(name, calls));
       const e = edge(time, flaky);
@@ -169,7 +160,7 @@ describe("pre-counting table", () => {
     }));
 
   it(`pre-counts at most ${PRECOUNT_ENTRIES} counters, forgetting the oldest idle one`, () =>
-    withTime(async (time, send) => {
+    withPlainCounters(async (time, send) => {
       const e = edge(time, send);
       for (let i = 0; i <= PRECOUNT_ENTRIES; i++) await e.table.decide("obj", limitCall(`key-${i}`, 10), SYNC_MS, e.defer);
       expect(e.table.size).toBe(PRECOUNT_ENTRIES);

@@ -26,12 +26,11 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { Env } from "../../src/config.ts";
 import type { CounterObject } from "../../src/durable/counters/counter-object.ts";
-import type { CounterCall, RelayCall } from "../../src/stored/wire-calls.ts";
+import type { RelayCall } from "../../src/stored/wire-calls.ts";
 import { counterStub, inRegion } from "../../src/durable/counters/regions.ts";
 import { RELAY_LEASE_TTL_MS } from "../../src/durable/counters/relay.ts";
-import { fromWire, toWire } from "../../src/stored/wire.ts";
 import { EdgeRuntime } from "../../src/isolate/runtime.ts";
-import { driveObject, OBJECT_EPOCH } from "../support/driven-object.ts";
+import { driveObject, OBJECT_EPOCH, trackedCounters } from "../support/driven-object.ts";
 import { drivenTime } from "../support/driven-time.ts";
 
 const counters = (env as unknown as Env).COUNTERS;
@@ -81,15 +80,8 @@ function callLog() {
 /** A simulated isolate of region weur: its own edge runtime (no coalescing), its waitUntil work. */
 function isolate(time: Time, log: ReturnType<typeof callLog>) {
   const background: Promise<unknown>[] = [];
-  const tracked = time.track(async (name, calls) => {
-    log.count(time.now(), name);
-    return counters.getByName(name).decide(calls);
-  });
-  const namespace = {
-    getByName: (name: string) => ({ decideText: async (text: string) => toWire(await tracked(name, fromWire<CounterCall[]>(text))) }),
-    idFromName: (name: string) => counters.idFromName(name),
-  } as unknown as Env["COUNTERS"];
-  const edge = new EdgeRuntime(namespace, { coalesce: false, now: time.now });
+  // The home and its copy were put on the clock by `place`.
+  const edge = new EdgeRuntime(trackedCounters(time, { drive: false, onCall: (name) => log.count(time.now(), name) }), { coalesce: false, now: time.now });
   const defer = (p: Promise<unknown>) => void background.push(p);
   return { edge, background, go: (call: RelayCall) => edge.decideCalls(call.object, [{ call, cacheable: true, leasable: true }], defer) };
 }

@@ -18,6 +18,7 @@ import { SendPace } from "../../src/metrics/send-pace.ts";
 import type { Sample } from "../../src/metrics/samples.ts";
 import { TrafficLog } from "../../src/metrics/traffic.ts";
 import { compileOnce } from "../../src/rules/index.ts";
+import { tapWrites } from "../support/storage-writes.ts";
 
 const testEnv = env as unknown as Env;
 const T0 = 1_767_225_600_000;
@@ -77,20 +78,7 @@ async function rulesRun(isolates: number, minutes: number, shared: boolean) {
 async function metricsRun(isolates: number, minutes: number) {
   const stub = testEnv.METRICS.getByName(`control-plane-metrics-${Date.now()}-${++runs}`);
   return runInDurableObject(stub, (instance: MetricsObject, state) => {
-    const sql = state.storage.sql;
-    const exec = sql.exec.bind(sql);
-    let rows = 0;
-    (sql as { exec: typeof sql.exec }).exec = ((query: string, ...bindings: unknown[]) => {
-      const cursor = exec(query, ...bindings);
-      cursor.toArray();
-      rows += cursor.rowsWritten;
-      return cursor;
-    }) as typeof sql.exec;
-    const setAlarm = state.storage.setAlarm.bind(state.storage);
-    state.storage.setAlarm = ((...args: Parameters<typeof setAlarm>) => {
-      rows += 1;
-      return setAlarm(...args);
-    }) as typeof setAlarm;
+    const writes = tapWrites(state.storage);
     const senders = Array.from({ length: isolates }, (_, i) => ({ pace: new SendPace(30_000), log: new TrafficLog(), hits: 0, start: ((i * 7) % 20) * 100 }));
     let sends = 0;
     for (let at = T0; at < T0 + minutes * 60_000; at += 100) {
@@ -121,8 +109,8 @@ async function metricsRun(isolates: number, minutes: number) {
         sends += 1;
       }
     }
-    (sql as { exec: typeof sql.exec }).exec = exec;
-    state.storage.setAlarm = setAlarm;
+    writes.restore();
+    const rows = writes.rows() + writes.alarms();
     return { isolates, sends, rows_per_hour: Math.round((rows * 60) / minutes), sends_per_s: sends / (minutes * 60) };
   });
 }

@@ -13,19 +13,11 @@ import { describe, expect, it } from "vitest";
 import type { Env } from "../../src/config.ts";
 import { FOLD_MS, type MetricsObject } from "../../src/durable/metrics/metrics-object.ts";
 import type { Sample } from "../../src/metrics/samples.ts";
-import type { StatDelta } from "../../src/metrics/stats.ts";
 import { TrafficLog } from "../../src/metrics/traffic.ts";
+import { tapWrites } from "../support/storage-writes.ts";
+import { T0, delta, five } from "../support/traffic-records.ts";
 
 const metrics = (env as unknown as Env).METRICS;
-const T0 = 1_767_225_600_000;
-const five = { name: "five", windowMs: 60_000, shadow: false };
-const delta = (within: number, over: number): StatDelta => ({
-  total_hits: within + over,
-  within_limit: within,
-  over_limit: over,
-  near_limit: 0,
-  shadow_mode: 0,
-});
 
 /** A send as an isolate makes it: 40 series and the dashboard's traffic of 4 policies. */
 function sendOf(step: number, log: TrafficLog, everyMs = 5_000): [Sample[], ReturnType<TrafficLog["take"]>, number] {
@@ -49,32 +41,17 @@ describe("a metrics shard's writes", () => {
     expect(FOLD_MS).toBe(30_000);
     const stub = metrics.getByName(`send-log-${Date.now()}`);
     const { written, alarms } = await runInDurableObject(stub, (instance: MetricsObject, state) => {
-      const sql = state.storage.sql;
-      const exec = sql.exec.bind(sql);
-      let rows = 0;
-      (sql as { exec: typeof sql.exec }).exec = ((query: string, ...bindings: unknown[]) => {
-        const cursor = exec(query, ...bindings);
-        cursor.toArray();
-        rows += cursor.rowsWritten;
-        return cursor;
-      }) as typeof sql.exec;
-      const setAlarm = state.storage.setAlarm.bind(state.storage);
-      let alarms = 0;
-      state.storage.setAlarm = ((...args: Parameters<typeof setAlarm>) => {
-        alarms += 1;
-        return setAlarm(...args);
-      }) as typeof setAlarm;
+      const writes = tapWrites(state.storage);
       const log = new TrafficLog();
       const perSend: number[] = [];
       // 10 minutes of sends, one every 5 s.
       for (let step = 0; step < 120; step++) {
-        const before = rows;
+        const before = writes.rows();
         instance.add(...sendOf(step, log));
-        perSend.push(rows - before);
+        perSend.push(writes.rows() - before);
       }
-      (sql as { exec: typeof sql.exec }).exec = exec;
-      state.storage.setAlarm = setAlarm;
-      return { written: perSend, alarms };
+      writes.restore();
+      return { written: perSend, alarms: writes.alarms() };
     });
     const folds = written.filter((rows) => rows > 0).length;
     // The first send folds, then every sixth (30 s of sends 5 s apart); the others write nothing.

@@ -9,20 +9,10 @@ import { describe, expect, it } from "vitest";
 import type { Env } from "../../src/config.ts";
 import { samplesOfAllShards, trafficOfAllShards } from "../../src/metrics/shard-reads.ts";
 import { METRICS_SHARDS, metricsShardName, metricsShardNames, metricsShardOf } from "../../src/metrics/shards.ts";
-import type { StatDelta } from "../../src/metrics/stats.ts";
 import { TrafficLog } from "../../src/metrics/traffic.ts";
+import { T0, delta, five } from "../support/traffic-records.ts";
 
 const metrics = (env as unknown as Env).METRICS;
-// 2026-01-01T00:00:00Z, a whole number of 10-minute slices.
-const T0 = 1_767_225_600_000;
-const five = { name: "five", windowMs: 60_000, shadow: false };
-const delta = (within: number, over: number): StatDelta => ({
-  total_hits: within + over,
-  within_limit: within,
-  over_limit: over,
-  near_limit: 0,
-  shadow_mode: 0,
-});
 
 describe("metrics shards", () => {
   it("are named global, global/1, … and take a bounded share of isolates each", () => {

@@ -8,26 +8,15 @@ import { describe, expect, it } from "vitest";
 import type { Env } from "../../src/config.ts";
 import type { MetricsObject } from "../../src/durable/metrics/metrics-object.ts";
 import { SKETCH_COUNTERS } from "../../src/metrics/sketch.ts";
-import type { StatDelta } from "../../src/metrics/stats.ts";
 import { TrafficLog } from "../../src/metrics/traffic.ts";
 import { MAX_TRAFFIC_POLICIES, SERIES_BUCKET_MS, SERIES_BUCKETS, type TrafficBatch } from "../../src/metrics/traffic-shape.ts";
 import { TrafficStore } from "../../src/durable/metrics/traffic-store.ts";
 import { TOP_KEYS } from "../../src/metrics/traffic-view.ts";
+import { T0, delta, five } from "../support/traffic-records.ts";
 
 const metrics = (env as unknown as Env).METRICS;
 let objects = 0;
 const freshObject = () => metrics.getByName(`traffic-store-${Date.now()}-${++objects}`);
-// 2026-01-01T00:00:00Z, a whole number of 10-minute slices.
-const T0 = 1_767_225_600_000;
-const five = { name: "five", windowMs: 60_000, shadow: false };
-
-const delta = (within: number, over: number, near = 0, shadow = 0): StatDelta => ({
-  total_hits: within + over,
-  within_limit: within,
-  over_limit: over,
-  near_limit: near,
-  shadow_mode: shadow,
-});
 const user = (value: string) => [{ key: "user", value }];
 const send = (stub: DurableObjectStub<MetricsObject>, batch: TrafficBatch) => stub.add([], batch);
 

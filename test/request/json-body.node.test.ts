@@ -9,15 +9,7 @@ import { requestCost } from "../../src/request/cost.ts";
 import { duplicateOnPaths } from "../../src/request/json-duplicates.ts";
 import { readsAsJson, scalarAt } from "../../src/request/json-body.ts";
 import { jsonSyntaxError } from "../../src/request/json-syntax-error.ts";
-
-const parses = (text: string) => {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
-};
+import { parses } from "../support/json-oracle.ts";
 
 describe("jsonSyntaxError", () => {
   it("finds an error exactly when JSON.parse refuses the text", () => {

@@ -1,15 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { findJsonSyntaxError, lineColumn } from "../../src/rules/json-syntax.ts";
-
-const parses = (text: string) => {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
-};
+import { parses } from "../support/json-oracle.ts";
 
 describe("findJsonSyntaxError", () => {
   it("finds nothing wrong in any JSON.stringify output", () => {

@@ -8,18 +8,15 @@
  * Break tried: PrecountTable.withOwnHits returning the object's answer
  * unchanged: the first status said 8 where 6 were left (the two unsynced hits missing), and the test failed.
  */
-import { env } from "cloudflare:workers";
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { Env } from "../../src/config.ts";
 import { isolateContexts } from "../../src/admission/isolate-context.ts";
-import type { CounterCall } from "../../src/stored/wire-calls.ts";
-import { fromWire, toWire } from "../../src/stored/wire.ts";
 import { createApp } from "../../src/gateway/app.ts";
 import { LiveRules } from "../../src/isolate/live-rules.ts";
 import { compiled, testEnv, uniqueIp } from "../support/app.ts";
 import { drivenTime } from "../support/driven-time.ts";
-import { driveObject, OBJECT_EPOCH } from "../support/driven-object.ts";
+import { OBJECT_EPOCH, trackedCounters } from "../support/driven-object.ts";
 
 const SYNC_MS = 100;
 const LIMIT = 10;
@@ -37,23 +34,10 @@ const rules = {
 describe("GET /__ratelimit/status on a pre-counted limit", () => {
   it("counts the isolate's unsynced hits: the status is what the next real request sees, and it spends nothing", async () => {
     const time = drivenTime(OBJECT_EPOCH);
-    const counters = (env as unknown as Env).COUNTERS;
     const contexts: ExecutionContext[] = [];
     try {
       // Every object the gateway calls is put on the test's clock first, and its calls are waited for by `time`.
-      const onClock = new Set<string>();
-      const tracked = time.track(async (name, calls) => {
-        if (!onClock.has(name)) {
-          onClock.add(name);
-          await driveObject(counters.getByName(name), time.now);
-        }
-        return counters.getByName(name).decide(calls);
-      });
-      const namespace = {
-        getByName: (name: string) => ({ decideText: async (text: string) => toWire(await tracked(name, fromWire<CounterCall[]>(text))) }),
-        idFromName: (name: string) => counters.idFromName(name),
-      } as unknown as Env["COUNTERS"];
-      const callEnv = { ...testEnv, ORIGIN_URL: undefined, COUNTERS: namespace } as Env;
+      const callEnv = { ...testEnv, ORIGIN_URL: undefined, COUNTERS: trackedCounters(time) } as Env;
       const isolateOf = isolateContexts(new LiveRules(() => compiled(rules), { bundledJson: rules }), { coalesce: false, now: time.now });
       const app = createApp(isolateOf);
       const ip = uniqueIp();

@@ -64,3 +64,15 @@ export function workerLabelKey(vars: Partial<Env> = {}): LabelKey {
   const settings = readSettings(env);
   return labelKey(shardKeyFrom(settings.shardKey, countersIn(env.COUNTERS, settings)));
 }
+
+/**
+ * How many of `n` requests from `ip`, sent one after another through `call`, are allowed (answered 200).
+ *
+ * @example
+ * expect(await allowedOf(gateway(rules), uniqueIp(), 80)).toBe(50);
+ */
+export async function allowedOf(call: ReturnType<typeof gateway>, ip: string, n: number, path = "/x"): Promise<number> {
+  let allowed = 0;
+  for (let i = 0; i < n; i++) if ((await call(path, { ip })).status === 200) allowed += 1;
+  return allowed;
+}

@@ -6,7 +6,7 @@
  * an integer), so the first call always succeeds and runs are repeatable.
  */
 import type { Env } from "../../src/config.ts";
-import { testEnv } from "./app.ts";
+import { pickedEvenly, wrappedCounters } from "./wrapped-counters.ts";
 
 /** One object call as the wrapper saw it. */
 export interface FlakyCall {
@@ -26,26 +26,17 @@ export interface Flaky {
 export function flakyCounters(share: number, mark: "overloaded" | "retryable"): Flaky {
   const calls: FlakyCall[] = [];
   let n = 0;
-  const counters = {
-    getByName: (name: string, options?: unknown) => {
-      const stub = (testEnv.COUNTERS.getByName as (n: string, o?: unknown) => { decideText(text: string, version: number): Promise<string> })(name, options);
-      return {
-        decideText: async (text: string, version: number) => {
-          const index = n++;
-          const failed = Math.floor((index + 1) * share) > Math.floor(index * share);
-          calls.push({ name, text, failed });
-          if (failed)
-            throw Object.assign(new Error(mark === "overloaded" ? "Durable Object is overloaded." : "Durable Object reset because its code was updated."), {
-              [mark]: true,
-            });
-          return stub.decideText(text, version);
-        },
-      };
-    },
-    idFromName: (name: string) => testEnv.COUNTERS.idFromName(name),
-  };
+  const counters = wrappedCounters((decide, name) => async (text, version) => {
+    const failed = pickedEvenly(n++, share);
+    calls.push({ name, text, failed });
+    if (failed)
+      throw Object.assign(new Error(mark === "overloaded" ? "Durable Object is overloaded." : "Durable Object reset because its code was updated."), {
+        [mark]: true,
+      });
+    return decide(text, version);
+  });
   return {
-    counters: counters as unknown as Env["COUNTERS"],
+    counters,
     calls,
     setShare: (next) => {
       share = next;

@@ -4,11 +4,11 @@
  * the test sets) before it reaches the object, which then applies it as
  * usual, and its answer comes back to whoever still waits for it (the
  * caller's request is kept alive until it lands, as in production). Spread
- * evenly like test/support/flaky-counters.ts: call n is late when
- * n × share crosses an integer. The log says which calls were late.
+ * evenly as in test/support/flaky-counters.ts (`pickedEvenly`). The log
+ * says which calls were late.
  */
 import type { Env } from "../../src/config.ts";
-import { testEnv } from "./app.ts";
+import { pickedEvenly, wrappedCounters } from "./wrapped-counters.ts";
 
 /** One object call as the wrapper saw it. */
 export interface LateCall {
@@ -35,25 +35,16 @@ export function lateCounters(share: number, delayMs: number): Late {
   const calls: LateCall[] = [];
   let n = 0;
   let landed = 0;
-  const counters = {
-    getByName: (name: string, options?: unknown) => {
-      const stub = (testEnv.COUNTERS.getByName as (n: string, o?: unknown) => { decideText(text: string, version: number): Promise<string> })(name, options);
-      return {
-        decideText: async (text: string, version: number) => {
-          const index = n++;
-          const late = Math.floor((index + 1) * share) > Math.floor(index * share);
-          calls.push({ name, text, late });
-          if (late) {
-            await new Promise((resolve) => setTimeout(resolve, delayMs));
-            landed += 1;
-          }
-          return stub.decideText(text, version);
-        },
-      };
-    },
-    idFromName: (name: string) => testEnv.COUNTERS.idFromName(name),
-  };
-  return { counters: counters as unknown as Env["COUNTERS"], calls, landed: () => landed };
+  const counters = wrappedCounters((decide, name) => async (text, version) => {
+    const late = pickedEvenly(n++, share);
+    calls.push({ name, text, late });
+    if (late) {
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      landed += 1;
+    }
+    return decide(text, version);
+  });
+  return { counters, calls, landed: () => landed };
 }
 
 /** How the next call through a gated namespace goes: held before its object (`late`), or applied with its answer held (`slow`). */
@@ -84,42 +75,34 @@ export function gatedCounters(): Gated {
   const calls: string[] = [];
   const gates: Gate[] = [];
   const waiting: { gate: Gate; let: () => Promise<void> }[] = [];
-  const counters = {
-    getByName: (name: string, options?: unknown) => {
-      const stub = (testEnv.COUNTERS.getByName as (n: string, o?: unknown) => { decideText(text: string, version: number): Promise<string> })(name, options);
-      return {
-        decideText: async (text: string, version: number) => {
-          calls.push(text);
-          const gate = gates.shift();
-          if (gate === undefined) return stub.decideText(text, version);
-          let open: () => void = () => undefined;
-          const opened = new Promise<void>((resolve) => (open = resolve));
-          let done: () => void = () => undefined;
-          const through = new Promise<void>((resolve) => (done = resolve));
-          waiting.push({
-            gate,
-            let: async () => {
-              open();
-              await through;
-            },
-          });
-          if (gate === "late") {
-            await opened;
-            const answer = await stub.decideText(text, version);
-            done();
-            return answer;
-          }
-          const answer = await stub.decideText(text, version);
-          await opened;
-          done();
-          return answer;
-        },
-      };
-    },
-    idFromName: (name: string) => testEnv.COUNTERS.idFromName(name),
-  };
+  const counters = wrappedCounters((decide) => async (text, version) => {
+    calls.push(text);
+    const gate = gates.shift();
+    if (gate === undefined) return decide(text, version);
+    let open: () => void = () => undefined;
+    const opened = new Promise<void>((resolve) => (open = resolve));
+    let done: () => void = () => undefined;
+    const through = new Promise<void>((resolve) => (done = resolve));
+    waiting.push({
+      gate,
+      let: async () => {
+        open();
+        await through;
+      },
+    });
+    if (gate === "late") {
+      await opened;
+      const answer = await decide(text, version);
+      done();
+      return answer;
+    }
+    const answer = await decide(text, version);
+    await opened;
+    done();
+    return answer;
+  });
   return {
-    counters: counters as unknown as Env["COUNTERS"],
+    counters,
     calls,
     next: (gate) => void gates.push(gate),
     release: async (gate) => {
@@ -144,25 +127,17 @@ export function gatedCounters(): Gated {
 export function lossyCounters(): { counters: Env["COUNTERS"]; texts: string[]; loseNext(): void } {
   const texts: string[] = [];
   let lose = 0;
-  const counters = {
-    getByName: (name: string, options?: unknown) => {
-      const stub = (testEnv.COUNTERS.getByName as (n: string, o?: unknown) => { decideText(text: string, version: number): Promise<string> })(name, options);
-      return {
-        decideText: async (text: string, version: number) => {
-          texts.push(text);
-          const answer = await stub.decideText(text, version);
-          if (lose > 0) {
-            lose -= 1;
-            throw Object.assign(new Error("Durable Object reset because its code was updated."), { retryable: true });
-          }
-          return answer;
-        },
-      };
-    },
-    idFromName: (name: string) => testEnv.COUNTERS.idFromName(name),
-  };
+  const counters = wrappedCounters((decide) => async (text, version) => {
+    texts.push(text);
+    const answer = await decide(text, version);
+    if (lose > 0) {
+      lose -= 1;
+      throw Object.assign(new Error("Durable Object reset because its code was updated."), { retryable: true });
+    }
+    return answer;
+  });
   return {
-    counters: counters as unknown as Env["COUNTERS"],
+    counters,
     texts,
     loseNext: () => {
       lose += 1;

@@ -15,6 +15,7 @@ import { CounterCore, type CorePorts, type CounterWindows } from "../../src/dura
 import type { CounterCall, LimitCall, SendBatch } from "../../src/stored/wire-calls.ts";
 import { SlotBook } from "../../src/durable/counters/slots.ts";
 import { fromWire, toWire } from "../../src/stored/wire.ts";
+import { drivenTime } from "./driven-time.ts";
 
 /** Window states in a Map: what an object's cache and store keep, without either. */
 function memoryWindows(states: Map<string, unknown>): CounterWindows {
@@ -73,6 +74,25 @@ export function plainCounters(now: () => number): SendBatch & { restart(): void 
     for (const object of objects.values()) object.restart();
   };
   return Object.assign(send, { restart });
+}
+
+/**
+ * Run `body` on a driven clock (test/support/driven-time.ts) with plain
+ * counter objects on it; real timers are back afterwards, whatever happens.
+ *
+ * @example
+ * await withPlainCounters(async (time, send) => {
+ *   const table = new PrecountTable(time.track(send), time.now);
+ *   await time.advance(50);
+ * });
+ */
+export async function withPlainCounters(body: (time: ReturnType<typeof drivenTime>, send: ReturnType<typeof plainCounters>) => Promise<void>): Promise<void> {
+  const time = drivenTime();
+  try {
+    await body(time, plainCounters(time.now));
+  } finally {
+    time.stop();
+  }
 }
 
 /**
