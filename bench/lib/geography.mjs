@@ -369,7 +369,7 @@ function analyze({ workload, rule, records, calls, usage, seconds, keys }) {
  * @example
  * results.geography = await measureGeography({ built, workDir: join(work, "geography"), quick, log, noteStopped });
  */
-export async function measureGeography({ built, workDir, quick = false, only, log = () => {}, noteStopped = () => {} }) {
+export async function measureGeography({ built, workDir, quick = false, only, keys: keyCount, log = () => {}, noteStopped = () => {} }) {
   for (const id of only ?? [])
     if (!GEO_WORKLOADS.some((w) => w.id === id)) throw new Error(`--geo-only: no workload ${id} (${GEO_WORKLOADS.map((w) => w.id).join(", ")})`);
   rmSync(workDir, { recursive: true, force: true });
@@ -382,7 +382,8 @@ export async function measureGeography({ built, workDir, quick = false, only, lo
     const rule = ruleOf(path);
     if (rule.scope !== workload.scope)
       throw new Error(`bench/rules/bench.json: ${path} has scope ${rule.scope}, the workload ${workload.id} needs ${workload.scope}`);
-    const size = sizes[workload.kind];
+    // --geo-keys: fewer keys at the same rate each, for a machine that cannot serve the full load.
+    const size = keyCount !== undefined && workload.kind !== "hot" ? { ...sizes[workload.kind], keys: keyCount } : sizes[workload.kind];
     const { keys, events } = planLoad(workload, size, rule, nonce);
     const dir = join(workDir, workload.id);
     const { path: configPath, ports } = await writeConfig(dir, servicesOf(built), join(dir, "storage"));
