@@ -85,10 +85,12 @@ try {
   // The trace: per key ~21 sends in random windows, each at a 100 ms step at least EDGE_MS from both edges.
   const random = seededRandom(20261201);
   const sends = [];
+  // One run's names, made once: a name read from the clock per send split a key in two when a millisecond passed.
+  const run = Date.now().toString(36);
   for (let k = 0; k < KEYS; k++)
     for (let i = 0; i < 21; i++) {
       const offset = EDGE_MS + 100 * Math.floor((random() * (WINDOW_MS - 2 * EDGE_MS)) / 100);
-      sends.push({ at: Math.floor(random() * WINDOWS) * WINDOW_MS + offset, key: `edge-${Date.now().toString(36)}-${k}` });
+      sends.push({ at: Math.floor(random() * WINDOWS) * WINDOW_MS + offset, key: `edge-${run}-${k}` });
     }
   sends.sort((a, b) => a.at - b.at);
   // Start at the next window edge (the gateway's windows are aligned to the epoch).
