@@ -14,7 +14,8 @@
  *   npm run bench                  full run (~50 min on 2 cores)
  *   npm run bench -- --quick       smoke run (~3 min): 8 scenarios, 1 round of 1 s, small traces, the mixed pass, a small geography
  *   npm run bench -- --mixed       also with --only: every scenario alone and then mixed in one long-lived workerd (full and quick runs always)
- *   npm run bench -- --geo         the simulated geography alone (bench/lib/geography.mjs; --skip-geo leaves it out)
+ *   npm run bench -- --geo         the simulated geography alone (bench/lib/geography.mjs; --skip-geo leaves it out;
+ *                                  --geo-only clients,api: those workloads alone; --geo-keys N: N keys in (i) and (ii), each at its rate)
  *   npm run bench -- --llm         the streamed LLM answer alone: first byte and CPU per request through a token budget, beside
  *                                  its plain control and the bare worker (bench/lib/llm-stream.mjs; --skip-llm leaves it out)
  *   npm run bench -- --cost        what a deployment costs alone: every object class's requests, rows, active time and stored bytes for
@@ -489,7 +490,16 @@ async function main() {
       results.scan = measured;
       noteStopped("scan", runtimeWarnings);
     }
-    if (geo) results.geography = await measureGeography({ built, workDir: join(work, "geography"), quick, log, noteStopped });
+    if (geo)
+      results.geography = await measureGeography({
+        built,
+        workDir: join(work, "geography"),
+        quick,
+        only: option("geo-only", undefined)?.split(","),
+        keys: option("geo-keys", undefined) === undefined ? undefined : Number(option("geo-keys", undefined)),
+        log,
+        noteStopped,
+      });
     if (objectCosts) {
       log(
         "cost: thin keys, a hot key and a key scan from three regions (request.cf), and the direct path as a control; every object class counted (bench/lib/object-costs.mjs)",

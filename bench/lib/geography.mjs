@@ -216,6 +216,30 @@ const percentile = (sorted, p) => (sorted.length === 0 ? NaN : sorted[Math.max(0
 const latencies = (records) => records.map((r) => r[4] / 1000).sort((a, b) => a - b);
 const pctOf = (part, whole) => (whole > 0 ? (part / whole) * 100 : NaN);
 
+/**
+ * Far regions against the near one (A, where the home objects are): each
+ * region's p50 over its keys' later requests, absolute and added over its
+ * bare worker, the difference from A's added p50, and the round trip to A
+ * (nominal, twice the one-way delay). A far region is within one round
+ * trip of the near one when that difference is at most its round trip to
+ * A: a request paid at most one trip to the home beyond what A's paid.
+ *
+ * @example
+ * farFromNear(rows).C; // { p50Ms: 31.2, addedP50Ms: 12.6, overNearMs: 0.2, roundTripMs: 200, withinOneRoundTrip: true }
+ */
+export function farFromNear(rows) {
+  const near = rows.find((r) => r.region === "A");
+  return Object.fromEntries(
+    rows
+      .filter((r) => r.region !== "all")
+      .map((r) => {
+        const overNearMs = r.addedP50Ms - near.addedP50Ms;
+        const roundTripMs = 2 * oneWayMs(r.region, "A");
+        return [r.region, { p50Ms: r.laterP50Ms, addedP50Ms: r.addedP50Ms, overNearMs, roundTripMs, withinOneRoundTrip: overNearMs <= roundTripMs }];
+      }),
+  );
+}
+
 /** Overshoot and false denies of one counter (a key, or a key's regional copy): exact per key and window (one window per run). */
 function exactness(records, limit) {
   const offered = records.length;
@@ -345,18 +369,21 @@ function analyze({ workload, rule, records, calls, usage, seconds, keys }) {
  * @example
  * results.geography = await measureGeography({ built, workDir: join(work, "geography"), quick, log, noteStopped });
  */
-export async function measureGeography({ built, workDir, quick = false, log = () => {}, noteStopped = () => {} }) {
+export async function measureGeography({ built, workDir, quick = false, only, keys: keyCount, log = () => {}, noteStopped = () => {} }) {
+  for (const id of only ?? [])
+    if (!GEO_WORKLOADS.some((w) => w.id === id)) throw new Error(`--geo-only: no workload ${id} (${GEO_WORKLOADS.map((w) => w.id).join(", ")})`);
   rmSync(workDir, { recursive: true, force: true });
   mkdirSync(workDir, { recursive: true });
   const sizes = quick ? SIZES.quick : SIZES.full;
   const nonce = Date.now().toString(36);
   const workloads = [];
-  for (const workload of GEO_WORKLOADS) {
+  for (const workload of GEO_WORKLOADS.filter((w) => only === undefined || only.includes(w.id))) {
     const path = workload.path[quick ? "quick" : "full"];
     const rule = ruleOf(path);
     if (rule.scope !== workload.scope)
       throw new Error(`bench/rules/bench.json: ${path} has scope ${rule.scope}, the workload ${workload.id} needs ${workload.scope}`);
-    const size = sizes[workload.kind];
+    // --geo-keys: fewer keys at the same rate each, for a machine that cannot serve the full load.
+    const size = keyCount !== undefined && workload.kind !== "hot" ? { ...sizes[workload.kind], keys: keyCount } : sizes[workload.kind];
     const { keys, events } = planLoad(workload, size, rule, nonce);
     const dir = join(workDir, workload.id);
     const { path: configPath, ports } = await writeConfig(dir, servicesOf(built), join(dir, "storage"));
@@ -404,6 +431,7 @@ export async function measureGeography({ built, workDir, quick = false, log = ()
         realizedSameRegionMs: realizedSameRegionMs(callsBefore, callsAfter),
         unnamedObjects: callsAfter.unnamedObjects,
         ...analyzed,
+        farFromNear: farFromNear(analyzed.rows),
       });
       const all = analyzed.rows.at(-1);
       log(
@@ -495,6 +523,18 @@ export function printGeography(geo) {
       lines.push(
         `  an isolate's call to its own region's object really waited, p50 (round trip, nominal ${2 * m.AA} ms): ${realized.map((r) => `${r} ${num(w.realizedSameRegionMs[r])} ms`).join(", ")}`,
       );
+    if (w.farFromNear) {
+      const f = w.farFromNear;
+      const far = PLANET_REGIONS.filter((r) => r !== "A");
+      lines.push(
+        `  far regions against the near one (homes in A), p50 of later requests (absolute / added): A ${num(f.A.p50Ms)} / ${num(f.A.addedP50Ms)} ms; ${far
+          .map(
+            (r) =>
+              `${r} ${num(f[r].p50Ms)} / ${num(f[r].addedP50Ms)} ms (${f[r].overNearMs >= 0 ? "+" : ""}${num(f[r].overNearMs)} ms over A; round trip to A ${f[r].roundTripMs} ms)`,
+          )
+          .join("; ")}: far p50 within one round trip of the near one: ${far.every((r) => f[r].withinOneRoundTrip) ? "yes" : "NO"}`,
+      );
+    }
     if (w.byRegionsSeen)
       lines.push(
         `  overshoot of a key seen in R regions (bound (R − 1) × the limit): ${w.byRegionsSeen.map((b) => `R = ${b.regions}: ${b.keys} keys, worst ${pct(b.worstOvershootPercent)} (bound ${b.boundPercent} %${b.withinBound ? "" : ", EXCEEDED"})`).join("; ")}`,

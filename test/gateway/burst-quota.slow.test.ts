@@ -122,3 +122,35 @@ describe.each([
 function within(allowed: number, limit: number): number | string {
   return allowed <= limit && allowed >= limit * 0.98 ? allowed : `${limit * 0.98}-${limit}`;
 }
+
+const THREE_REGIONS = [
+  { colo: "IAD", continent: "NA", country: "US" },
+  { colo: "FRA", continent: "EU", country: "DE" },
+  { colo: "SIN", continent: "AS", country: "SG" },
+] as unknown as Cf[];
+
+// Open (docs/placement.md, "Bursts"): a key warm in three regions, bursting 37 a region at once after 3 hits from each,
+// gets 88 of 100 for every algorithm (test:platform's relayed burst row: 87 to 91). The first region's copy is granted
+// leases sized for its waiting hits, the home's free quota goes to its hits and its lease, and what it holds when its
+// burst is done stays unspent (until it idles) while the last region's hits are refused. Tried and not enough: hits
+// that come while a sync is on its way waiting for its lease (88, unchanged; 87 in test:platform). Skipped until fixed.
+describe.skip("a burst at once from three regions, the key warm in each (through the three copies)", () => {
+  for (const algorithm of ALGORITHMS) {
+    it(`${algorithm}: bursts of 120 and 300 at a limit of 100 are allowed 98 to 100`, async () => {
+      for (const size of [120, 300]) {
+        const { addressed, call } = setup();
+        const user = `b3-${++n}-${Math.random()}`;
+        const headers = { "x-alg": algorithm, "x-user": user, "x-cost": "1" };
+        const status = async (cf: Cf) => (await call("/", { headers, cf })).status;
+        let warm = 0;
+        for (const cf of THREE_REGIONS) for (let i = 0; i < WARM_HITS; i++) warm += (await status(cf)) === 200 ? 1 : 0;
+        const relayedFrom = addressed.length;
+        const statuses = await Promise.all(Array.from({ length: size - warm }, (_, i) => status(THREE_REGIONS[i % 3])));
+        expect(statuses.every((s) => s === 200 || s === 429)).toBe(true);
+        const allowed = warm + statuses.filter((s) => s === 200).length;
+        expect({ size, allowed }).toEqual({ size, allowed: within(allowed, LIMIT) });
+        expect(new Set(addressed.slice(relayedFrom).filter((x) => x.includes("@"))).size).toBe(3);
+      }
+    });
+  }
+});
