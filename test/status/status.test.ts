@@ -37,7 +37,10 @@ interface Policy {
 }
 
 function drivenGateway(vars: Partial<Env> = {}) {
-  const clock = { at: OBJECT_EPOCH + Math.floor(Math.random() * 1e9) };
+  // A random instant at least 1 s after a minute begins and 9 s before it ends, never in an hour's last minute:
+  // a test's few driven seconds never cross a window edge (per-ip is a minute's, per-key an hour's).
+  const hour = Math.ceil((OBJECT_EPOCH + Math.floor(Math.random() * 1e9)) / 3_600_000) * 3_600_000;
+  const clock = { at: hour + Math.floor(Math.random() * 59) * 60_000 + 1_000 + Math.floor(Math.random() * 50_000) };
   const now = () => clock.at;
   const counters = drivenCounters((env as unknown as Env).COUNTERS, now);
   return { clock, call: gateway(rules, { COUNTERS: counters, ...vars }, { now, coalesce: false }) };
