@@ -134,7 +134,7 @@ const THREE_REGIONS = [
 // leases sized for its waiting hits, the home's free quota goes to its hits and its lease, and what it holds when its
 // burst is done stays unspent (until it idles) while the last region's hits are refused. Tried and not enough: hits
 // that come while a sync is on its way waiting for its lease (88, unchanged; 87 in test:platform). Skipped until fixed.
-describe.skip("a burst at once from three regions, the key warm in each (through the three copies)", () => {
+describe("a burst at once from three regions, the key warm in each (through the three copies)", () => {
   for (const algorithm of ALGORITHMS) {
     it(`${algorithm}: bursts of 120 and 300 at a limit of 100 are allowed 98 to 100`, async () => {
       for (const size of [120, 300]) {
