@@ -265,7 +265,8 @@ export class RegionalRelay {
     const reply = this.home().call(calls);
     void reply.then(
       (answers) => answered(held, call.cost, answers[0]?.taken),
-      () => answered(held, call.cost, undefined),
+      // Unanswered, it may still have been taken: counted as taken, until a sync sent after now is answered.
+      () => answered(held, call.cost, { hits: call.cost, after: held.syncNo }),
     );
     // The lease is taken (or the carried hits put back, for the next sync) before anyone waiting on the sync looks.
     if (syncs)
