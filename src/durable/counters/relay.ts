@@ -12,7 +12,11 @@
  * alarm (`syncDue`), which is set only while something is owed, and a key
  * whose lease nears its end unrenewed reports on it too. A hit the
  * home refused only for the leases out is allowed from this region's lease
- * once it covers it (docs/placement.md, "Bursts"). Toward the region's
+ * once it covers it (docs/placement.md, "Bursts"), and a hit it asks the
+ * home for is taken from this region's lease first (`fromLease`), so a
+ * burst does not leave the lease unspent while other regions are refused
+ * (docs/placement.md, "A burst from several regions at once on a key warm
+ * in each"). Toward the region's
  * isolates it is a counter object: a key hot here is hinted hot, and its
  * isolates pre-count it from quota lent out of the regional lease
  * (relay-sublease.ts). Leases live in memory only: nothing is written.
