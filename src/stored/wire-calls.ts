@@ -21,6 +21,25 @@ export interface LeaseRequest {
   readonly release?: number;
   /** How long the lease lasts without a sync; the isolate stops spending it sooner (its own clock, from before it sent). */
   readonly ttlMs: number;
+  /**
+   * A region's copy numbers its syncs (increasing per copy): the object keeps
+   * the last one it took, so a hit the copy sends beside its lease
+   * (`DecideCall.fromLease`) is taken from the lease only once the sync it
+   * followed is in (docs/placement.md, "Bursts"). Absent: not numbered.
+   */
+  readonly syncNo?: number;
+}
+
+/**
+ * A hit a region's copy asks its home for while it holds a lease there
+ * (docs/placement.md, "Bursts"): the home takes it from that lease first,
+ * out of what the lease holds beyond `claimed` (the hits the copy spent and
+ * quota it lent, not yet reported), once the sync numbered `after` is in.
+ */
+export interface FromLease {
+  readonly holder: string;
+  readonly after: number;
+  readonly claimed: number;
 }
 
 /** One limit to enforce on a counter, as the algorithms need it. */
@@ -104,6 +123,8 @@ export interface DecideCall extends CallTarget {
    * ignores it.
    */
   readonly region?: string;
+  /** A region's copy's hit: taken from its lease first (FromLease). Absent: from the free quota only. */
+  readonly fromLease?: FromLease;
 }
 
 /**
@@ -245,6 +266,13 @@ export interface CounterVerdict {
    * holder stops spending at its send time plus the shorter of the two.
    */
   readonly leaseMs?: number;
+  /**
+   * For plain calls with `fromLease`: the hits taken from the caller's lease
+   * (the caller's budget shrinks by them), and the number of the caller's
+   * last sync the object had taken then (`after`: a sync numbered above it
+   * was answered with the lease not yet shrunk).
+   */
+  readonly taken?: { readonly hits: number; readonly after: number };
   /**
    * For plain calls that carried `region`: the key is warm in that region,
    * so its next calls from there go to the region's copy (docs/placement.md,

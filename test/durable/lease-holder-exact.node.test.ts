@@ -91,6 +91,9 @@ describe("newHeld", () => {
       synced: undefined,
       subleased: 0,
       subAsk: 0,
+      asking: 0,
+      syncNo: 0,
+      takes: [],
     });
     expect(newHeld({ key: "", cost: 1, limits: [] }, 0).bytes).toBe(160);
   });

@@ -12,7 +12,11 @@
  * alarm (`syncDue`), which is set only while something is owed, and a key
  * whose lease nears its end unrenewed reports on it too. A hit the
  * home refused only for the leases out is allowed from this region's lease
- * once it covers it (docs/placement.md, "Bursts"). Toward the region's
+ * once it covers it (docs/placement.md, "Bursts"), and a hit it asks the
+ * home for is taken from this region's lease first (`fromLease`), so a
+ * burst does not leave the lease unspent while other regions are refused
+ * (docs/placement.md, "A burst from several regions at once on a key warm
+ * in each"). Toward the region's
  * isolates it is a counter object: a key hot here is hinted hot, and its
  * isolates pre-count it from quota lent out of the regional lease
  * (relay-sublease.ts). Leases live in memory only: nothing is written.
@@ -27,7 +31,9 @@ import { leaseId } from "./leases/precount-sync.ts";
 import { homeOf } from "./regions.ts";
 import { HomeLink, type HomeSend } from "./relay-link.ts";
 import {
+  answered,
   canSpend,
+  freeOf,
   type Held,
   newHeld,
   RELAY_IDLE_MS,
@@ -90,6 +96,8 @@ export class RegionalRelay {
   private link: HomeLink | undefined;
   /** When the next background sync is due (Infinity: none, nothing held). */
   private dueAt = Infinity;
+  /** Syncs sent so far (over every key): each sync's number (LeaseRequest.syncNo). */
+  private syncs = 0;
   private readonly send: HomeSend;
   private readonly now: () => number;
   private readonly schedule: (at: number) => void;
@@ -195,7 +203,7 @@ export class RegionalRelay {
     const id = leaseId(call);
     this.counts.lent += 1;
     const hint = this.hintOf(call, id, now);
-    const held = this.held.get(id) ?? this.add(id, newHeld(call, now));
+    const held = this.held.get(id) ?? this.add(id, newHeld(call, now, this.syncs + 1));
     const lendNow = (at: number): CounterVerdict => {
       const answer = withHint(lend(this.lentBook, id, held, call, at), hint);
       this.renewIfDue(held, at);
@@ -204,7 +212,7 @@ export class RegionalRelay {
     };
     // Nothing free to lend (a key new here, a lease all spent or lent): ask the home first, and lend what it grants.
     const want = call.lease?.want ?? 0;
-    if (!held.syncing && want > 0 && held.budget - held.pending - held.inflight - held.subleased <= 0) {
+    if (!held.syncing && want > 0 && freeOf(held) <= 0) {
       held.subAsk += want;
       void this.sync(held, now);
     }
@@ -230,7 +238,7 @@ export class RegionalRelay {
   /** A hit or an isolate's sync found the lease near its end or mostly used: renew it now, in the background. */
   private renewIfDue(held: Held, now: number): void {
     if (held.syncing) return;
-    const free = held.budget - held.pending - held.inflight - held.subleased;
+    const free = freeOf(held);
     if (held.until - now > RELAY_RENEW_MS && 4 * free >= held.budget) return;
     void this.sync(held, now);
   }
@@ -244,23 +252,33 @@ export class RegionalRelay {
 
   private async ask(id: string, existing: Held | undefined, call: RelayCall, now: number): Promise<CounterVerdict> {
     this.counts.asked += 1;
-    const held = existing ?? this.add(id, newHeld(call, now));
+    const held = existing ?? this.add(id, newHeld(call, now, this.syncs + 1));
     if (held.budget > 0) held.short += call.cost;
     held.hitsSinceSync += call.cost;
     held.lastHitAt = now;
-    // The hit first, decided beside every lease (this region's too: it asks because its lease does not cover it).
-    const calls: CounterCall[] = [{ key: call.key, limits: call.limits, cost: call.cost }];
+    // The hit first, decided beside every lease, and out of this region's own first, as far as it holds more than the
+    // hits spent and quota lent not yet reported, once the sync it follows is in (docs/placement.md, "Bursts"): else a
+    // burst spends the home's free quota while the lease the region took for it stays unspent and others are refused.
+    const fromLease = { holder: this.holder, after: held.syncNo, claimed: held.pending + held.subleased };
+    const calls: CounterCall[] = [{ key: call.key, limits: call.limits, cost: call.cost, fromLease }];
     const syncs = !held.syncing;
     const sent = syncs ? startSync(held) : 0;
-    if (syncs) calls.push(syncCall(held, sent, this.holder, now));
-    const answered = this.home().call(calls);
+    if (syncs) calls.push(syncCall(held, sent, this.holder, now, ++this.syncs));
+    // Until answered, the home may take it from the lease: it counts against the lease.
+    held.asking += call.cost;
+    const reply = this.home().call(calls);
+    void reply.then(
+      (answers) => answered(held, call.cost, answers[0]?.taken),
+      // Unanswered, it may still have been taken: counted as taken, until a sync sent after now is answered.
+      () => answered(held, call.cost, { hits: call.cost, after: held.syncNo }),
+    );
     // The lease is taken (or the carried hits put back, for the next sync) before anyone waiting on the sync looks.
     if (syncs)
-      held.synced = answered.then(
+      held.synced = reply.then(
         (answers) => this.took(held, sent, answers[1], now),
         () => this.failed(held, sent),
       );
-    const answers = await answered;
+    const answers = await reply;
     const after = this.now();
     this.wake(Math.min(after + RELAY_IDLE_MS, syncBefore(held, after)));
     // The home decided the hit before the sync in the same call told it of this region's own spent hits (and of any
@@ -313,7 +331,7 @@ export class RegionalRelay {
   /** Report and renew (or give back) one key's lease: whether the home answered. */
   private sync(held: Held, now: number): Promise<boolean> {
     const sent = startSync(held);
-    const call = syncCall(held, sent, this.holder, now);
+    const call = syncCall(held, sent, this.holder, now, ++this.syncs);
     const synced = this.home()
       .call([call])
       .then(

@@ -29,6 +29,8 @@ interface Lease {
   /** Charged when the lease expired, not yet reported: reports are taken from it first, so nothing is charged twice. */
   credit: number;
   expiresAt: number;
+  /** The number of the holder's last sync taken (a region's copy numbers them: LeaseRequest.syncNo); -1: none numbered. */
+  lastSync: number;
 }
 
 /** How an isolate's report of spent hits was covered. */
@@ -148,6 +150,24 @@ export class LeaseBook {
     return { covered, credited, uncovered: spent - credited - covered };
   }
 
+  /**
+   * Of a hit a holder asks for beside its lease (FromLease), how much may be
+   * taken from that lease: what it holds beyond `claimed`, once its sync
+   * numbered `after` is in (before that, its lease may be spent in ways not
+   * claimed yet); and the number of its last sync taken.
+   */
+  takeable(counter: string, holder: string, after: number, claimed: number, cost: number): { hits: number; after: number } {
+    const lease = this.counters.get(counter)?.get(holder);
+    if (lease === undefined || !(after >= 0) || lease.lastSync < after || !(claimed >= 0)) return { hits: 0, after: lease?.lastSync ?? -1 };
+    return { hits: Math.max(0, Math.min(cost, lease.reserved - claimed)), after: lease.lastSync };
+  }
+
+  /** Note that `holder`'s sync numbered `syncNo` was taken (after `grant`). */
+  noteSync(counter: string, holder: string, syncNo: number): void {
+    const lease = this.counters.get(counter)?.get(holder);
+    if (lease !== undefined && Number.isSafeInteger(syncNo) && syncNo > lease.lastSync) lease.lastSync = syncNo;
+  }
+
   /** Lease `amount` more to `holder` (0 renews its lease's time only). */
   grant(counter: string, holder: string, amount: number, ttlMs: number, now: number): void {
     let leases = this.counters.get(counter);
@@ -162,7 +182,7 @@ export class LeaseBook {
     // Full: no new record. The holder's reservedBy stays 0, so it is told it holds nothing.
     if (this.used + size > this.capacity) return;
     if (leases === undefined) this.counters.set(counter, (leases = new Map()));
-    leases.set(holder, { reserved: amount, credit: 0, expiresAt: now + ttlMs });
+    leases.set(holder, { reserved: amount, credit: 0, expiresAt: now + ttlMs, lastSync: -1 });
     this.used += size;
   }
 

@@ -109,6 +109,7 @@ export function absorb(call: AbsorbCall, leases: LeaseBook, counters: CounterAcc
     granted = mostThatFit(fairShare(need, free, leases.holders(id), own > 0), (k) => counters.fits(call, out + k));
   }
   leases.grant(id, lease.holder, granted, Math.min(Math.max(0, lease.ttlMs), MAX_LEASE_TTL_MS), now);
+  if (lease.syncNo !== undefined) leases.noteSync(id, lease.holder, lease.syncNo);
   const reserved = leases.reservedBy(id, lease.holder);
   // The counter as charged, leases not taken off: what every isolate converges to once the hits are in.
   return {
@@ -166,10 +167,16 @@ function spentParts(call: AbsorbCall, now: number): SpentAt[] | undefined {
  * retry by the first lease's expiry at the latest.
  */
 export function decideBesideLeases(call: CounterCall, leased: number, leases: LeaseBook, counters: CounterAccess, now: number): CounterVerdict {
-  if (counters.fits(call, call.cost + leased)) {
+  // A region's copy's hit comes out of its own lease first (docs/placement.md, "Bursts"): set aside already, so it fits.
+  const from = "fromLease" in call ? call.fromLease : undefined;
+  const taken = from === undefined ? undefined : leases.takeable(leaseId(call), from.holder, from.after, from.claimed, call.cost);
+  const own = taken?.hits ?? 0;
+  if (counters.fits(call, call.cost + leased - own)) {
+    if (own > 0) leases.settle(leaseId(call), (from as { holder: string }).holder, own, 0, now);
     if (call.cost > 0) counters.take(call, call.cost);
     // The counter as charged, as every other answer reports it: what the isolates converge to.
-    return { allowed: true, decisions: counters.peek(call) };
+    const allowed = { allowed: true, decisions: counters.peek(call) };
+    return taken === undefined ? allowed : { ...allowed, taken };
   }
   const retryBy = Math.max(1, leases.firstExpiry(leaseId(call)) - now);
   const decisions = view(call, counters, leased).map((d) => (d.remaining >= call.cost ? d : { ...d, allowed: false, retryAfterMs: retryBy }));

@@ -57,6 +57,16 @@ export interface Held extends holder.HeldLease {
   subleased: number;
   /** Quota isolates asked for since the last sync and did not get: the next sync asks the home for it too. */
   subAsk: number;
+  /**
+   * Cost of the hits asked of the home and not answered yet: the home may
+   * take them from this lease (FromLease, docs/placement.md, "Bursts"), so
+   * they count against it until answered.
+   */
+  asking: number;
+  /** The number of the last sync sent (the copy's count, increasing): a hit asked beside the lease names it. */
+  syncNo: number;
+  /** Hits the home took from the lease, by the last sync it had taken then: a sync numbered up to that answered with them still in it. */
+  takes: { after: number; hits: number }[];
 }
 
 /**
@@ -90,7 +100,7 @@ export const RELAY_POLICY: holder.LeasePolicy<Held> = {
  * @example
  * const held = newHeld(call, Date.now());
  */
-export function newHeld(call: CounterCall, now: number): Held {
+export function newHeld(call: CounterCall, now: number, syncNo = 0): Held {
   let bytes = 160 + 2 * call.key.length;
   for (const limit of call.limits) bytes += 96 + 2 * limit.id.length;
   return {
@@ -114,7 +124,38 @@ export function newHeld(call: CounterCall, now: number): Held {
     synced: undefined,
     subleased: 0,
     subAsk: 0,
+    asking: 0,
+    syncNo,
+    takes: [],
   };
+}
+
+/**
+ * What the lease has free: not spent, in flight, lent on, or possibly taken
+ * by a hit asked of the home.
+ *
+ * @example
+ * if (freeOf(held) <= 0) void sync(held);
+ */
+export function freeOf(held: Held): number {
+  return held.budget - held.pending - held.inflight - held.subleased - held.asking;
+}
+
+/**
+ * The home answered a hit asked beside the lease (`asked`, its cost): what
+ * it took from the lease leaves the budget, and is remembered against a
+ * sync answered with it still in (docs/placement.md, "Bursts").
+ *
+ * @example
+ * answered(held, 1, verdict.taken);
+ */
+export function answered(held: Held, cost: number, taken: CounterVerdict["taken"]): void {
+  held.asking -= cost;
+  if (taken === undefined || !(taken.hits > 0)) return;
+  held.budget -= taken.hits;
+  const last = held.takes[held.takes.length - 1];
+  if (last !== undefined && last.after === taken.after) last.hits += taken.hits;
+  else held.takes.push({ after: taken.after, hits: taken.hits });
 }
 
 /**
@@ -127,21 +168,24 @@ export function newHeld(call: CounterCall, now: number): Held {
  */
 export function canSpend(held: Held, cost: number, now: number): boolean {
   // Quota lent on to isolates is theirs until it comes back.
-  return holder.canSpend(held, cost + held.subleased, now);
+  return holder.canSpend(held, cost + held.subleased + held.asking, now);
 }
 
 /**
  * The sync for `held` at `now`: its `hits` to report, and the lease it asks
- * for by RELAY_POLICY, or, idle for RELAY_IDLE_MS, none, giving back the rest.
+ * for by RELAY_POLICY, or, idle for RELAY_IDLE_MS, none, giving back the rest;
+ * numbered `syncNo` (the copy's count) when given.
  *
  * @example
- * const call = syncCall(held, held.pending, holder, Date.now());
+ * const call = syncCall(held, held.pending, holder, Date.now(), ++syncs);
  */
-export function syncCall(held: Held, hits: number, holderId: string, now: number): AbsorbCall {
+export function syncCall(held: Held, hits: number, holderId: string, now: number, syncNo?: number): AbsorbCall {
   const call = holder.syncCall(held, hits, holderId, now, RELAY_POLICY);
   held.asked = call.lease?.want ?? 0;
   held.subAsk = 0;
-  return call;
+  if (syncNo === undefined) return call;
+  held.syncNo = syncNo;
+  return call.lease === undefined ? call : { ...call, lease: { ...call.lease, syncNo } };
 }
 
 /**
@@ -156,4 +200,8 @@ export function takeLease(held: Held, verdict: CounterVerdict, sentAt: number, r
   held.syncedAt = receivedAt;
   held.dry = held.asked > 0 && (verdict.reserved ?? 0) < held.asked;
   holder.takeLease(held, verdict, sentAt, receivedAt, RELAY_POLICY);
+  if (verdict.reserved === undefined) return;
+  // Hits taken from the lease after this sync was in: its `reserved` still counts them.
+  held.takes = held.takes.filter((take) => take.after >= held.syncNo);
+  for (const take of held.takes) held.budget -= take.hits;
 }

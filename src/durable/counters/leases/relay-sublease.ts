@@ -71,7 +71,7 @@ export function lend(book: LeaseBook, id: string, held: Held, call: AbsorbCall, 
     if (ttl > 0) {
       let granted = 0;
       if (need > 0) {
-        const free = Math.max(0, held.budget - held.pending - held.inflight - book.total(id));
+        const free = Math.max(0, held.budget - held.pending - held.inflight - held.asking - book.total(id));
         granted = fairShare(need, free, book.holders(id), own > 0);
         held.subAsk += need - granted;
       }
