@@ -48,6 +48,7 @@ export const MUTATION_TESTS = [
   "test/durable/lease-holder-exact.node.test.ts",
   "test/durable/lease-holder-spent.node.test.ts",
   "test/durable/relay-sublease.node.test.ts",
+  "test/durable/lease-from-lease.node.test.ts",
   "test/durable/lease-book-bytes.node.test.ts",
   "test/stored/formats.node.test.ts",
   "test/http/*.test.ts",
