@@ -9,34 +9,9 @@
  * the model budget before the refund (r=3000, not 3930).
  */
 import { describe, expect, it } from "vitest";
-import { llmGateway } from "../support/llm.ts";
+import { llmGateway, tokenBudgets } from "../support/llm.ts";
 
-const rules = (domain: string) => [
-  {
-    domain,
-    descriptors: [
-      {
-        key: "api_key",
-        rate_limit: { name: "key-tokens", unit: "day", requests_per_unit: 10_000, algorithm: "fixed_window" },
-        descriptors: [{ key: "model", rate_limit: { name: "model-tokens", unit: "day", requests_per_unit: 5_000, algorithm: "fixed_window" } }],
-      },
-    ],
-    routes: [
-      {
-        match: { methods: ["POST"], path: "/llm/v1/*" },
-        descriptors: [
-          [{ key: "api_key", header: "x-api-key" }],
-          [
-            { key: "api_key", header: "x-api-key" },
-            { key: "model", json_body: "model" },
-          ],
-        ],
-        cost: { json_body: "max_tokens", default: 100, max: 2_000 },
-        cost_from_response: { usage: "openai" },
-      },
-    ],
-  },
-];
+const rules = (domain: string) => [tokenBudgets(domain, { key: 10_000, model: 5_000, max: 2_000 })];
 
 const body = JSON.stringify({ model: "m", max_tokens: 1_000, stream: true, stream_options: { include_usage: true } });
 

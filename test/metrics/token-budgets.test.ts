@@ -9,33 +9,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { uniqueIp } from "../support/app.ts";
-import { llmGateway } from "../support/llm.ts";
+import { llmGateway, tokenBudgets } from "../support/llm.ts";
 
 const domain = `metrics-tokens-${Date.now()}`;
-const rules = {
-  domain,
-  descriptors: [
-    {
-      key: "api_key",
-      rate_limit: { name: "key-tokens", unit: "day", requests_per_unit: 1000, algorithm: "fixed_window" },
-      descriptors: [{ key: "model", rate_limit: { name: "model-tokens", unit: "day", requests_per_unit: 600, algorithm: "fixed_window" } }],
-    },
-  ],
-  routes: [
-    {
-      match: { methods: ["POST"], path: "/llm/v1/*" },
-      descriptors: [
-        [{ key: "api_key", header: "x-api-key" }],
-        [
-          { key: "api_key", header: "x-api-key" },
-          { key: "model", json_body: "model" },
-        ],
-      ],
-      cost: { json_body: "max_tokens", default: 100, max: 500 },
-      cost_from_response: { usage: "openai" },
-    },
-  ],
-};
+const rules = tokenBudgets(domain, { key: 1000, model: 600, max: 500 });
 
 function value(text: string, stat: string, descriptor: string, limit: string): number {
   const series = `ratelimit_service_rate_limit_${stat}{domain="${domain}",descriptor="${descriptor}",limit="${limit}"}`;

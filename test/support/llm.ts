@@ -83,6 +83,37 @@ export function llmGateway(rules: unknown, vars: Partial<Env> = {}) {
   };
 }
 
+/**
+ * Rules of one token-budget domain, as docs/llm.md sets one up: `key-tokens`
+ * per API key (`x-api-key`) and `model-tokens` per (key, model from the body),
+ * a day each, fixed windows; `POST /llm/v1/*` reserves the body's `max_tokens`
+ * (100 when absent, at most `max`) and charges the OpenAI usage the answer reports.
+ *
+ * @example
+ * const llm = llmGateway([tokenBudgets("d", { key: 1000, model: 600, max: 500 })]);
+ */
+export function tokenBudgets(domain: string, budgets: { key: number; model: number; max: number }) {
+  const keyed = { key: "api_key", header: "x-api-key" };
+  return {
+    domain,
+    descriptors: [
+      {
+        key: "api_key",
+        rate_limit: { name: "key-tokens", unit: "day", requests_per_unit: budgets.key, algorithm: "fixed_window" },
+        descriptors: [{ key: "model", rate_limit: { name: "model-tokens", unit: "day", requests_per_unit: budgets.model, algorithm: "fixed_window" } }],
+      },
+    ],
+    routes: [
+      {
+        match: { methods: ["POST"], path: "/llm/v1/*" },
+        descriptors: [[keyed], [keyed, { key: "model", json_body: "model" }]],
+        cost: { json_body: "max_tokens", default: 100, max: budgets.max },
+        cost_from_response: { usage: "openai" },
+      },
+    ],
+  };
+}
+
 /** The SHA-256 of `bytes` in hex, as the mock origin reports what it received. */
 export async function sha256(bytes: string | Uint8Array): Promise<string> {
   const data = typeof bytes === "string" ? new TextEncoder().encode(bytes) : bytes;
