@@ -100,18 +100,22 @@ async function drive(time: Time, p: Awaited<ReturnType<typeof place>>, edges: Re
   return allowed;
 }
 
-/** Until every isolate's background syncs are done and the copy has reported and given back everything. */
-async function untilQuiet(time: Time, p: Awaited<ReturnType<typeof place>>, edges: ReturnType<typeof isolate>[]) {
+/**
+ * Until every isolate's background syncs are done and each copy has reported and given back everything
+ * (`alarmsIfDue` runs the copies' alarms when their relays want them).
+ */
+async function untilQuiet(time: Time, edges: ReturnType<typeof isolate>[], alarmsIfDue: () => Promise<unknown>, copyStubs: unknown[]) {
   let done = false;
   void Promise.allSettled(edges.flatMap((e) => e.background)).then(() => (done = true));
   for (let waited = 0; !done && waited < 30_000; waited += 100) await time.advance(100, { stepMs: 10 });
   expect(done).toBe(true);
   for (let waited = 0; waited < 12_000; waited += 500) {
     await time.advance(500, { stepMs: 50 });
-    await p.alarmIfDue();
-    await runInDurableObject(p.copyStub as never, (o: CounterObject) => o.relay.settled());
+    await alarmsIfDue();
+    for (const stub of copyStubs) await runInDurableObject(stub as never, (o: CounterObject) => o.relay.settled());
   }
-  expect(await runInDurableObject(p.copyStub as never, (o: CounterObject) => [o.relay.size, o.relay.nextSyncAt])).toEqual([0, Infinity]);
+  for (const stub of copyStubs)
+    expect(await runInDurableObject(stub as never, (o: CounterObject) => [o.relay.size, o.relay.nextSyncAt])).toEqual([0, Infinity]);
 }
 
 const overshootOf = (edges: ReturnType<typeof isolate>[]) => edges.reduce((sum, e) => sum + e.edge.precount.stats.overshoot, 0);
@@ -147,18 +151,14 @@ async function placeThree(time: Time, limit: number) {
     return sum;
   };
   const charged = async () => limit - (await homeStub.decide([{ key, limits, cost: 0 }]))[0].decisions[0].remaining;
-  const settle = async (edges: ReturnType<typeof isolate>[]) => {
-    let done = false;
-    void Promise.allSettled(edges.flatMap((e) => e.background)).then(() => (done = true));
-    for (let waited = 0; !done && waited < 30_000; waited += 100) await time.advance(100, { stepMs: 10 });
-    expect(done).toBe(true);
-    for (let waited = 0; waited < 12_000; waited += 500) {
-      await time.advance(500, { stepMs: 50 });
-      await alarmsIfDue();
-      for (const c of copies) await runInDurableObject(c.stub as never, (o: CounterObject) => o.relay.settled());
-    }
-    for (const c of copies) expect(await runInDurableObject(c.stub as never, (o: CounterObject) => [o.relay.size, o.relay.nextSyncAt])).toEqual([0, Infinity]);
-  };
+  const settle = (edges: ReturnType<typeof isolate>[]) =>
+    untilQuiet(
+      time,
+      edges,
+      alarmsIfDue,
+      copies.map((c) => c.stub),
+    );
+
   return { home, homeStub, copies, alarmsIfDue, homeCalls, calls, charged, settle };
 }
 
@@ -257,7 +257,7 @@ describe("a global key hot at its region's copy", () => {
       expect(home).toBeLessThan(0.01 * allowed);
       // The issue's bound is 0.25; measured 0.081 (0.234 before the copy's own hot policy and renewal pace).
       expect(perRequest).toBeLessThanOrEqual(0.15);
-      await untilQuiet(time, p, edges);
+      await untilQuiet(time, edges, p.alarmIfDue, [p.copyStub]);
       expect(await p.charged()).toBe(allowed);
       expect(overshootOf(edges)).toBe(0);
     } finally {
@@ -276,7 +276,7 @@ describe("a global key hot at its region's copy", () => {
       const allowed = await drive(time, p, edges, 20, 2_000);
       expect(edges.some((e) => e.edge.precount.stats.local > 0)).toBe(true);
       expect(allowed).toBeLessThanOrEqual(limit);
-      await untilQuiet(time, p, edges);
+      await untilQuiet(time, edges, p.alarmIfDue, [p.copyStub]);
       expect(await p.charged()).toBe(allowed);
       expect(overshootOf(edges)).toBe(0);
       // What is left once every lease is back is allowed: no quota lost.
